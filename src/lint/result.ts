@@ -1,0 +1,59 @@
+/**
+ * What a lint run produces, handed to the formatters (src/report/). A
+ * formatter knows these types and nothing of the module model.
+ */
+import type { Role } from "../contract/roles-api.js";
+import type { FileSetName } from "../terraform/model.js";
+import type { Finding, RuleDefinition, Severity } from "./types.js";
+
+export type RoleSource = "flag" | "config" | "detected";
+
+export interface Summary {
+  error: number;
+  warning: number;
+  info: number;
+}
+
+export interface ModuleReport {
+  /** The module path as the user gave it (reference JSON `module`). */
+  module: string;
+  /** Absolute directory. */
+  dir: string;
+  contract: "v1alpha1";
+  role: Role;
+  roleSource: RoleSource;
+  /** Why the role was chosen (detection evidence), human-readable. */
+  roleEvidence: string[];
+  /** The file set expression checks read (`terraform` or `opentofu`). */
+  fileSet: FileSetName;
+  /** Sorted findings, including suppressed ones (`finding.suppressed` set). */
+  findings: Finding[];
+  /** Counts of unsuppressed findings. */
+  summary: Summary;
+  /** Source text of each module file by its relative path (for code frames). */
+  sources: Map<string, string>;
+}
+
+export interface RunReport {
+  modules: ModuleReport[];
+  /** Rule definitions of the run (for SARIF metadata). */
+  rules: readonly RuleDefinition[];
+  /** Working directory of the run (absolute). */
+  cwd: string;
+  /**
+   * Repository root (nearest ancestor with `.git`, or GITHUB_WORKSPACE, else
+   * cwd): SARIF URIs are relative to it.
+   */
+  repoRoot: string;
+  toolVersion: string;
+  /** Lowest severity that fails the run. */
+  failOn: Severity;
+}
+
+export interface FormatOptions {
+  color: boolean;
+  /** Environment (GITHUB_STEP_SUMMARY etc.); defaults to process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+export type Formatter = (run: RunReport, opts: FormatOptions) => string;
