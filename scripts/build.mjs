@@ -5,6 +5,8 @@ import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 
 rmSync("dist", { recursive: true, force: true });
+// Regenerate the precompiled config-file validator (committed; see the script).
+execFileSync(process.execPath, ["scripts/gen-config-validator.mjs"], { stdio: "inherit" });
 const common = {
   bundle: true,
   platform: "node",

@@ -29,6 +29,18 @@ export interface Declared {
   block: Block;
   /** The block's range (same as block.range). */
   range: Range;
+  /**
+   * Override-file blocks merged into this declaration, in merge order. When
+   * present, `block`/`range` stay the original declaration's, while merged
+   * attributes may come from these files (see `fileOf` in module.ts).
+   */
+  overriddenBy?: { file: SourceFile; block: Block }[];
+}
+
+/** A diagnostic from building the model, with the file it is about. */
+export interface ModelDiagnostic extends Diagnostic {
+  /** Path relative to the root module directory (a SourceFile path). */
+  file: string;
 }
 
 export interface Variable extends Declared {
@@ -146,8 +158,11 @@ export interface Module {
   providers: ProviderConfig[];
   moduleCalls: Map<string, ModuleCall>;
   terraformBlocks: TerraformSettings[];
-  /** Diagnostics from building the model (e.g. duplicate declarations). */
-  diagnostics: Diagnostic[];
+  /**
+   * Diagnostics from building the model: codes `duplicate-declaration`,
+   * `override-without-base`.
+   */
+  diagnostics: ModelDiagnostic[];
 }
 
 /**

@@ -1,0 +1,191 @@
+/**
+ * Small expression helpers for the input/module/version/drift rules: a
+ * child enumerator (so rules can decide which subtrees to skip), reference
+ * matching and object keys. Kept independent of walk.ts on purpose: these
+ * rules need to stop descending at specific calls (e.g. distro strippers).
+ */
+import type {
+  Attribute,
+  Block,
+  Body,
+  Expression,
+  ObjectConsItem,
+  ScopeTraversal,
+  TemplatePart,
+} from "../../src/hcl/ast.js";
+
+/** The direct sub-expressions of `expr`, in source order. */
+export function childExpressions(expr: Expression): Expression[] {
+  switch (expr.kind) {
+    case "LiteralValue":
+    case "ScopeTraversal":
+    case "AnonSymbol":
+    case "Invalid":
+      return [];
+    case "Template":
+      return templatePartExpressions(expr.parts);
+    case "TemplateWrap":
+      return [expr.wrapped];
+    case "RelativeTraversal":
+      return [expr.source];
+    case "Index":
+      return [expr.collection, expr.key];
+    case "Splat":
+      return [expr.source, expr.each];
+    case "FunctionCall":
+      return [...expr.args];
+    case "Conditional":
+      return [expr.condition, expr.trueResult, expr.falseResult];
+    case "BinaryOp":
+      return [expr.lhs, expr.rhs];
+    case "UnaryOp":
+      return [expr.operand];
+    case "TupleCons":
+      return [...expr.exprs];
+    case "ObjectCons":
+      return expr.items.flatMap((i) => [i.key, i.value]);
+    case "For": {
+      const out: Expression[] = [expr.collection];
+      if (expr.keyExpr) out.push(expr.keyExpr);
+      out.push(expr.valExpr);
+      if (expr.condition) out.push(expr.condition);
+      return out;
+    }
+    case "Parentheses":
+      return [expr.expr];
+  }
+}
+
+export function templatePartExpressions(parts: readonly TemplatePart[]): Expression[] {
+  const out: Expression[] = [];
+  for (const part of parts) {
+    switch (part.kind) {
+      case "TemplateLiteral":
+        break;
+      case "TemplateInterp":
+        out.push(part.expr);
+        break;
+      case "TemplateIf":
+        out.push(part.condition, ...templatePartExpressions(part.then));
+        if (part.else) out.push(...templatePartExpressions(part.else));
+        break;
+      case "TemplateFor":
+        out.push(part.collection, ...templatePartExpressions(part.body));
+        break;
+    }
+  }
+  return out;
+}
+
+/**
+ * Visit `expr` and its descendants depth-first. Returning `false` from
+ * `visit` skips the node's children.
+ */
+export function visitExpression(expr: Expression, visit: (e: Expression) => boolean | void): void {
+  if (visit(expr) === false) return;
+  for (const child of childExpressions(expr)) visitExpression(child, visit);
+}
+
+/** Every attribute of a body and of its nested blocks, with the block path. */
+export function bodyAttributes(body: Body, path: string[] = []): { attr: Attribute; path: string[]; blocks: Block[] }[] {
+  const out: { attr: Attribute; path: string[]; blocks: Block[] }[] = [];
+  const walk = (b: Body, p: string[], blocks: Block[]): void => {
+    for (const attr of b.attributes) out.push({ attr, path: [...p, attr.name], blocks });
+    for (const block of b.blocks) walk(block.body, [...p, block.type, ...block.labels], [...blocks, block]);
+  };
+  walk(body, path, []);
+  return out;
+}
+
+/** The root name and first attribute of a traversal: `var.x` -> ["var", "x"]. */
+export function traversalHead(expr: ScopeTraversal): { root: string; name: string | null } {
+  const [first, second] = expr.traversal;
+  const root = first && first.kind === "TraverseRoot" ? first.name : "";
+  const name = second && second.kind === "TraverseAttr" ? second.name : null;
+  return { root, name };
+}
+
+/** `expr` is a traversal starting `<root>.<name>` (e.g. `var.captf_tags...`). */
+export function isRefTo(expr: Expression, root: string, name: string): expr is ScopeTraversal {
+  if (expr.kind !== "ScopeTraversal") return false;
+  const head = traversalHead(expr);
+  return head.root === root && head.name === name;
+}
+
+/** The name of the local `expr` starts with (`local.tags["x"]` -> "tags"). */
+export function localName(expr: Expression): string | null {
+  if (expr.kind !== "ScopeTraversal") return null;
+  const head = traversalHead(expr);
+  return head.root === "local" ? head.name : null;
+}
+
+/** Every traversal in `expr` that starts `<root>.<name>`. */
+export function findRefs(expr: Expression, root: string, name: string): ScopeTraversal[] {
+  const out: ScopeTraversal[] = [];
+  visitExpression(expr, (e) => {
+    if (isRefTo(e, root, name)) out.push(e);
+  });
+  return out;
+}
+
+/** Names of every local `expr` mentions, with the mentioning traversal. */
+export function localRefs(expr: Expression): { name: string; ref: ScopeTraversal }[] {
+  const out: { name: string; ref: ScopeTraversal }[] = [];
+  visitExpression(expr, (e) => {
+    const n = localName(e);
+    if (n !== null && e.kind === "ScopeTraversal") out.push({ name: n, ref: e });
+  });
+  return out;
+}
+
+/** Strip any parentheses around `expr`. */
+export function unwrapParens(expr: Expression): Expression {
+  let e = expr;
+  while (e.kind === "Parentheses") e = e.expr;
+  return e;
+}
+
+/**
+ * A constant string spelled without interpolation: a quoted/heredoc/JSON
+ * template made only of literal parts, or a string literal.
+ */
+export function plainString(expr: Expression): string | null {
+  const e = unwrapParens(expr);
+  if (e.kind === "LiteralValue") return e.type === "string" ? String(e.value) : null;
+  if (e.kind === "Template") {
+    let s = "";
+    for (const part of e.parts) {
+      if (part.kind !== "TemplateLiteral") return null;
+      s += part.value;
+    }
+    return s;
+  }
+  return null;
+}
+
+/** The key of an object constructor item when it is a bare name or a plain string. */
+export function objectKey(item: ObjectConsItem): string | null {
+  if (item.keyIsBareIdent && item.key.kind === "ScopeTraversal") {
+    const first = item.key.traversal[0];
+    return first && first.kind === "TraverseRoot" ? first.name : null;
+  }
+  return plainString(item.key);
+}
+
+/**
+ * The range of a block's header: from its type keyword to the end of its
+ * last label. In JSON syntax the type and labels are nested property names
+ * (often on different lines), so the header is the labels alone, or the
+ * type's property name when there are no labels.
+ */
+export function blockHeaderRange(block: Block, syntax: "native" | "json" = "native"): Block["range"] {
+  const first = block.labelRanges[0];
+  const last = block.labelRanges[block.labelRanges.length - 1];
+  if (!first || !last) return block.typeRange;
+  return { start: syntax === "json" ? first.start : block.typeRange.start, end: last.end };
+}
+
+/** The range of a block's first label (the declared name), or its header. */
+export function blockNameRange(block: Block): Block["range"] {
+  return block.labelRanges[0] ?? blockHeaderRange(block);
+}

@@ -1,0 +1,206 @@
+/**
+ * Reasoning about `var.autoscaling.enabled` for pool/autoscaling-ignore-changes:
+ * which conditions are certainly true (or false) whenever autoscaling is
+ * enabled, which values are then null, and which resources then disappear.
+ * Locals are followed (a module's locals are global to it).
+ */
+import type { Attribute, Body, Expression } from "../../src/hcl/ast.js";
+import type { Module, Resource } from "../../src/terraform/model.js";
+import { literalString, unwrap } from "./outputs-expr.js";
+
+const ENABLED = "var.autoscaling.enabled";
+const MAX_DEPTH = 32;
+
+/**
+ * The traversal an expression stands for after following locals:
+ * `local.scaling.enabled` with `scaling = var.autoscaling` gives
+ * `var.autoscaling.enabled`; `local.cfg.on` with `cfg = { on = var.autoscaling.enabled }`
+ * gives the same. Null when it is not a plain reference.
+ */
+export function canonicalTraversal(module: Module, expr: Expression, depth = 0): string | null {
+  if (depth > MAX_DEPTH) return null;
+  const e = unwrap(expr);
+  if (e.kind !== "ScopeTraversal") return null;
+  const names: string[] = [];
+  for (const step of e.traversal) {
+    if (step.kind === "TraverseRoot" || step.kind === "TraverseAttr") names.push(step.name);
+    else if (step.kind === "TraverseIndex" && typeof step.key === "string") names.push(step.key);
+    else return null;
+  }
+  if (names[0] !== "local") return names.join(".");
+  if (names.length < 2) return null;
+  const local = module.locals.get(names[1]!);
+  if (!local) return null;
+  return resolveInto(module, local.value, names.slice(2), depth + 1);
+}
+
+/** Follow `rest` attribute steps into `value` (through object constructors and locals). */
+function resolveInto(module: Module, value: Expression, rest: string[], depth: number): string | null {
+  if (depth > MAX_DEPTH) return null;
+  const v = unwrap(value);
+  if (rest.length > 0 && v.kind === "ObjectCons") {
+    for (const item of v.items) {
+      const key = item.keyIsBareIdent && item.key.kind === "ScopeTraversal" ? (item.key.traversal[0] as { name: string }).name : literalString(item.key);
+      if (key === rest[0]) return resolveInto(module, item.value, rest.slice(1), depth + 1);
+    }
+    return null;
+  }
+  const base = canonicalTraversal(module, v, depth + 1);
+  if (base === null) return null;
+  return rest.length > 0 ? `${base}.${rest.join(".")}` : base;
+}
+
+function localValue(module: Module, expr: Expression): Expression | null {
+  const e = unwrap(expr);
+  if (e.kind !== "ScopeTraversal" || e.traversal.length !== 2) return null;
+  const [root, attr] = e.traversal;
+  if (root!.kind !== "TraverseRoot" || root!.name !== "local" || attr!.kind !== "TraverseAttr") return null;
+  return module.locals.get(attr!.name)?.value ?? null;
+}
+
+function boolLiteral(expr: Expression): boolean | null {
+  const e = unwrap(expr);
+  return e.kind === "LiteralValue" && e.type === "bool" ? (e.value as boolean) : null;
+}
+
+/** Is `cond` certainly true (want = true) or certainly false (want = false) when autoscaling is enabled? */
+export function impliedByEnabled(module: Module, cond: Expression, want: boolean, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const e = unwrap(cond);
+  if (canonicalTraversal(module, e) === ENABLED) return want;
+  const viaLocal = localValue(module, e);
+  if (viaLocal) return impliedByEnabled(module, viaLocal, want, depth + 1);
+  switch (e.kind) {
+    case "UnaryOp":
+      return e.op === "!" && impliedByEnabled(module, e.operand, !want, depth + 1);
+    case "BinaryOp": {
+      if (e.op === "==" || e.op === "!=") {
+        const [ref, lit] = boolLiteral(e.rhs) !== null ? [e.lhs, boolLiteral(e.rhs)!] : [e.rhs, boolLiteral(e.lhs)];
+        if (lit === null) return false;
+        // `enabled == true` is true when enabled; `!=` flips it.
+        const refWant = (lit === (e.op === "==")) === want;
+        return impliedByEnabled(module, ref, refWant, depth + 1);
+      }
+      if (e.op === "||") {
+        return want
+          ? impliedByEnabled(module, e.lhs, true, depth + 1) || impliedByEnabled(module, e.rhs, true, depth + 1)
+          : impliedByEnabled(module, e.lhs, false, depth + 1) && impliedByEnabled(module, e.rhs, false, depth + 1);
+      }
+      if (e.op === "&&") {
+        return want
+          ? impliedByEnabled(module, e.lhs, true, depth + 1) && impliedByEnabled(module, e.rhs, true, depth + 1)
+          : impliedByEnabled(module, e.lhs, false, depth + 1) || impliedByEnabled(module, e.rhs, false, depth + 1);
+      }
+      return false;
+    }
+    case "FunctionCall":
+      if ((e.name === "try" || e.name === "tobool" || e.name === "coalesce") && e.args.length >= 1 && !e.expandFinal) {
+        return impliedByEnabled(module, e.args[0]!, want, depth + 1);
+      }
+      return false;
+    case "Conditional":
+      // `c ? x : y` is certain when both branches are.
+      return impliedByEnabled(module, e.trueResult, want, depth + 1) && impliedByEnabled(module, e.falseResult, want, depth + 1);
+    default:
+      return false;
+  }
+}
+
+/** Is `expr` null whenever autoscaling is enabled? */
+export function nullWhenEnabled(module: Module, expr: Expression, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const e = unwrap(expr);
+  if (e.kind === "LiteralValue" && e.type === "null") return true;
+  const viaLocal = localValue(module, e);
+  if (viaLocal) return nullWhenEnabled(module, viaLocal, depth + 1);
+  if (e.kind !== "Conditional") return false;
+  if (impliedByEnabled(module, e.condition, true) && nullWhenEnabled(module, e.trueResult, depth + 1)) return true;
+  if (impliedByEnabled(module, e.condition, false) && nullWhenEnabled(module, e.falseResult, depth + 1)) return true;
+  return nullWhenEnabled(module, e.trueResult, depth + 1) && nullWhenEnabled(module, e.falseResult, depth + 1);
+}
+
+function isEmptyCollection(module: Module, expr: Expression, depth = 0): boolean {
+  if (depth > MAX_DEPTH) return false;
+  const e = unwrap(expr);
+  if (e.kind === "LiteralValue") return e.type === "number" ? e.value === 0 : false;
+  if (e.kind === "TupleCons") return e.exprs.length === 0;
+  if (e.kind === "ObjectCons") return e.items.length === 0;
+  if (e.kind === "FunctionCall" && ["toset", "tomap", "tolist"].includes(e.name) && e.args.length === 1) {
+    return isEmptyCollection(module, e.args[0]!, depth + 1);
+  }
+  const viaLocal = localValue(module, e);
+  if (viaLocal) return isEmptyCollection(module, viaLocal, depth + 1);
+  if (e.kind === "Conditional") {
+    if (impliedByEnabled(module, e.condition, true)) return isEmptyCollection(module, e.trueResult, depth + 1);
+    if (impliedByEnabled(module, e.condition, false)) return isEmptyCollection(module, e.falseResult, depth + 1);
+    return isEmptyCollection(module, e.trueResult, depth + 1) && isEmptyCollection(module, e.falseResult, depth + 1);
+  }
+  return false;
+}
+
+/**
+ * A resource whose `count` is 0 (or `for_each` empty) whenever autoscaling is
+ * enabled: the fixed-size half of a module that switches between two groups.
+ */
+export function absentWhenEnabled(module: Module, resource: Resource): boolean {
+  const count = resource.count?.expr;
+  if (count) {
+    const e = unwrap(count);
+    if (e.kind === "Conditional" || localValue(module, e)) return isEmptyCollection(module, e);
+  }
+  const forEach = resource.forEach?.expr;
+  if (forEach) {
+    const e = unwrap(forEach);
+    if (e.kind === "Conditional" || localValue(module, e)) return isEmptyCollection(module, e);
+  }
+  return false;
+}
+
+/**
+ * The attributes at `names` inside a resource body: `["scaling_config",
+ * "desired_size"]` finds `desired_size` in every `scaling_config` block,
+ * including the `content` of a `dynamic "scaling_config"` block.
+ */
+export function attributesAt(body: Body, names: readonly string[]): Attribute[] {
+  if (names.length === 0) return [];
+  if (names.length === 1) return body.attributes.filter((a) => a.name === names[0]);
+  const out: Attribute[] = [];
+  for (const block of body.blocks) {
+    if (block.type === names[0]) out.push(...attributesAt(block.body, names.slice(1)));
+    else if (block.type === "dynamic" && block.labels[0] === names[0]) {
+      for (const content of block.body.blocks) {
+        if (content.type === "content") out.push(...attributesAt(content.body, names.slice(1)));
+      }
+    }
+  }
+  return out;
+}
+
+const META_BLOCKS = new Set(["lifecycle", "provisioner", "connection", "precondition", "postcondition"]);
+
+/**
+ * Attributes with one of `names` anywhere in the body (nested blocks too,
+ * not meta-argument blocks), with their paths in `ignore_changes` form.
+ */
+export function findNamedAttributes(body: Body, names: readonly string[], prefix = ""): { path: string; steps: string[]; attr: Attribute }[] {
+  const out: { path: string; steps: string[]; attr: Attribute }[] = [];
+  const walk = (b: Body, pathText: string, steps: string[]): void => {
+    for (const a of b.attributes) {
+      if (names.includes(a.name)) out.push({ path: pathText + a.name, steps: [...steps, a.name], attr: a });
+    }
+    for (const block of b.blocks) {
+      if (META_BLOCKS.has(block.type)) continue;
+      if (block.type === "dynamic") {
+        const name = block.labels[0];
+        if (!name) continue;
+        for (const content of block.body.blocks) {
+          if (content.type === "content") walk(content.body, `${pathText}${name}[0].`, [...steps, name]);
+        }
+      } else {
+        walk(block.body, `${pathText}${block.type}[0].`, [...steps, block.type]);
+      }
+    }
+  };
+  walk(body, prefix, []);
+  return out;
+}

@@ -1,0 +1,41 @@
+import { defineRule } from "../../src/lint/types.js";
+import type { Fix } from "../../src/lint/types.js";
+import type { Variable } from "../../src/terraform/model.js";
+import { fileOf } from "../../src/terraform/module.js";
+import { blockNameRange } from "../_lib/inputs-expr.js";
+import { insertAttributeFix, replaceExpressionFix } from "../_lib/inputs-fix.js";
+
+export default defineRule({
+  id: "input/sensitive",
+  severity: "warning",
+  roles: ["machine", "machinepool"],
+  summary: "bootstrap_data is declared with sensitive = true",
+  scope: "root",
+  fixable: true,
+  tags: ["contract", "inputs", "security"],
+  check(ctx) {
+    for (const input of ctx.contract.inputs[ctx.role]) {
+      if (!input.sensitive) continue;
+      const variable = ctx.declarations.variables.get(input.name);
+      if (!variable || variable.sensitive) continue;
+      const attr = variable.sensitiveAttr;
+      ctx.report({
+        message: `Variable "${input.name}" carries the node's bootstrap secret (join token): mark it sensitive = true so plans and logs do not print it.`,
+        file: attr ? fileOf(variable, attr).path : variable.file.path,
+        range: attr ? attr.range : blockNameRange(variable.block),
+        fix: sensitiveFix(variable),
+      });
+    }
+  },
+});
+
+function sensitiveFix(variable: Variable): Fix | undefined {
+  const description = `Mark variable "${variable.name}" sensitive`;
+  const attr = variable.sensitiveAttr;
+  if (attr) {
+    // `sensitive = false` (or a non-constant value): set it to true in place.
+    return { description, edits: [replaceExpressionFix(fileOf(variable, attr), attr.expr, "true")] };
+  }
+  const edit = insertAttributeFix(variable.file, variable.block, "sensitive", "true");
+  return edit ? { description, edits: [edit] } : undefined;
+}

@@ -1,0 +1,26 @@
+import { defineRule } from "../../src/lint/types.js";
+import { ROLES } from "../../src/contract/roles-api.js";
+import { fileOf } from "../../src/terraform/module.js";
+import { blockHeaderRange } from "../_lib/inputs-expr.js";
+
+export default defineRule({
+  id: "module/cloud",
+  severity: "error",
+  roles: ROLES,
+  summary: "No terraform block declares a cloud block (the generated root owns state)",
+  scope: "all",
+  fixable: false,
+  tags: ["module", "state"],
+  check(ctx) {
+    for (const settings of ctx.expressions.terraformBlocks) {
+      for (const cloud of settings.clouds) {
+        ctx.report({
+          message:
+            "Remove the cloud block: the controller's generated root keeps state in its own backend; HCP Terraform settings belong in a root module, never in a called one.",
+          file: fileOf(settings, cloud).path,
+          range: blockHeaderRange(cloud, fileOf(settings, cloud).hcl.syntax),
+        });
+      }
+    }
+  },
+});

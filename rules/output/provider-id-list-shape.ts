@@ -1,0 +1,137 @@
+import type { Expression } from "../../src/hcl/ast.js";
+import type { Module, Output, SourceFile } from "../../src/terraform/model.js";
+import { defineRule, type Fix } from "../../src/lint/types.js";
+import { fileOfAttribute, localNameOf, unwrap, visitExpressions, viaText } from "../_lib/outputs-expr.js";
+import { isSortedExpression, stateFilteredFors } from "../_lib/outputs-sorted.js";
+
+const OUTPUT = "provider_id_list";
+
+/** Wrap the output's value in `sort(...)`; null when no safe edit exists. */
+function sortFix(file: SourceFile, value: Expression): Fix | null {
+  const text = file.hcl.text;
+  const description = "Wrap the value in sort()";
+  if (file.hcl.syntax === "native") {
+    return {
+      description,
+      edits: [
+        { file: file.path, start: value.range.start.offset, end: value.range.start.offset, text: "sort(" },
+        { file: file.path, start: value.range.end.offset, end: value.range.end.offset, text: ")" },
+      ],
+    };
+  }
+  // JSON syntax: only a "${ ... }" string can be rewritten without guessing.
+  if (value.kind !== "TemplateWrap") return null;
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(text.slice(value.range.start.offset, value.range.end.offset));
+  } catch {
+    return null;
+  }
+  if (typeof decoded !== "string") return null;
+  const m = /^\$\{([\s\S]*)\}$/.exec(decoded);
+  if (!m || m[1]!.trim() === "") return null;
+  return {
+    description,
+    edits: [
+      {
+        file: file.path,
+        start: value.range.start.offset,
+        end: value.range.end.offset,
+        text: JSON.stringify(`\${sort(${m[1]!.trim()})}`),
+      },
+    ],
+  };
+}
+
+/** Why a value is not sorted, in words that say what to change. */
+function unsortedReason(value: Expression): string {
+  const e = unwrap(value);
+  const local = localNameOf(e);
+  if (local) {
+    return `the value is local.${local}, and the sort() must be in the output's own expression even when the local is sorted; write sort(local.${local})`;
+  }
+  if (e.kind === "FunctionCall" && e.name === "distinct") return "distinct() keeps the input order; wrap it in sort()";
+  if (e.kind === "FunctionCall" && e.name === "toset") return "a set's order is not stable in the output; use sort() instead of toset()";
+  if (e.kind === "FunctionCall" && e.name === "try") return "try() hides whether the list is sorted; put sort() outside it";
+  if (e.kind === "For") return "a for expression keeps the source order; wrap it in sort()";
+  if (e.kind === "Conditional") return "not every branch of the conditional is sorted; wrap the value in sort()";
+  if (e.kind === "FunctionCall" && e.name === "concat") return "not every list passed to concat() is sorted; wrap the value in sort()";
+  return "wrap the value in sort()";
+}
+
+/**
+ * The locals `expr` reads, transitively, each with the chain of locals that
+ * leads to it (for "via local.x" messages).
+ */
+function localsReached(module: Module, expr: Expression): { name: string; via: string[] }[] {
+  const out: { name: string; via: string[] }[] = [];
+  const seen = new Set<string>();
+  const queue: { expr: Expression; via: string[] }[] = [{ expr, via: [] }];
+  while (queue.length > 0) {
+    const { expr: e, via } = queue.shift()!;
+    visitExpressions(e, (sub) => {
+      if (sub.kind !== "ScopeTraversal" || sub.traversal.length < 2) return;
+      const [root, attr] = sub.traversal;
+      if (root!.kind !== "TraverseRoot" || root!.name !== "local" || attr!.kind !== "TraverseAttr") return;
+      const name = attr!.name;
+      if (seen.has(name)) return;
+      seen.add(name);
+      const local = module.locals.get(name);
+      if (!local) return;
+      const chain = [...via, name];
+      out.push({ name, via: chain });
+      queue.push({ expr: local.value, via: chain });
+    });
+  }
+  return out;
+}
+
+export default defineRule({
+  id: "output/provider-id-list-shape",
+  severity: "warning",
+  roles: ["machinepool"],
+  summary: "provider_id_list is declared, wrapped in sort(), and not filtered to running/healthy members",
+  scope: "root",
+  fixable: true,
+  tags: ["contract", "outputs", "machinepool"],
+  check(ctx) {
+    if (!ctx.declarations.outputs.has(OUTPUT)) {
+      // A file that failed to parse may hold the declaration: do not guess.
+      if (!ctx.unit.hasParseErrors) {
+        ctx.report({
+          severity: "error",
+          message:
+            'Output "provider_id_list" is not declared; the machinepool contract needs it to list every member\'s provider ID, e.g. value = sort(local.raw_ids)',
+        });
+      }
+    }
+
+    const output: Output | undefined = ctx.expressions.outputs.get(OUTPUT);
+    if (!output || !output.value || !output.valueAttr) return;
+    const value = output.value;
+    const file = fileOfAttribute(output, output.valueAttr);
+
+    if (value.kind !== "Invalid" && !isSortedExpression(value)) {
+      const fix = sortFix(file, value);
+      ctx.report({
+        message: `provider_id_list must be wrapped in sort() so its order is stable between refreshes: ${unsortedReason(value)}`,
+        file: file.path,
+        range: value.range,
+        ...(fix ? { fix } : {}),
+      });
+    }
+
+    const filterMessage = (word: string, via: string[]): string =>
+      `provider_id_list is filtered on "${word}"${viaText(via)}; it must list every non-terminated member (pending and unhealthy ones too), so filter on terminated states only or drop the condition`;
+
+    for (const f of stateFilteredFors(value)) {
+      ctx.report({ message: filterMessage(f.word, []), file: file.path, range: f.condition.range });
+    }
+    for (const reached of localsReached(ctx.expressions, value)) {
+      const local = ctx.expressions.locals.get(reached.name)!;
+      for (const f of stateFilteredFors(local.value)) {
+        ctx.report({ message: filterMessage(f.word, reached.via), file: local.file.path, range: f.condition.range });
+      }
+    }
+  },
+});

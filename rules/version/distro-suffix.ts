@@ -1,0 +1,185 @@
+import { defineRule } from "../../src/lint/types.js";
+import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
+import type { Module, SourceFile } from "../../src/terraform/model.js";
+import { bodyAttributes, childExpressions, isRefTo, localName, plainString, unwrapParens, visitExpression } from "../_lib/inputs-expr.js";
+
+const VERSION_VAR = "kubernetes_version";
+
+/** Calls that take the suffix off (their result no longer carries it). */
+const STRIPPERS = new Set(["replace", "regex", "regexall", "trimsuffix"]);
+
+/**
+ * Data sources that only render text locally (user data, policies, files):
+ * passing the full version through them is not a lookup.
+ */
+const RENDERING_DATA = new Set([
+  "cloudinit_config",
+  "template_cloudinit_config",
+  "template_file",
+  "local_file",
+  "archive_file",
+  "aws_iam_policy_document",
+  "ct_config",
+]);
+
+const COMPARISONS: ReadonlySet<BinaryOperator> = new Set(["==", "!=", "<", "<=", ">", ">="]);
+
+interface Mention {
+  range: Range;
+  /** The local the version arrives through, when it is not mentioned directly. */
+  via: string | null;
+}
+
+function isStripper(expr: Expression): boolean {
+  if (expr.kind !== "FunctionCall") return false;
+  if (STRIPPERS.has(expr.name)) return true;
+  const sep = expr.args[0];
+  return expr.name === "split" && sep !== undefined && plainString(sep) === "+";
+}
+
+/** Calls whose result is not the version string (a check or a count). */
+const NON_FLOWING_CALLS = new Set(["can", "length", "contains", "startswith", "endswith", "strcontains", "alltrue", "anytrue"]);
+const BOOLEAN_OPS: ReadonlySet<BinaryOperator> = new Set([...COMPARISONS, "&&", "||"]);
+
+/**
+ * Mentions of the version (directly or through tainted locals) whose value
+ * flows into `expr`'s result unstripped. A conditional's condition, boolean
+ * operators and checks such as can()/length() produce no version string, so
+ * a null check like `var.kubernetes_version == null ? ...` is not a use.
+ */
+function unstripped(expr: Expression, tainted: ReadonlySet<string>): Mention[] {
+  const out: Mention[] = [];
+  const visit = (e: Expression): void => {
+    if (isStripper(e)) return;
+    if (isRefTo(e, "var", VERSION_VAR)) {
+      out.push({ range: e.range, via: null });
+      return;
+    }
+    const local = localName(e);
+    if (local !== null) {
+      if (tainted.has(local)) out.push({ range: e.range, via: local });
+      return;
+    }
+    switch (e.kind) {
+      case "Conditional":
+        visit(e.trueResult);
+        visit(e.falseResult);
+        return;
+      case "BinaryOp":
+        if (BOOLEAN_OPS.has(e.op)) return;
+        break;
+      case "UnaryOp":
+        if (e.op === "!") return;
+        break;
+      case "FunctionCall":
+        if (NON_FLOWING_CALLS.has(e.name)) return;
+        break;
+      case "For":
+        visit(e.collection);
+        if (e.keyExpr) visit(e.keyExpr);
+        visit(e.valExpr);
+        return;
+      case "Template":
+        visitParts(e.parts);
+        return;
+    }
+    for (const child of childExpressions(e)) visit(child);
+  };
+  const visitParts = (parts: readonly TemplatePart[]): void => {
+    for (const part of parts) {
+      if (part.kind === "TemplateInterp") visit(part.expr);
+      else if (part.kind === "TemplateIf") {
+        visitParts(part.then);
+        if (part.else) visitParts(part.else);
+      } else if (part.kind === "TemplateFor") {
+        visit(part.collection);
+        visitParts(part.body);
+      }
+    }
+  };
+  visit(expr);
+  return out;
+}
+
+/** Locals that hold the unstripped version (directly or through other locals). */
+function taintedLocals(mod: Module): Set<string> {
+  const tainted = new Set<string>();
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const local of mod.locals.values()) {
+      if (tainted.has(local.name)) continue;
+      if (unstripped(local.value, tainted).length > 0) {
+        tainted.add(local.name);
+        changed = true;
+      }
+    }
+  }
+  return tainted;
+}
+
+function isEmptyCheckOperand(expr: Expression): boolean {
+  const e = unwrapParens(expr);
+  if (e.kind === "LiteralValue" && e.type === "null") return true;
+  return plainString(e) === "";
+}
+
+function subject(m: Mention): string {
+  return m.via ? `local.${m.via} (which holds var.${VERSION_VAR})` : `var.${VERSION_VAR}`;
+}
+
+export default defineRule({
+  id: "version/distro-suffix",
+  severity: "warning",
+  roles: ["cluster", "machine", "machinepool"],
+  summary: "kubernetes_version is stripped of a distro suffix (+rke2r1) before image lookups and comparisons",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "versions"],
+  check(ctx) {
+    const mod = ctx.expressions;
+    const tainted = taintedLocals(mod);
+    const reported = new Set<string>();
+    const report = (file: SourceFile, m: Mention, message: string): void => {
+      const key = `${file.path}:${m.range.start.offset}`;
+      if (reported.has(key)) return;
+      reported.add(key);
+      ctx.report({ message, file: file.path, range: m.range });
+    };
+
+    for (const file of mod.files) {
+      for (const block of file.hcl.body.blocks) {
+        if (isLookup(block)) {
+          const address = `data.${block.labels[0]}.${block.labels[1] ?? ""}`;
+          for (const { attr, blocks } of bodyAttributes(block.body)) {
+            if (blocks.some((b) => b.type === "lifecycle")) continue;
+            for (const m of unstripped(attr.expr, tainted)) {
+              report(
+                file,
+                m,
+                `${subject(m)} reaches ${address} with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.${VERSION_VAR})[0] instead.`,
+              );
+            }
+          }
+        }
+        for (const { attr } of bodyAttributes(block.body)) {
+          visitExpression(attr.expr, (e) => {
+            if (e.kind !== "BinaryOp" || !COMPARISONS.has(e.op)) return;
+            if (isEmptyCheckOperand(e.lhs) || isEmptyCheckOperand(e.rhs)) return;
+            for (const m of [...unstripped(e.lhs, tainted), ...unstripped(e.rhs, tainted)]) {
+              report(
+                file,
+                m,
+                `${subject(m)} is compared with its distro suffix (e.g. "v1.31.4+rke2r1") still attached: compare split("+", var.${VERSION_VAR})[0] instead.`,
+              );
+            }
+          });
+        }
+      }
+    }
+  },
+});
+
+function isLookup(block: Block): boolean {
+  return block.type === "data" && !RENDERING_DATA.has(block.labels[0] ?? "");
+}

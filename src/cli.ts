@@ -1,0 +1,72 @@
+/**
+ * The command-line entry point: `main(argv)` returns the exit code
+ * (bin/tfcapi-lint.js sets it). Argument parsing is in cli/args.ts, the lint
+ * command in cli/run.ts.
+ */
+import { HELP, parseArgs, UsageError } from "./cli/args.js";
+import { explainText, rulesText, versionText } from "./cli/commands.js";
+import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, runLint, type Io } from "./cli/run.js";
+
+function defaultIo(): Io {
+  return {
+    stdout: (t) => {
+      process.stdout.write(t);
+    },
+    stderr: (t) => {
+      process.stderr.write(t);
+    },
+    readStdin: () => readAll(process.stdin),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: process.stdout.isTTY === true,
+  };
+}
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.help || args.command === "help") {
+    io.stdout(HELP);
+    return EXIT_OK;
+  }
+  if (args.version && args.command === "lint") {
+    io.stdout(versionText(args.json));
+    return EXIT_OK;
+  }
+  switch (args.command) {
+    case "version":
+      if (args.positionals.length > 0) throw new UsageError("version takes no arguments");
+      io.stdout(versionText(args.json || args.format === "json"));
+      return EXIT_OK;
+    case "rules": {
+      if (args.positionals.length > 0) throw new UsageError("rules takes no arguments");
+      const format = args.json ? "json" : (args.format ?? "text");
+      if (format !== "json" && format !== "text") throw new UsageError(`rules supports --format text or json, not "${format}"`);
+      io.stdout(rulesText(format === "json"));
+      return EXIT_OK;
+    }
+    case "explain": {
+      if (args.positionals.length !== 1) throw new UsageError("explain takes exactly one rule id, e.g. tfcapi-lint explain input/default");
+      const text = explainText(args.positionals[0]!);
+      if (text === null) throw new UsageError(`unknown rule "${args.positionals[0]}" (run "tfcapi-lint rules" for the list)`);
+      io.stdout(text);
+      return EXIT_OK;
+    }
+    default:
+      return runLint(args, io);
+  }
+}
+
+export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`tfcapi-lint: ${err.message}\nRun tfcapi-lint --help for usage.\n`);
+      return EXIT_USAGE;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`tfcapi-lint: internal error: ${message.split("\n")[0]}\n`);
+    if (io.env.TFCAPI_LINT_DEBUG === "1" && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
+    return EXIT_READ;
+  }
+}

@@ -1,0 +1,61 @@
+/** The informational sub-commands: rules, explain, version. */
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { packageRoot, ruleDoc, ruleDocUrl } from "../report/docs.js";
+import { REGISTRY, ruleById } from "../lint/meta-rules.js";
+import { CONTRACT } from "../contract/roles.js";
+
+let cachedVersion: string | undefined;
+
+export function toolVersion(): string {
+  if (cachedVersion === undefined) {
+    cachedVersion = "0.0.0";
+    const root = packageRoot();
+    if (root) {
+      try {
+        const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version?: unknown };
+        if (typeof pkg.version === "string") cachedVersion = pkg.version;
+      } catch {
+        // keep the fallback
+      }
+    }
+  }
+  return cachedVersion;
+}
+
+export function versionText(json: boolean): string {
+  if (json) {
+    return `${JSON.stringify({ name: "tfcapi-lint", version: toolVersion(), contracts: [CONTRACT.version], node: process.version }, null, 2)}\n`;
+  }
+  return `tfcapi-lint ${toolVersion()} (contract ${CONTRACT.version})\n`;
+}
+
+export function rulesText(json: boolean): string {
+  if (json) {
+    const list = REGISTRY.map((r) => ({
+      id: r.id,
+      severity: r.severity,
+      roles: [...r.roles],
+      scope: r.scope,
+      fixable: r.fixable,
+      summary: r.summary,
+      docs: ruleDocUrl(r.id),
+    }));
+    return `${JSON.stringify(list, null, 2)}\n`;
+  }
+  const width = Math.max(...REGISTRY.map((r) => r.id.length), 4);
+  const lines = REGISTRY.map((r) => {
+    const roles = r.roles.length === 3 ? "all" : r.roles.join(",");
+    return `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${roles.padEnd(20)}  ${r.fixable ? "fix " : "    "} ${r.summary}`;
+  });
+  return `${`${"RULE".padEnd(width)}  SEVERITY ROLES                 FIX  SUMMARY`}\n${lines.join("\n")}\n`;
+}
+
+/** The docs page of a rule, or null when the id is unknown. */
+export function explainText(id: string): string | null {
+  const rule = ruleById(id);
+  const doc = ruleDoc(id);
+  if (doc !== null) return doc.endsWith("\n") ? doc : `${doc}\n`;
+  if (!rule) return null;
+  return `# ${rule.id}\n\n${rule.summary}\n\nSeverity: ${rule.severity}. Roles: ${rule.roles.join(", ")}.\n`;
+}

@@ -1,0 +1,304 @@
+/**
+ * The lint command: resolve paths and configs, lint each module once, fix,
+ * format, and compute the exit code.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
+import type { Role } from "../contract/roles-api.js";
+import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome } from "../lint/engine.js";
+import { applyFixes, fixesByFile, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
+import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
+import type { ModuleReport, RunReport } from "../lint/result.js";
+import type { Severity } from "../lint/types.js";
+import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
+import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
+import { FORMAT_NAMES, getFormatter, writeStepSummary } from "../report/index.js";
+import { type CliArgs, UsageError } from "./args.js";
+import { toolVersion } from "./commands.js";
+import { findModuleDirs, moduleDirOf, PathError, type Target } from "./paths.js";
+
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): Promise<string>;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  isTTY: boolean;
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_READ = 2;
+export const EXIT_USAGE = 3;
+
+function repoRootOf(cwd: string, env: Record<string, string | undefined>): string {
+  let d = path.resolve(cwd);
+  for (;;) {
+    if (existsSync(path.join(d, ".git"))) return d;
+    const parent = path.dirname(d);
+    if (parent === d) break;
+    d = parent;
+  }
+  return env.GITHUB_WORKSPACE ? path.resolve(env.GITHUB_WORKSPACE) : path.resolve(cwd);
+}
+
+function useColor(args: CliArgs, io: Io): boolean {
+  if (args.color !== undefined) return args.color;
+  if (args.outputFile) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
+  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
+  return io.isTTY;
+}
+
+/** Validate options that do not depend on the module. Throws UsageError. */
+function checkOptions(args: CliArgs): { role?: Role; format: string } {
+  if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
+    throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
+  }
+  let role: Role | undefined;
+  if (args.role !== undefined) {
+    if (!isRole(args.role)) throw new UsageError(`unknown role "${args.role}" (use cluster, machine or machinepool)`);
+    role = args.role;
+  }
+  if (args.json && args.format !== undefined && args.format !== "json") {
+    throw new UsageError(`--json conflicts with --format ${args.format}`);
+  }
+  const format = args.json ? "json" : (args.format ?? "text");
+  if (!getFormatter(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
+  for (const r of args.ruleSettings) {
+    if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
+  }
+  if (args.stdin && args.stdinFilename === undefined) throw new UsageError("--stdin needs --stdin-filename PATH (the file the text stands for)");
+  if (!args.stdin && args.stdinFilename !== undefined) throw new UsageError("--stdin-filename is only meaningful with --stdin");
+  if (args.stdin && args.fix) throw new UsageError("--fix cannot write text read from --stdin; use --fix-dry-run");
+  if (args.stdin && args.positionals.length > 0) throw new UsageError("--stdin takes no paths; the module is the directory of --stdin-filename");
+  if (args.stdin && args.recursive) throw new UsageError("--stdin cannot be combined with --recursive");
+  if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
+  if (args.command === "module" && args.positionals.length !== 1) {
+    throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
+  }
+  return { ...(role ? { role } : {}), format };
+}
+
+interface Planned {
+  target: Target;
+  config: FileConfig | null;
+  effective: EffectiveConfig;
+}
+
+function overrides(args: CliArgs, role: Role | undefined): CliOverrides {
+  return {
+    ...(role ? { role } : {}),
+    rules: args.ruleSettings,
+    strict: args.strict,
+    ...(args.maxWarnings !== undefined ? { maxWarnings: args.maxWarnings } : {}),
+  };
+}
+
+function excludedBy(config: FileConfig | null, abs: string): boolean {
+  if (!config || config.excludeSet.empty) return false;
+  const rel = path.relative(config.dir, abs).split(path.sep).join("/");
+  return config.excludeSet.matches(rel);
+}
+
+function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]): LintOptions {
+  const e = plan.effective;
+  const opts: LintOptions = {
+    severities: severityMap(e),
+    allowWarnings: args.allowWarnings,
+    inlineConfig: !args.noInlineConfig,
+    reportUnusedIgnores: args.reportUnusedIgnores,
+    displayPath: plan.target.display,
+  };
+  if (e.role) {
+    if (e.role.origin === "--role") opts.role = e.role.value;
+    else opts.configRole = { role: e.role.value, origin: e.role.origin };
+  }
+  if (stdin) opts.stdin = stdin;
+  const config = plan.config;
+  if (config && !config.excludeSet.empty) {
+    opts.excludeFile = (rel) => excludedBy(config, path.join(plan.target.dir, ...rel.split("/")));
+  }
+  return opts;
+}
+
+/** Apply fixes in passes until stable; returns the final outcome and the files written. */
+function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): { outcome: LintOutcome; written: string[] } {
+  let outcome: LintOutcome = first;
+  const written = new Set<string>();
+  for (let pass = 0; pass < MAX_FIX_PASSES && outcome.kind === "report"; pass++) {
+    const byFile = fixesByFile(outcome.report.findings);
+    let changed = false;
+    for (const [file, fixes] of byFile) {
+      const abs = path.join(dir, ...file.split("/"));
+      const { text, bom } = readForFix(abs);
+      if (text !== outcome.report.sources.get(file)) continue; // changed under us: leave it alone
+      const result = applyFixes(text, file, fixes);
+      if (result.applied === 0 || result.text === text) continue;
+      writeFileAtomic(abs, bom + result.text);
+      written.add(file);
+      changed = true;
+    }
+    if (!changed) break;
+    outcome = lintModule(dir, opts);
+  }
+  return { outcome, written: [...written].sort() };
+}
+
+function dryRunDiff(report: ModuleReport, cwd: string): string {
+  let out = "";
+  for (const [file, fixes] of [...fixesByFile(report.findings)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const before = report.sources.get(file);
+    if (before === undefined) continue;
+    const after = applyFixes(before, file, fixes).text;
+    const rel = path.relative(cwd, path.join(report.dir, ...file.split("/")));
+    const shown = (rel.startsWith("..") || path.isAbsolute(rel) ? path.join(report.dir, file) : rel).split(path.sep).join("/");
+    out += unifiedDiff(shown, before, after);
+  }
+  return out;
+}
+
+export async function runLint(args: CliArgs, io: Io): Promise<number> {
+  const checked = checkOptions(args);
+  const cli = overrides(args, checked.role);
+  let resolver: ConfigResolver;
+  if (args.config !== undefined) {
+    if (args.noConfig) throw new UsageError("use either --config or --no-config, not both");
+    resolver = new ConfigResolver({ explicit: args.config });
+  } else {
+    resolver = new ConfigResolver({ disabled: args.noConfig });
+  }
+
+  try {
+    if (args.printConfig !== undefined) {
+      const target = moduleDirOf(args.printConfig);
+      const config = resolver.forDir(target.dir);
+      io.stdout(printEffective(effectiveConfig(config, cli), args.printConfig, checked.format === "json"));
+      return EXIT_OK;
+    }
+
+    // Which modules, each once.
+    let stdin: LintOptions["stdin"];
+    let roots: Target[];
+    if (args.stdin) {
+      const filename = args.stdinFilename!;
+      const abs = path.resolve(io.cwd, filename);
+      const dir = path.dirname(abs);
+      const shownDir = path.dirname(filename);
+      moduleDirOf(shownDir === "" ? "." : shownDir);
+      stdin = { path: abs, text: await io.readStdin() };
+      roots = [{ dir, display: shownDir }];
+    } else {
+      const given = args.positionals.length > 0 ? args.positionals : ["."];
+      roots = given.map((p) => moduleDirOf(p));
+    }
+    const targets: Target[] = [];
+    const seen = new Set<string>();
+    const add = (t: Target): void => {
+      if (seen.has(t.dir)) return;
+      seen.add(t.dir);
+      targets.push(t);
+    };
+    for (const root of roots) {
+      if (args.recursive) {
+        for (const t of findModuleDirs(root, (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs))) add(t);
+      } else {
+        add(root);
+      }
+    }
+    const plans: Planned[] = targets.map((target) => {
+      const config = resolver.forDir(target.dir);
+      return { target, config, effective: effectiveConfig(config, cli) };
+    });
+
+    // Lint.
+    const modules: ModuleReport[] = [];
+    const readErrors: string[] = [];
+    let failed = false;
+    let diffs = "";
+    let warnings = 0;
+    let maxWarnings: number | null = null;
+    for (const plan of plans) {
+      const opts = lintOptions(args, plan, stdin);
+      let outcome = lintModule(plan.target.dir, opts);
+      if (outcome.kind === "usage-error") throw new UsageError(`${plan.target.display}: ${outcome.message}`);
+      if (args.fix && outcome.readErrors.length === 0) {
+        const fixed = fixOnDisk(plan.target.dir, opts, outcome);
+        outcome = fixed.outcome;
+        if (outcome.kind === "usage-error") throw new UsageError(`${plan.target.display}: ${outcome.message}`);
+      }
+      for (const e of outcome.readErrors) {
+        readErrors.push(`${plan.target.display}${e.file ? `/${e.file}` : ""}: ${e.message}`);
+      }
+      const report = outcome.report;
+      if (args.fixDryRun) diffs += dryRunDiff(report, io.cwd);
+      // --max-warnings counts warnings even under --quiet (which only hides them).
+      warnings += report.summary.warning;
+      const mw = plan.effective.maxWarnings.value;
+      if (mw !== null) maxWarnings = maxWarnings === null ? mw : Math.min(maxWarnings, mw);
+      if (args.quiet) {
+        report.findings = report.findings.filter((f) => f.severity === "error");
+        report.summary = recount(report.findings);
+      }
+      const failOn = plan.effective.failOn.value;
+      if (report.findings.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn))) failed = true;
+      modules.push(report);
+    }
+    if (maxWarnings !== null && warnings > maxWarnings) failed = true;
+
+    const failOn: Severity = plans[0]?.effective.failOn.value ?? (args.strict ? "warning" : "error");
+    const run: RunReport = {
+      modules,
+      rules: REGISTRY,
+      cwd: path.resolve(io.cwd),
+      repoRoot: repoRootOf(io.cwd, io.env),
+      toolVersion: toolVersion(),
+      failOn,
+    };
+    const formatter = getFormatter(checked.format)!;
+    const text = formatter(run, { color: useColor(args, io), env: io.env });
+    // The diff goes before a text report; machine-readable stdout stays clean.
+    if (args.fixDryRun && diffs !== "") {
+      if (checked.format === "text" && args.outputFile === undefined) io.stdout(diffs);
+      else io.stderr(diffs);
+    }
+    if (args.outputFile !== undefined) {
+      try {
+        writeFileSync(args.outputFile, text);
+      } catch (err) {
+        io.stderr(`tfcapi-lint: cannot write ${args.outputFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+        return EXIT_READ;
+      }
+    } else {
+      io.stdout(text);
+    }
+    if (checked.format === "github") {
+      const r = writeStepSummary(run, io.env);
+      if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
+    }
+    if (readErrors.length > 0) {
+      for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
+      return EXIT_READ;
+    }
+    return failed ? EXIT_FINDINGS : EXIT_OK;
+  } catch (err) {
+    if (err instanceof PathError) {
+      io.stderr(`tfcapi-lint: ${err.message}\n`);
+      return EXIT_READ;
+    }
+    if (err instanceof ConfigError) {
+      io.stderr(`tfcapi-lint: config error:\n${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw err;
+  }
+}
+
+/** Read a whole stream (stdin) as UTF-8. */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString("utf8");
+}
+

@@ -1,0 +1,74 @@
+/**
+ * The effective settings for one module: defaults, then the config file,
+ * then command-line flags (later wins), each with where it came from.
+ */
+import type { Role } from "../contract/roles-api.js";
+import type { Severity, SeveritySetting } from "../lint/types.js";
+import type { FileConfig, Setting } from "./load.js";
+
+export interface CliOverrides {
+  role?: Role;
+  rules: readonly { id: string; severity: SeveritySetting }[];
+  strict: boolean;
+  maxWarnings?: number;
+}
+
+export interface EffectiveConfig {
+  configFile: string | null;
+  role: Setting<Role> | null;
+  rules: Map<string, Setting<SeveritySetting>>;
+  exclude: Setting<string[]>;
+  failOn: Setting<Severity>;
+  maxWarnings: Setting<number | null>;
+}
+
+export function effectiveConfig(file: FileConfig | null, cli: CliOverrides): EffectiveConfig {
+  const rules = new Map<string, Setting<SeveritySetting>>();
+  for (const [id, s] of file?.rules ?? []) rules.set(id, s);
+  for (const r of cli.rules) rules.set(r.id, { value: r.severity, origin: `--rule ${r.id}=${r.severity}` });
+  return {
+    configFile: file?.path ?? null,
+    role: cli.role ? { value: cli.role, origin: "--role" } : (file?.role ?? null),
+    rules,
+    exclude: file?.exclude ?? { value: [], origin: "default" },
+    failOn: cli.strict ? { value: "warning", origin: "--strict" } : (file?.failOn ?? { value: "error", origin: "default" }),
+    maxWarnings:
+      cli.maxWarnings !== undefined
+        ? { value: cli.maxWarnings, origin: "--max-warnings" }
+        : (file?.maxWarnings ?? { value: null, origin: "default" }),
+  };
+}
+
+/** Severity map for the engine. */
+export function severityMap(e: EffectiveConfig): Map<string, SeveritySetting> {
+  return new Map([...e.rules].map(([id, s]) => [id, s.value]));
+}
+
+export function printEffective(e: EffectiveConfig, target: string, json: boolean): string {
+  if (json) {
+    const obj = {
+      path: target,
+      configFile: e.configFile,
+      role: e.role,
+      fail_on: e.failOn,
+      max_warnings: e.maxWarnings,
+      exclude: e.exclude,
+      rule: Object.fromEntries([...e.rules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, s]) => [id, { severity: s }])),
+    };
+    return `${JSON.stringify(obj, null, 2)}\n`;
+  }
+  const lines: string[] = [];
+  lines.push(`# effective tfcapi-lint config for ${target}`);
+  lines.push(`# config file: ${e.configFile ?? "(none)"}`);
+  const row = (setting: string, origin: string): void => {
+    lines.push(`${setting.padEnd(44)} # ${origin}`);
+  };
+  row(e.role ? `role = ${JSON.stringify(e.role.value)}` : `role = (detected from the module)`, e.role?.origin ?? "default");
+  row(`fail_on = ${JSON.stringify(e.failOn.value)}`, e.failOn.origin);
+  row(e.maxWarnings.value === null ? "max_warnings = (no limit)" : `max_warnings = ${e.maxWarnings.value}`, e.maxWarnings.origin);
+  row(`exclude = ${JSON.stringify(e.exclude.value)}`, e.exclude.origin);
+  for (const [id, s] of [...e.rules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    row(`rule ${JSON.stringify(id)} { severity = ${JSON.stringify(s.value)} }`, s.origin);
+  }
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,293 @@
+/**
+ * `.tfcapi-lint.hcl`: lookup (nearest file walking up from a module
+ * directory, stopping at the repository root), parsing, and validation
+ * against schema/tfcapi-lint.schema.json (precompiled validator).
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
+import type { Expression, Range } from "../hcl/ast.js";
+import { parseHcl } from "../hcl/index.js";
+import type { Role } from "../contract/roles-api.js";
+import type { Severity, SeveritySetting } from "../lint/types.js";
+import { isKnownRule } from "../lint/meta-rules.js";
+import { validate, type ConfigSchemaError } from "./validate-config.generated.js";
+import { GlobSet } from "./glob.js";
+
+export const CONFIG_FILE_NAME = ".tfcapi-lint.hcl";
+
+export interface Setting<T> {
+  value: T;
+  /** Where the value came from: `file:line:column`, `default`, or the CLI flag. */
+  origin: string;
+}
+
+export interface FileConfig {
+  /** Absolute path of the config file. */
+  path: string;
+  /** Its directory (exclude patterns are relative to it). */
+  dir: string;
+  role?: Setting<Role>;
+  rules: Map<string, Setting<SeveritySetting>>;
+  exclude?: Setting<string[]>;
+  failOn?: Setting<Severity>;
+  maxWarnings?: Setting<number>;
+  excludeSet: GlobSet;
+}
+
+/** A config problem; the message already names file:line:column. Exit 3. */
+export class ConfigError extends Error {}
+
+type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
+
+function constant(expr: Expression): { ok: true; value: Json } | { ok: false } {
+  switch (expr.kind) {
+    case "LiteralValue":
+      return { ok: true, value: expr.value };
+    case "Template": {
+      let s = "";
+      for (const part of expr.parts) {
+        if (part.kind !== "TemplateLiteral") return { ok: false };
+        s += part.value;
+      }
+      return { ok: true, value: s };
+    }
+    case "Parentheses":
+      return constant(expr.expr);
+    case "UnaryOp": {
+      const inner = constant(expr.operand);
+      if (!inner.ok) return inner;
+      if (expr.op === "-" && typeof inner.value === "number") return { ok: true, value: -inner.value };
+      if (expr.op === "!" && typeof inner.value === "boolean") return { ok: true, value: !inner.value };
+      return { ok: false };
+    }
+    case "TupleCons": {
+      const out: Json[] = [];
+      for (const e of expr.exprs) {
+        const c = constant(e);
+        if (!c.ok) return c;
+        out.push(c.value);
+      }
+      return { ok: true, value: out };
+    }
+    default:
+      return { ok: false };
+  }
+}
+
+function escapePointer(s: string): string {
+  return s.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+function describePointer(pointer: string): string {
+  const parts = pointer.split("/").slice(1).map(unescapePointer);
+  if (parts[0] === "rule" && parts.length >= 2) {
+    return `rule "${parts[1]}"${parts.length > 2 ? ` ${parts.slice(2).join(".")}` : ""}`;
+  }
+  return parts.map((p, i) => (i > 0 && /^\d+$/.test(p) ? `[${p}]` : (i > 0 ? `.${p}` : p))).join("") || "config";
+}
+
+function schemaMessage(e: ConfigSchemaError): { pointer: string; message: string } {
+  const where = describePointer(e.instancePath);
+  switch (e.keyword) {
+    case "additionalProperties": {
+      const prop = String(e.params.additionalProperty);
+      const pointer = `${e.instancePath}/${escapePointer(prop)}`;
+      if (e.instancePath === "") return { pointer, message: `unknown setting "${prop}" (known: role, rule, exclude, fail_on, max_warnings)` };
+      return { pointer, message: `unknown setting "${prop}" in ${where} (only "severity" is allowed)` };
+    }
+    case "enum":
+      return { pointer: e.instancePath, message: `${where} must be one of ${(e.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+    case "required":
+      return { pointer: e.instancePath, message: `${where} needs a "${String(e.params.missingProperty)}" setting` };
+    case "propertyNames":
+    case "pattern":
+      if (e.propertyName !== undefined) {
+        return { pointer: `${e.instancePath}/${escapePointer(e.propertyName)}`, message: `"${e.propertyName}" is not a valid rule id` };
+      }
+      return { pointer: e.instancePath, message: `${where} must be a non-empty pattern without surrounding spaces` };
+    case "type":
+      return { pointer: e.instancePath, message: `${where} must be ${e.params.type === "integer" ? "a whole number" : `of type ${String(e.params.type)}`}` };
+    case "minimum":
+      return { pointer: e.instancePath, message: `${where} must be ${String(e.params.limit)} or more` };
+    default:
+      return { pointer: e.instancePath, message: `${where} ${e.message ?? "is invalid"}` };
+  }
+}
+
+function at(file: string, r: Range | undefined): string {
+  return r ? `${file}:${r.start.line}:${r.start.column}` : `${file}:1:1`;
+}
+
+/** Read, parse and validate one config file. Throws ConfigError. */
+export function readConfigFile(file: string): FileConfig {
+  const abs = path.resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(abs, "utf8");
+  } catch (err) {
+    throw new ConfigError(`${file}: cannot read config file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  return parseConfigText(text, abs, file);
+}
+
+/** Parse and validate config text; `shown` is the path used in messages. */
+export function parseConfigText(text: string, abs: string, shown: string = abs): FileConfig {
+  const parsed = parseHcl(text, abs);
+  const syntaxErrors = parsed.diagnostics.filter((d) => d.severity === "error");
+  if (syntaxErrors.length > 0) {
+    throw new ConfigError(syntaxErrors.map((d) => `${at(shown, d.subject)}: ${d.summary}${d.detail ? `: ${d.detail}` : ""}`).join("\n"));
+  }
+  const problems: string[] = [];
+  const ranges = new Map<string, Range>();
+  const names = new Map<string, Range>();
+  const data: { [k: string]: Json } = {};
+  const body = parsed.file.body;
+  for (const attr of body.attributes) {
+    const pointer = `/${escapePointer(attr.name)}`;
+    names.set(pointer, attr.nameRange);
+    if (Object.hasOwn(data, attr.name)) {
+      problems.push(`${at(shown, attr.nameRange)}: "${attr.name}" is set twice`);
+      continue;
+    }
+    const c = constant(attr.expr);
+    if (!c.ok) {
+      problems.push(`${at(shown, attr.expr.range)}: ${attr.name} must be a constant value (no references or functions)`);
+      continue;
+    }
+    data[attr.name] = c.value;
+    ranges.set(pointer, attr.expr.range);
+    if (attr.expr.kind === "TupleCons") attr.expr.exprs.forEach((e, i) => ranges.set(`${pointer}/${i}`, e.range));
+  }
+  for (const block of body.blocks) {
+    if (block.type !== "rule") {
+      names.set(`/${escapePointer(block.type)}`, block.typeRange);
+      data[block.type] = {};
+      continue;
+    }
+    if (block.labels.length !== 1) {
+      problems.push(`${at(shown, block.typeRange)}: a rule block needs exactly one label, the rule id: rule "input/default" { severity = "off" }`);
+      continue;
+    }
+    const id = block.labels[0]!;
+    const rules = (data.rule ??= {}) as { [k: string]: Json };
+    const pointer = `/rule/${escapePointer(id)}`;
+    if (Object.hasOwn(rules, id)) {
+      problems.push(`${at(shown, block.labelRanges[0])}: rule "${id}" is configured twice`);
+      continue;
+    }
+    ranges.set(pointer, block.labelRanges[0]!);
+    const entry: { [k: string]: Json } = {};
+    for (const attr of block.body.attributes) {
+      const c = constant(attr.expr);
+      names.set(`${pointer}/${escapePointer(attr.name)}`, attr.nameRange);
+      if (c.ok) ranges.set(`${pointer}/${escapePointer(attr.name)}`, attr.expr.range);
+      if (!c.ok) {
+        problems.push(`${at(shown, attr.expr.range)}: rule "${id}" ${attr.name} must be a constant value`);
+        continue;
+      }
+      entry[attr.name] = c.value;
+    }
+    for (const nested of block.body.blocks) {
+      names.set(`${pointer}/${escapePointer(nested.type)}`, nested.typeRange);
+      entry[nested.type] = {};
+    }
+    rules[id] = entry;
+  }
+  if (problems.length === 0 && !validate(data)) {
+    for (const e of validate.errors ?? []) {
+      const { pointer, message } = schemaMessage(e);
+      const byName = e.keyword === "additionalProperties";
+      let r: Range | undefined;
+      for (let p = pointer; !r && p !== ""; p = p.slice(0, p.lastIndexOf("/"))) {
+        r = byName ? (names.get(p) ?? ranges.get(p)) : (ranges.get(p) ?? names.get(p));
+      }
+      problems.push(`${at(shown, r)}: ${message}`);
+    }
+  }
+  const rulesData = (data.rule ?? {}) as { [k: string]: { severity?: SeveritySetting } };
+  if (problems.length === 0) {
+    for (const id of Object.keys(rulesData)) {
+      if (!isKnownRule(id)) problems.push(`${at(shown, ranges.get(`/rule/${escapePointer(id)}`))}: unknown rule "${id}" (run "tfcapi-lint rules" for the list)`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems.join("\n"));
+
+  const origin = (pointer: string): string => at(shown, ranges.get(pointer));
+  const config: FileConfig = { path: abs, dir: path.dirname(abs), rules: new Map(), excludeSet: new GlobSet([]) };
+  if (typeof data.role === "string") config.role = { value: data.role as Role, origin: origin("/role") };
+  for (const [id, r] of Object.entries(rulesData)) {
+    config.rules.set(id, { value: r.severity!, origin: origin(`/rule/${escapePointer(id)}/severity`) });
+  }
+  if (Array.isArray(data.exclude)) {
+    config.exclude = { value: data.exclude as string[], origin: origin("/exclude") };
+    config.excludeSet = new GlobSet(data.exclude as string[]);
+  }
+  if (typeof data.fail_on === "string") config.failOn = { value: data.fail_on as Severity, origin: origin("/fail_on") };
+  if (typeof data.max_warnings === "number") config.maxWarnings = { value: data.max_warnings, origin: origin("/max_warnings") };
+  return config;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The nearest `.tfcapi-lint.hcl` at or above `dir`, not looking above the
+ * repository root (the first directory holding `.git`).
+ */
+export function findConfigFile(dir: string): string | null {
+  let d = path.resolve(dir);
+  for (;;) {
+    const candidate = path.join(d, CONFIG_FILE_NAME);
+    if (existsSync(candidate) && !isDir(candidate)) return candidate;
+    if (existsSync(path.join(d, ".git"))) return null;
+    const parent = path.dirname(d);
+    if (parent === d) return null;
+    d = parent;
+  }
+}
+
+/** `abs` relative to the working directory when it is below it (for messages). */
+function shownPath(abs: string): string {
+  const rel = path.relative(process.cwd(), abs);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : abs;
+}
+
+/** Resolves (and caches) the config that applies to each module directory. */
+export class ConfigResolver {
+  private readonly byFile = new Map<string, FileConfig>();
+  private readonly byDir = new Map<string, string | null>();
+
+  constructor(private readonly opts: { explicit?: string; disabled?: boolean }) {}
+
+  /** Throws ConfigError. */
+  forDir(dir: string): FileConfig | null {
+    if (this.opts.disabled) return null;
+    if (this.opts.explicit !== undefined) return this.load(this.opts.explicit);
+    const abs = path.resolve(dir);
+    let file = this.byDir.get(abs);
+    if (file === undefined) {
+      file = findConfigFile(abs);
+      this.byDir.set(abs, file);
+    }
+    return file === null ? null : this.load(file);
+  }
+
+  private load(file: string): FileConfig {
+    const key = path.resolve(file);
+    let c = this.byFile.get(key);
+    if (!c) {
+      c = readConfigFile(this.opts.explicit !== undefined ? file : shownPath(key));
+      this.byFile.set(key, c);
+    }
+    return c;
+  }
+}

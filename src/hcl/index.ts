@@ -1,0 +1,26 @@
+/**
+ * Public entry of the HCL layer: parse a file (native syntax, or JSON syntax
+ * when the filename ends in `.json`), the oracle-compatible outline, and the
+ * AST types and walking helpers.
+ */
+import type { ParseResult } from "./ast.js";
+import { parseJson } from "./json.js";
+import { parseNative } from "./parser.js";
+
+export type * from "./ast.js";
+export { parseExpressionAt, parseTemplateAt, parseNative } from "./parser.js";
+export { hclOutline } from "./outline.js";
+export {
+  walkExpression,
+  constantValue,
+  traversalText,
+  exprText,
+  collectRefs,
+  collectCalls,
+} from "./walk.js";
+
+/** Parses an HCL file; `*.json` files use the JSON syntax. Never throws. */
+export function parseHcl(text: string, filename: string): ParseResult {
+  if (filename.endsWith(".json")) return parseJson(text, filename);
+  return parseNative(text, filename);
+}

@@ -1,0 +1,142 @@
+/**
+ * JSON strings as HCL expressions: a string value is a native-syntax template
+ * (or, for a few Terraform arguments, a native expression, or a plain
+ * literal). The native parser reads the *decoded* string, so its positions
+ * must be mapped back into the file.
+ *
+ * Mapping is exact in both cases:
+ * - a string without escapes is parsed in place: its decoded text is its
+ *   source text, on one line, starting after the opening quote;
+ * - a string with escapes is parsed at offset 0 and every position in the
+ *   result is moved to the source offset of the decoded unit it points at
+ *   (`JString.map`), so `"a\n${var.x}"` yields `var.x` at its real column. A
+ *   position inside an escape's expansion (only possible for the end of a
+ *   range that splits a `\uXXXX` surrogate pair) maps to the escape start.
+ */
+
+import type { Diagnostic, Expression, Pos, Range, TemplateExpr } from "./ast.js";
+import type { JString } from "./json-value.js";
+import { parseExpressionAt, parseTemplateAt } from "./parser.js";
+
+/** Turns a source offset into a full position. */
+export type PosAt = (offset: number) => Pos;
+
+export interface StringExpr {
+  expr: Expression;
+  diagnostics: Diagnostic[];
+}
+
+const ORIGIN: Pos = { line: 1, column: 1, offset: 0 };
+
+/** The string in template mode: `"${var.a}-x"`. */
+export function templateFromString(s: JString, filename: string, posAt: PosAt): StringExpr {
+  // Text without template sequences is all literal: skip the parser (this is
+  // most strings, and it keeps large files fast).
+  if (!s.value.includes("${") && !s.value.includes("%{")) return { expr: literalFromString(s, posAt), diagnostics: [] };
+  const result = parseInPlace(s, filename, posAt, parseTemplateAt);
+  const tokenRange: Range = { start: posAt(s.range.start), end: posAt(s.range.end) };
+  const expr = result.expr;
+  if (expr.kind === "Template") {
+    expr.form = "json";
+    expr.jsonValue = s.value;
+    expr.range = tokenRange;
+    delete expr.heredoc;
+    return result;
+  }
+  if (expr.kind === "TemplateWrap") {
+    expr.form = "json";
+    expr.range = tokenRange;
+    return result;
+  }
+  // Any other node (the native parser's choice for odd input): keep it as
+  // the single interpolated part of a template so the JSON value survives.
+  const wrapped: TemplateExpr = {
+    kind: "Template",
+    parts: [{ kind: "TemplateInterp", expr, range: expr.range, stripLeft: false, stripRight: false }],
+    form: "json",
+    jsonValue: s.value,
+    range: tokenRange,
+  };
+  return { expr: wrapped, diagnostics: result.diagnostics };
+}
+
+/** The string as one native expression: `"list(string)"`, `"aws.west"`. */
+export function expressionFromString(s: JString, filename: string, posAt: PosAt): StringExpr {
+  return parseInPlace(s, filename, posAt, parseExpressionAt);
+}
+
+/**
+ * The string used verbatim, `${` and all. Shaped like the native parser's
+ * template for plain text: one literal part per line (each keeping its line
+ * break), and a single empty part for the empty string.
+ */
+export function literalFromString(s: JString, posAt: PosAt): TemplateExpr {
+  const sourceAt = (i: number): number => (s.map !== null ? s.map[i] : s.range.start + 1 + i);
+  const parts: TemplateExpr["parts"] = [];
+  const value = s.value;
+  let from = 0;
+  for (;;) {
+    const nl = value.indexOf("\n", from);
+    const to = nl === -1 ? value.length : nl + 1;
+    parts.push({
+      kind: "TemplateLiteral",
+      value: value.slice(from, to),
+      range: { start: posAt(sourceAt(from)), end: posAt(sourceAt(to)) },
+    });
+    if (nl === -1 || to === value.length) break;
+    from = to;
+  }
+  return {
+    kind: "Template",
+    parts,
+    form: "json",
+    jsonValue: value,
+    range: { start: posAt(s.range.start), end: posAt(s.range.end) },
+  };
+}
+
+type NativeParse = (text: string, filename: string, base?: Pos) => { expr: Expression; diagnostics: Diagnostic[] };
+
+function parseInPlace(s: JString, filename: string, posAt: PosAt, parse: NativeParse): StringExpr {
+  if (s.map === null) {
+    const r = parse(s.value, filename, posAt(s.range.start + 1));
+    return { expr: r.expr, diagnostics: r.diagnostics };
+  }
+  const r = parse(s.value, filename, ORIGIN);
+  const map = s.map;
+  const last = map.length - 1;
+  const move = (p: Pos): Pos => {
+    const i = p.offset < 0 ? 0 : p.offset > last ? last : p.offset;
+    return posAt(map[i]);
+  };
+  remapPositions(r.expr, move);
+  remapPositions(r.diagnostics, move);
+  return { expr: r.expr, diagnostics: r.diagnostics };
+}
+
+function isPos(v: object): v is Pos {
+  const p = v as Partial<Pos>;
+  return typeof p.offset === "number" && typeof p.line === "number" && typeof p.column === "number";
+}
+
+/**
+ * Replaces every position object reachable from `root` by its mapped copy.
+ * Iterative (the tree may be deep) and safe when nodes, ranges or positions
+ * are shared: each holder is visited once and positions are replaced, never
+ * mutated, so a shared position is mapped from its original value each time.
+ */
+export function remapPositions(root: object, move: (p: Pos) => Pos): void {
+  const seen = new Set<object>();
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const holder = stack.pop() as Record<string, unknown>;
+    if (seen.has(holder)) continue;
+    seen.add(holder);
+    for (const key of Object.keys(holder)) {
+      const v = holder[key];
+      if (v === null || typeof v !== "object") continue;
+      if (isPos(v)) holder[key] = move(v);
+      else stack.push(v);
+    }
+  }
+}

@@ -1,0 +1,729 @@
+/**
+ * A position-exact JSON reader for HCL's JSON syntax: text -> a tree of JSON
+ * values that remember where every token came from, plus diagnostics.
+ *
+ * It differs from JSON.parse in the ways HCL needs: object properties keep
+ * their order and their duplicates, numbers keep their spelling, strings keep
+ * a map from each decoded UTF-16 unit back to the source offset it came from
+ * (so positions inside strings with escapes can be reported exactly), and bad
+ * input yields diagnostics plus a best-effort partial tree instead of an
+ * exception. Summaries follow the wording of HashiCorp's JSON parser so users
+ * can search for them; the details explain how to fix the problem.
+ *
+ * Offsets here are plain UTF-16 indexes into the text; json.ts turns them
+ * into line/column positions.
+ */
+
+export interface OffsetRange {
+  start: number;
+  end: number;
+}
+
+export interface JsonDiagnostic {
+  summary: string;
+  detail: string;
+  start: number;
+  end: number;
+}
+
+export interface JString {
+  type: "string";
+  /** The decoded value (lone surrogate escapes become U+FFFD, as in Go). */
+  value: string;
+  /** The whole token including its quotes. */
+  range: OffsetRange;
+  /**
+   * Source offset of each decoded UTF-16 unit, plus one extra entry for the
+   * end (the closing quote). Null when the string had no escapes, in which
+   * case unit i is at `range.start + 1 + i`.
+   */
+  map: number[] | null;
+}
+
+export interface JNumber {
+  type: "number";
+  raw: string;
+  value: number;
+  range: OffsetRange;
+}
+
+export interface JBool {
+  type: "bool";
+  value: boolean;
+  range: OffsetRange;
+}
+
+export interface JNull {
+  type: "null";
+  range: OffsetRange;
+}
+
+export interface JProperty {
+  key: JString;
+  value: JValue;
+}
+
+export interface JObject {
+  type: "object";
+  props: JProperty[];
+  /** From `{` to `}` inclusive (to the end of what was read if unclosed). */
+  range: OffsetRange;
+  open: OffsetRange;
+  /** The closing brace, or an empty range where it was expected. */
+  close: OffsetRange;
+}
+
+export interface JArray {
+  type: "array";
+  items: JValue[];
+  range: OffsetRange;
+  open: OffsetRange;
+  close: OffsetRange;
+}
+
+/** A value that could not be read (a diagnostic was reported for it). */
+export interface JInvalid {
+  type: "invalid";
+  range: OffsetRange;
+}
+
+export type JValue = JString | JNumber | JBool | JNull | JObject | JArray | JInvalid;
+
+export interface JsonReadResult {
+  /** Null only when the text holds no value at all. */
+  value: JValue | null;
+  diagnostics: JsonDiagnostic[];
+}
+
+/**
+ * Containers nested deeper than this are skipped with a diagnostic, so that
+ * neither this reader nor any recursive consumer of the tree can overflow the
+ * stack. Real configurations stay far below it.
+ */
+export const MAX_JSON_DEPTH = 256;
+
+// ------------------------------------------------------------------ lexer
+
+type TokenKind =
+  | "{" | "}" | "[" | "]" | ":" | "," | "="
+  | "string" | "number" | "keyword" | "invalid" | "eof";
+
+interface Token {
+  kind: TokenKind;
+  start: number;
+  end: number;
+}
+
+const WS_SPACE = 0x20, WS_TAB = 0x09, WS_LF = 0x0a, WS_CR = 0x0d;
+
+function isKeywordStart(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || c === 0x5f || c === 0x24;
+}
+
+function isKeywordPart(c: number): boolean {
+  return isKeywordStart(c) || (c >= 0x30 && c <= 0x39);
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+}
+
+const NUMBER_SYNTAX = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+class Reader {
+  private pos = 0;
+  private peeked: Token | null = null;
+  readonly diagnostics: JsonDiagnostic[] = [];
+  /** Closing characters of the containers currently open, innermost last. */
+  private readonly closers: ("}" | "]")[] = [];
+  /** Set once the innermost unclosed container is reported at the end of input. */
+  private unclosedReported = false;
+  /** Set by a string missing its closing quote, until the next separator. */
+  private unterminatedString = false;
+
+  constructor(private readonly text: string) {}
+
+  // ---------------------------------------------------------------- tokens
+
+  private scan(): Token {
+    const text = this.text;
+    let p = this.pos;
+    while (p < text.length) {
+      const c = text.charCodeAt(p);
+      if (c === WS_SPACE || c === WS_TAB || c === WS_LF || c === WS_CR) p++;
+      else break;
+    }
+    if (p >= text.length) {
+      this.pos = p;
+      return { kind: "eof", start: p, end: p };
+    }
+    const c = text.charCodeAt(p);
+    const ch = text[p];
+    if (ch === "{" || ch === "}" || ch === "[" || ch === "]" || ch === ":" || ch === "," || ch === "=") {
+      this.pos = p + 1;
+      return { kind: ch, start: p, end: p + 1 };
+    }
+    if (ch === '"') {
+      // Scan to the closing quote, stepping over escapes. A raw line break
+      // ends an unterminated string so one missing quote does not swallow
+      // the rest of the file; the decoder reports it.
+      let q = p + 1;
+      while (q < text.length) {
+        const d = text.charCodeAt(q);
+        if (d === 0x22) { q++; break; }
+        if (d === WS_LF || d === WS_CR) break;
+        if (d === 0x5c) {
+          const n = text.charCodeAt(q + 1);
+          if (n === WS_LF || n === WS_CR) { q++; break; }
+          q += 2;
+        } else q++;
+      }
+      if (q > text.length) q = text.length;
+      this.pos = q;
+      return { kind: "string", start: p, end: q };
+    }
+    if (isNumberChar(c)) {
+      let q = p + 1;
+      while (q < text.length && isNumberChar(text.charCodeAt(q))) q++;
+      this.pos = q;
+      return { kind: "number", start: p, end: q };
+    }
+    if (isKeywordStart(c)) {
+      let q = p + 1;
+      while (q < text.length && isKeywordPart(text.charCodeAt(q))) q++;
+      this.pos = q;
+      return { kind: "keyword", start: p, end: q };
+    }
+    // Anything else is one invalid character (a whole surrogate pair counts
+    // as one so the range never splits a code point).
+    let q = p + 1;
+    if (c >= 0xd800 && c <= 0xdbff && q < text.length) {
+      const d = text.charCodeAt(q);
+      if (d >= 0xdc00 && d <= 0xdfff) q++;
+    }
+    this.pos = q;
+    return { kind: "invalid", start: p, end: q };
+  }
+
+  private peek(): Token {
+    if (this.peeked === null) this.peeked = this.scan();
+    return this.peeked;
+  }
+
+  private next(): Token {
+    const t = this.peek();
+    this.peeked = null;
+    return t;
+  }
+
+  private report(summary: string, detail: string, start: number, end: number): void {
+    this.diagnostics.push({ summary, detail, start, end });
+  }
+
+  // ---------------------------------------------------------------- values
+
+  readDocument(): JsonReadResult {
+    const first = this.peek();
+    if (first.kind === "eof") {
+      this.report(
+        "Missing value",
+        "The file is empty. A JSON configuration file must contain one JSON object, for example {}.",
+        first.start,
+        first.end,
+      );
+      return { value: null, diagnostics: this.diagnostics };
+    }
+    const value = this.readValue("top");
+    const extra = this.peek();
+    if (extra.kind !== "eof") {
+      this.report(
+        "Extraneous data after value",
+        "Only one JSON value may appear in the file, but more text follows the end of it. Remove the extra text or merge it into the top-level object.",
+        extra.start,
+        extra.end,
+      );
+    }
+    return { value, diagnostics: this.diagnostics };
+  }
+
+  private readValue(context: "top" | "property" | "element"): JValue {
+    const tok = this.peek();
+    switch (tok.kind) {
+      case "{":
+        return this.closers.length >= MAX_JSON_DEPTH ? this.skipTooDeep() : this.readObject();
+      case "[":
+        return this.closers.length >= MAX_JSON_DEPTH ? this.skipTooDeep() : this.readArray();
+      case "string":
+        this.next();
+        return this.decodeString(tok);
+      case "number":
+        this.next();
+        return this.readNumber(tok);
+      case "keyword":
+        this.next();
+        return this.readKeyword(tok);
+      case "eof":
+        this.report(
+          "Missing value",
+          "The JSON text ends where a value was expected. Complete the value and close every open brace and bracket.",
+          tok.start,
+          tok.end,
+        );
+        return { type: "invalid", range: { start: tok.start, end: tok.end } };
+      case "}":
+      case "]":
+      case ",":
+      case ":":
+        this.report(
+          context === "element" ? "Missing array element value" : "Missing JSON value",
+          `Expected a value here, but found "${tok.kind}". Write a string, number, object, array, true, false or null.`,
+          tok.start,
+          tok.end,
+        );
+        return { type: "invalid", range: { start: tok.start, end: tok.start } };
+      default: {
+        this.next();
+        const shown = this.text.slice(tok.start, tok.end);
+        const hint = shown === "'"
+          ? " JSON strings must use double quotes (\"), not single quotes."
+          : " Write a string, number, object, array, true, false or null.";
+        this.report(
+          "Invalid start of value",
+          `A JSON value cannot start with "${shown}".${hint}`,
+          tok.start,
+          tok.end,
+        );
+        return { type: "invalid", range: { start: tok.start, end: tok.end } };
+      }
+    }
+  }
+
+  private readNumber(tok: Token): JValue {
+    const raw = this.text.slice(tok.start, tok.end);
+    const range = { start: tok.start, end: tok.end };
+    if (!NUMBER_SYNTAX.test(raw)) {
+      this.report(
+        "Invalid JSON number",
+        `"${raw}" is not a valid JSON number. JSON numbers are written like 42, -1.5 or 2e10: no leading "+" or zeros, and digits on both sides of a decimal point.`,
+        tok.start,
+        tok.end,
+      );
+      return { type: "invalid", range };
+    }
+    return { type: "number", raw, value: Number(raw), range };
+  }
+
+  private readKeyword(tok: Token): JValue {
+    const word = this.text.slice(tok.start, tok.end);
+    const range = { start: tok.start, end: tok.end };
+    if (word === "true" || word === "false") return { type: "bool", value: word === "true", range };
+    if (word === "null") return { type: "null", range };
+    let detail: string;
+    if (word === "NaN" || word === "Infinity" || word === "undefined") {
+      detail = `"${word}" exists in JavaScript but not in JSON. Use null, or a string if the value must be kept.`;
+    } else {
+      const lower = word.toLowerCase();
+      const guess = ["true", "false", "null"].find((k) => k === lower || (lower.length >= 2 && k.startsWith(lower)));
+      detail = guess
+        ? `"${word}" is not a JSON keyword. Did you mean "${guess}"? JSON keywords are lowercase.`
+        : `"${word}" is not a JSON keyword; the only keywords are true, false and null. If this is meant as text, put it in double quotes.`;
+    }
+    this.report("Invalid JSON keyword", detail, tok.start, tok.end);
+    return { type: "invalid", range };
+  }
+
+  private readObject(): JObject {
+    const open = this.next();
+    this.closers.push("}");
+    const props: JProperty[] = [];
+    let close: OffsetRange | null = null;
+    for (;;) {
+      const tok = this.peek();
+      if (tok.kind === "}") {
+        this.next();
+        close = { start: tok.start, end: tok.end };
+        break;
+      }
+      if (tok.kind === "eof") break;
+      if (tok.kind === "]") {
+        if (this.closeMismatch(tok, "Mismatched braces", "This object was opened with \"{\", so it must be closed with \"}\", not \"]\".")) {
+          close = { start: tok.start, end: tok.start };
+          break;
+        }
+        continue;
+      }
+      if (tok.kind !== "string") {
+        this.report(
+          "Invalid object property name",
+          tok.kind === "keyword" || tok.kind === "number"
+            ? "JSON property names must be strings in double quotes, for example \"name\": value."
+            : "Expected a property name (a string in double quotes) here.",
+          tok.start,
+          tok.end,
+        );
+        if (tok.kind === ",") {
+          this.next();
+          continue;
+        }
+        this.skipToSync();
+        if (this.peek().kind === ",") this.next();
+        continue;
+      }
+      this.next();
+      const key = this.decodeString(tok);
+      if (this.unterminatedString) {
+        this.unterminatedString = false;
+        this.skipToSync();
+        if (this.peek().kind === ",") this.next();
+        continue;
+      }
+      const colon = this.peek();
+      if (colon.kind === ":") {
+        this.next();
+      } else if (colon.kind === "=") {
+        this.next();
+        this.report(
+          "Missing property value colon",
+          "JSON separates a property name from its value with a colon (:), not an equals sign. Replace \"=\" with \":\".",
+          colon.start,
+          colon.end,
+        );
+      } else if (colon.kind === "," || colon.kind === "}") {
+        this.report(
+          "Missing object value",
+          `The property "${key.value}" has no value. Add a colon and a value after the name.`,
+          colon.start,
+          colon.end,
+        );
+        props.push({ key, value: { type: "invalid", range: { start: colon.start, end: colon.start } } });
+        if (colon.kind === ",") this.next();
+        continue;
+      } else {
+        this.report(
+          "Missing property value colon",
+          `Put a colon (:) between the property name "${key.value}" and its value.`,
+          colon.start,
+          colon.end,
+        );
+        this.skipToSync();
+        if (this.peek().kind === ",") this.next();
+        continue;
+      }
+      const errorsBefore = this.diagnostics.length;
+      const value = this.readValue("property");
+      props.push({ key, value });
+      if (this.needsSync(errorsBefore, value)) this.skipToSync();
+      const sep = this.peek();
+      if (sep.kind === ",") {
+        this.next();
+        const after = this.peek();
+        if (after.kind === "}") {
+          this.report(
+            "Trailing comma in object",
+            "JSON does not allow a comma after the last property of an object. Remove this comma.",
+            sep.start,
+            sep.end,
+          );
+        }
+        continue;
+      }
+      if (sep.kind === "}" || sep.kind === "eof" || sep.kind === "]") continue;
+      this.report(
+        "Missing attribute separator comma",
+        "Properties of a JSON object must be separated by commas. Add a comma before this.",
+        sep.start,
+        sep.end,
+      );
+      if (sep.kind !== "string") {
+        this.skipToSync();
+        if (this.peek().kind === ",") this.next();
+      }
+    }
+    this.closers.pop();
+    if (close === null) {
+      if (!this.unclosedReported) this.report(
+        "Unclosed object",
+        "This object has no closing brace. Add a \"}\" after its last property (and close any containers around it).",
+        open.start,
+        open.end,
+      );
+      this.unclosedReported = true;
+      close = { start: this.peek().start, end: this.peek().start };
+    }
+    return {
+      type: "object",
+      props,
+      range: { start: open.start, end: close.end },
+      open: { start: open.start, end: open.end },
+      close,
+    };
+  }
+
+  private readArray(): JArray {
+    const open = this.next();
+    this.closers.push("]");
+    const items: JValue[] = [];
+    let close: OffsetRange | null = null;
+    for (;;) {
+      const tok = this.peek();
+      if (tok.kind === "]") {
+        this.next();
+        close = { start: tok.start, end: tok.end };
+        break;
+      }
+      if (tok.kind === "eof") break;
+      if (tok.kind === "}") {
+        if (this.closeMismatch(tok, "Mismatched brackets", "This array was opened with \"[\", so it must be closed with \"]\", not \"}\".")) {
+          close = { start: tok.start, end: tok.start };
+          break;
+        }
+        continue;
+      }
+      const errorsBefore = this.diagnostics.length;
+      const value = this.readValue("element");
+      items.push(value);
+      if (this.needsSync(errorsBefore, value)) this.skipToSync();
+      const sep = this.peek();
+      if (sep.kind === ",") {
+        this.next();
+        const after = this.peek();
+        if (after.kind === "]") {
+          this.report(
+            "Trailing comma in array",
+            "JSON does not allow a comma after the last element of an array. Remove this comma.",
+            sep.start,
+            sep.end,
+          );
+        }
+        continue;
+      }
+      if (sep.kind === "]" || sep.kind === "eof" || sep.kind === "}") continue;
+      this.report(
+        "Missing array element separator comma",
+        "Elements of a JSON array must be separated by commas. Add a comma before this.",
+        sep.start,
+        sep.end,
+      );
+      if (sep.kind === ":" || sep.kind === "=") {
+        this.skipToSync();
+        if (this.peek().kind === ",") this.next();
+      }
+    }
+    this.closers.pop();
+    if (close === null) {
+      if (!this.unclosedReported) this.report(
+        "Unclosed array",
+        "This array has no closing bracket. Add a \"]\" after its last element (and close any containers around it).",
+        open.start,
+        open.end,
+      );
+      this.unclosedReported = true;
+      close = { start: this.peek().start, end: this.peek().start };
+    }
+    return {
+      type: "array",
+      items,
+      range: { start: open.start, end: close.end },
+      open: { start: open.start, end: open.end },
+      close,
+    };
+  }
+
+  /**
+   * After a value that could not be read, or a string missing its closing
+   * quote (whose real end is unknown), skip to the next separator.
+   */
+  private needsSync(errorsBefore: number, value: JValue): boolean {
+    const broken = this.unterminatedString;
+    this.unterminatedString = false;
+    return broken || (this.diagnostics.length > errorsBefore && value.type === "invalid");
+  }
+
+  /**
+   * A closer of the wrong kind inside a container. When an enclosing
+   * container expects it, the current container ends here without consuming
+   * it (returns true). Otherwise it is a stray character: report and skip it.
+   */
+  private closeMismatch(tok: Token, summary: string, detail: string): boolean {
+    const wanted = tok.kind as "}" | "]";
+    this.report(summary, detail, tok.start, tok.end);
+    if (this.closers.lastIndexOf(wanted) >= 0) return true;
+    this.next();
+    return false;
+  }
+
+  /**
+   * Error recovery: skip tokens up to the next comma or closing bracket that
+   * belongs to the current container (or an enclosing one), stepping over
+   * balanced nested containers without recursion.
+   */
+  private skipToSync(): void {
+    let depth = 0;
+    for (;;) {
+      const tok = this.peek();
+      if (tok.kind === "eof") return;
+      if (depth === 0) {
+        if (tok.kind === ",") return;
+        if ((tok.kind === "}" || tok.kind === "]") && this.closers.lastIndexOf(tok.kind) >= 0) return;
+      }
+      this.next();
+      if (tok.kind === "{" || tok.kind === "[") depth++;
+      else if ((tok.kind === "}" || tok.kind === "]") && depth > 0) depth--;
+    }
+  }
+
+  /** Skips a container nested beyond MAX_JSON_DEPTH (iteratively). */
+  private skipTooDeep(): JInvalid {
+    const open = this.next();
+    let depth = 1;
+    let end = open.end;
+    while (depth > 0) {
+      const tok = this.next();
+      if (tok.kind === "eof") break;
+      end = tok.end;
+      if (tok.kind === "{" || tok.kind === "[") depth++;
+      else if (tok.kind === "}" || tok.kind === "]") depth--;
+    }
+    this.report(
+      "Nesting too deep",
+      `Objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep here; this value is ignored. Flatten the structure.`,
+      open.start,
+      open.end,
+    );
+    return { type: "invalid", range: { start: open.start, end } };
+  }
+
+  // ---------------------------------------------------------------- strings
+
+  /**
+   * Decodes a string token. Problems (bad escapes, control characters, a
+   * missing closing quote) are reported, and the string is still returned
+   * with the problem characters kept as written so later stages can go on.
+   */
+  private decodeString(tok: Token): JString {
+    const text = this.text;
+    const start = tok.start;
+    let end = tok.end;
+    const terminated = end - start >= 2 && text.charCodeAt(end - 1) === 0x22 && !this.endsInsideEscape(start, end);
+    const contentEnd = terminated ? end - 1 : end;
+    // Fast path: no escapes and no control characters.
+    let simple = true;
+    for (let i = start + 1; i < contentEnd; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c || c < 0x20) {
+        simple = false;
+        break;
+      }
+    }
+    if (!terminated) {
+      this.unterminatedString = true;
+      this.report(
+        "Invalid JSON string",
+        "This string has no closing double quote on its line. JSON strings cannot span lines; write a line break as \\n.",
+        start,
+        end,
+      );
+    }
+    if (simple) {
+      return { type: "string", value: text.slice(start + 1, contentEnd), range: { start, end }, map: null };
+    }
+    let out = "";
+    const map: number[] = [];
+    let i = start + 1;
+    while (i < contentEnd) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) {
+        const e = text[i + 1];
+        const simpleEscape = e === undefined ? undefined : SIMPLE_ESCAPES[e];
+        if (simpleEscape !== undefined) {
+          out += simpleEscape;
+          map.push(i);
+          i += 2;
+          continue;
+        }
+        if (e === "u") {
+          const hex = text.slice(i + 2, i + 6);
+          if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+            let unit = parseInt(hex, 16);
+            if (unit >= 0xd800 && unit <= 0xdbff) {
+              // A high surrogate must be followed by an escaped low one.
+              const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})$/.exec(text.slice(i + 6, i + 12));
+              if (low && i + 12 <= contentEnd) {
+                out += String.fromCharCode(unit, parseInt(low[1], 16));
+                map.push(i, i + 6);
+                i += 12;
+                continue;
+              }
+              unit = 0xfffd;
+            } else if (unit >= 0xdc00 && unit <= 0xdfff) {
+              unit = 0xfffd;
+            }
+            out += String.fromCharCode(unit);
+            map.push(i);
+            i += 6;
+            continue;
+          }
+          const bad = Math.min(i + 2 + (hex.match(/^[0-9a-fA-F]*/)?.[0].length ?? 0), contentEnd);
+          this.report(
+            "Invalid JSON string",
+            "A \\u escape needs exactly four hexadecimal digits, for example \\u00e9.",
+            i,
+            Math.max(bad, i + 2),
+          );
+          out += "\\u";
+          map.push(i, i + 1);
+          i += 2;
+          continue;
+        }
+        const shown = e === undefined ? "\\" : "\\" + e;
+        this.report(
+          "Invalid JSON string",
+          `"${shown}" is not a valid escape in a JSON string. The valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a literal backslash as \\\\.`,
+          i,
+          Math.min(i + shown.length, contentEnd),
+        );
+        out += shown;
+        map.push(i);
+        if (e !== undefined) map.push(i + 1);
+        i += shown.length;
+        continue;
+      }
+      if (c < 0x20) {
+        this.report(
+          "Invalid JSON string",
+          `A JSON string cannot contain the control character U+${c.toString(16).toUpperCase().padStart(4, "0")} as is; write it as an escape such as \\t or \\u${c.toString(16).padStart(4, "0")}.`,
+          i,
+          i + 1,
+        );
+      }
+      out += text[i];
+      map.push(i);
+      i++;
+    }
+    map.push(contentEnd);
+    return { type: "string", value: out, range: { start, end }, map };
+  }
+
+  /** True when the quote at end-1 is itself escaped (`"abc\"` unterminated). */
+  private endsInsideEscape(start: number, end: number): boolean {
+    let backslashes = 0;
+    for (let i = end - 2; i > start && this.text.charCodeAt(i) === 0x5c; i--) backslashes++;
+    return backslashes % 2 === 1;
+  }
+}
+
+const SIMPLE_ESCAPES: Record<string, string> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
+/** Reads one JSON document. Never throws on any input. */
+export function readJson(text: string): JsonReadResult {
+  return new Reader(text).readDocument();
+}

@@ -1,0 +1,320 @@
+/**
+ * HCL's JSON syntax (`.tf.json`, `.tofu.json`) -> the shared AST.
+ *
+ * json-value.ts reads the JSON text into a position-exact value tree; this
+ * file interprets that tree the way Terraform does, guided by Terraform's
+ * configuration schema (json-schema.ts): which properties are blocks, how
+ * many label levels each block type has, and which arguments take templates,
+ * bare expressions or literal strings (json-strings.ts).
+ *
+ * Block shapes accepted, as in HCL: a block's value is an object (one block)
+ * or an array of objects (several blocks); each label level is an object
+ * whose keys are the labels, or an array of such objects. `"//"` properties
+ * of a body are comments: they go to `Body.jsonComments`, not attributes.
+ *
+ * Ranges: names and labels cover their quoted key; a block runs from its
+ * type key to its body's closing brace; a string expression covers the whole
+ * quoted token while the parts inside it keep their exact positions.
+ */
+
+import type {
+  Attribute,
+  Block,
+  Body,
+  Diagnostic,
+  Expression,
+  File,
+  ObjectConsItem,
+  ParseResult,
+  Pos,
+  Range,
+} from "./ast.js";
+import { FILE_SCHEMA, type BlockSchema, type StringMode } from "./json-schema.js";
+import { expressionFromString, literalFromString, templateFromString } from "./json-strings.js";
+import { computeLineStarts, LineIndex, stripBom } from "./source.js";
+import { readJson, type JObject, type JString, type JValue, type OffsetRange } from "./json-value.js";
+
+/** Parses a JSON-syntax configuration file. Never throws. */
+export function parseJson(text: string, filename: string): ParseResult {
+  const mapper = new JsonMapper(stripBom(text).text, filename);
+  try {
+    return mapper.run();
+  } catch (err) {
+    // A bug, not a user error; still report it as a diagnostic rather than
+    // take the whole run down.
+    const at = mapper.posAt(0);
+    return {
+      file: mapper.emptyFile(),
+      diagnostics: [
+        {
+          severity: "error",
+          summary: "Internal error while reading JSON configuration",
+          detail: `tfcapi-lint failed to read this file (${err instanceof Error ? err.message : String(err)}). Please report this as a bug.`,
+          subject: { start: at, end: at },
+        },
+      ],
+    };
+  }
+}
+
+class JsonMapper {
+  readonly lineStarts: number[];
+  readonly diagnostics: Diagnostic[] = [];
+  /** Argument names already seen per body, for duplicate detection. */
+  private readonly attributeNames = new WeakMap<Body, Map<string, Attribute>>();
+  private readonly lines: LineIndex;
+  readonly posAt = (offset: number): Pos => this.lines.pos(offset);
+
+  constructor(
+    private readonly text: string,
+    private readonly filename: string,
+  ) {
+    this.lineStarts = computeLineStarts(text);
+    this.lines = new LineIndex(this.lineStarts);
+  }
+
+  run(): ParseResult {
+    const read = readJson(this.text);
+    for (const d of read.diagnostics) this.error(d.summary, d.detail, { start: d.start, end: d.end });
+    const whole: OffsetRange = { start: 0, end: this.text.length };
+    const body = this.emptyBody(whole);
+    const root = read.value;
+    if (root !== null) {
+      if (root.type === "object" || root.type === "array") {
+        this.fillBody(body, root, FILE_SCHEMA);
+      } else if (root.type !== "invalid") {
+        this.error(
+          "Root value must be object",
+          "A JSON configuration file must contain one JSON object (or an array of objects) whose properties are the top-level blocks, such as \"variable\" and \"resource\".",
+          root.range,
+        );
+      }
+    }
+    return { file: this.file(body), diagnostics: this.diagnostics };
+  }
+
+  emptyFile(): File {
+    return this.file(this.emptyBody({ start: 0, end: this.text.length }));
+  }
+
+  private file(body: Body): File {
+    return {
+      filename: this.filename,
+      syntax: "json",
+      text: this.text,
+      body,
+      comments: [],
+      lineStarts: this.lineStarts,
+    };
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private range(r: OffsetRange): Range {
+    return { start: this.posAt(r.start), end: this.posAt(r.end) };
+  }
+
+  private error(summary: string, detail: string, r: OffsetRange): void {
+    this.diagnostics.push({ severity: "error", summary, detail, subject: this.range(r) });
+  }
+
+  private emptyBody(r: OffsetRange): Body {
+    return { kind: "Body", attributes: [], blocks: [], range: this.range(r), jsonComments: [] };
+  }
+
+  // ---------------------------------------------------------------- bodies
+
+  /**
+   * Adds the content of a body value to `body`: an object, or (HCL allows it
+   * for bodies) an array of objects whose properties are read in turn.
+   */
+  private fillBody(body: Body, value: JValue, schema: BlockSchema): void {
+    if (value.type === "object") {
+      this.fillFromObject(body, value, schema);
+    } else if (value.type === "array") {
+      for (const item of value.items) {
+        if (item.type === "object") this.fillFromObject(body, item, schema);
+        else if (item.type !== "invalid") this.notAnObject(item, "setting the arguments of this block");
+      }
+    }
+  }
+
+  private fillFromObject(body: Body, obj: JObject, schema: BlockSchema): void {
+    for (const { key, value } of obj.props) {
+      const name = key.value;
+      if (name === "//") {
+        body.jsonComments?.push({
+          text: value.type === "string" ? value.value : this.text.slice(value.range.start, value.range.end),
+          range: this.range({ start: key.range.start, end: value.range.end }),
+        });
+        continue;
+      }
+      const blockSchema = schema.blocks !== undefined && Object.hasOwn(schema.blocks, name) ? schema.blocks[name] : undefined;
+      if (blockSchema !== undefined) {
+        this.expandBlocks(body.blocks, key, [], value, blockSchema);
+        continue;
+      }
+      const mode = (schema.attrs !== undefined && Object.hasOwn(schema.attrs, name) ? schema.attrs[name] : undefined) ?? schema.otherAttrs ?? "template";
+      const expr = this.expression(value, mode);
+      const attr: Attribute = {
+        kind: "Attribute",
+        name,
+        nameRange: this.range(key.range),
+        expr,
+        range: this.range({ start: key.range.start, end: value.range.end }),
+      };
+      if (schema.strict) {
+        let seen = this.attributeNames.get(body);
+        if (seen === undefined) {
+          seen = new Map();
+          this.attributeNames.set(body, seen);
+        }
+        const first = seen.get(name);
+        if (first === undefined) {
+          seen.set(name, attr);
+        } else {
+          this.error(
+            "Duplicate argument",
+            `The argument "${name}" is already set on line ${first.nameRange.start.line}. Each argument may be set only once; remove one of them.`,
+            key.range,
+          );
+          continue;
+        }
+      }
+      body.attributes.push(attr);
+    }
+  }
+
+  /**
+   * One property naming a block type: walks the label levels (objects whose
+   * keys are labels, or arrays of them) down to the block bodies.
+   */
+  private expandBlocks(out: Block[], typeKey: JString, labels: JString[], value: JValue, schema: BlockSchema): void {
+    if (labels.length < schema.labels) {
+      const levelName = `label ${labels.length + 1} of ${schema.labels}`;
+      const eachObject = (obj: JObject): void => {
+        for (const { key, value: inner } of obj.props) this.expandBlocks(out, typeKey, [...labels, key], inner, schema);
+      };
+      if (value.type === "object") eachObject(value);
+      else if (value.type === "array") {
+        for (const item of value.items) {
+          if (item.type === "object") eachObject(item);
+          else if (item.type !== "invalid" && item.type !== "null") {
+            this.notAnObject(item, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
+          }
+        }
+      } else if (value.type !== "null" && value.type !== "invalid") {
+        this.notAnObject(value, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
+      }
+      return;
+    }
+    if (value.type === "object") {
+      out.push(this.block(typeKey, labels, value, schema));
+    } else if (value.type === "array") {
+      for (const item of value.items) {
+        if (item.type === "object") out.push(this.block(typeKey, labels, item, schema));
+        else if (item.type !== "invalid" && item.type !== "null") {
+          this.notAnObject(item, `setting the arguments of a "${typeKey.value}" block`);
+        }
+      }
+    } else if (value.type !== "null" && value.type !== "invalid") {
+      this.error(
+        "Incorrect JSON value type",
+        `"${typeKey.value}" is a block, so its value must be a JSON object holding the block's content, or an array of such objects for several blocks.`,
+        value.range,
+      );
+    }
+  }
+
+  private notAnObject(value: JValue, purpose: string): void {
+    this.error("Incorrect JSON value type", `A JSON object is required here, ${purpose}.`, value.range);
+  }
+
+  private block(typeKey: JString, labels: JString[], obj: JObject, schema: BlockSchema): Block {
+    const body = this.emptyBody({ start: obj.open.end, end: obj.close.start });
+    this.fillFromObject(body, obj, schema);
+    return {
+      kind: "Block",
+      type: typeKey.value,
+      typeRange: this.range(typeKey.range),
+      labels: labels.map((l) => l.value),
+      labelRanges: labels.map((l) => this.range(l.range)),
+      openBraceRange: this.range(obj.open),
+      closeBraceRange: this.range(obj.close),
+      body,
+      range: this.range({ start: typeKey.range.start, end: obj.close.end }),
+      // Only meaningful for native syntax (one-line blocks).
+      singleLine: false,
+    };
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  private expression(value: JValue, mode: StringMode): Expression {
+    switch (value.type) {
+      case "string":
+        return this.stringExpression(value, mode);
+      case "number":
+        return { kind: "LiteralValue", type: "number", value: value.value, raw: value.raw, range: this.range(value.range) };
+      case "bool":
+        return {
+          kind: "LiteralValue",
+          type: "bool",
+          value: value.value,
+          raw: value.value ? "true" : "false",
+          range: this.range(value.range),
+        };
+      case "null":
+        return { kind: "LiteralValue", type: "null", value: null, raw: "null", range: this.range(value.range) };
+      case "invalid":
+        return { kind: "Invalid", range: this.range(value.range) };
+      case "array": {
+        const inner: StringMode =
+          mode === "exprList" ? "expr" : mode === "literal" || mode === "requiredProviders" ? "literal" : "template";
+        return { kind: "TupleCons", exprs: value.items.map((v) => this.expression(v, inner)), range: this.range(value.range) };
+      }
+      case "object":
+        return this.objectExpression(value, mode);
+    }
+  }
+
+  private objectExpression(obj: JObject, mode: StringMode): Expression {
+    const items: ObjectConsItem[] = [];
+    for (const { key, value } of obj.props) {
+      let keyExpr: Expression;
+      let keyIsBareIdent = false;
+      let valueMode: StringMode;
+      if (mode === "providerMap") {
+        keyExpr = this.stringExpression(key, "expr");
+        keyIsBareIdent = keyExpr.kind === "ScopeTraversal" && keyExpr.traversal.length === 1;
+        valueMode = "expr";
+      } else if (mode === "requiredProviders") {
+        keyExpr = literalFromString(key, this.posAt);
+        valueMode = key.value === "configuration_aliases" ? "exprList" : "requiredProviders";
+      } else if (mode === "literal") {
+        keyExpr = literalFromString(key, this.posAt);
+        valueMode = "literal";
+      } else {
+        keyExpr = this.stringExpression(key, "template");
+        valueMode = "template";
+      }
+      items.push({
+        key: keyExpr,
+        keyIsBareIdent,
+        value: this.expression(value, valueMode),
+        range: this.range({ start: key.range.start, end: value.range.end }),
+      });
+    }
+    return { kind: "ObjectCons", items, range: this.range(obj.range) };
+  }
+
+  private stringExpression(s: JString, mode: StringMode): Expression {
+    if (mode === "literal" || mode === "requiredProviders") return literalFromString(s, this.posAt);
+    const parsed =
+      mode === "template"
+        ? templateFromString(s, this.filename, this.posAt)
+        : expressionFromString(s, this.filename, this.posAt);
+    for (const d of parsed.diagnostics) this.diagnostics.push(d);
+    return parsed.expr;
+  }
+}

@@ -1,0 +1,263 @@
+/**
+ * Parser state shared by the body, expression and template parsers: a token
+ * "peeker" that skips comments and (depending on context) newlines, the
+ * recovery mode HashiCorp's parser uses after a syntax error, and helpers to
+ * build ranges and diagnostics.
+ *
+ * Recovery mirrors hclsyntax: after the first error in an expression the
+ * parser enters recovery mode, skips to a plausible resynchronisation point
+ * and suppresses most follow-up errors (which are usually consequences of the
+ * first one). Structural errors that cannot cascade are still reported.
+ */
+import type { Diagnostic, Expression, Range } from "./ast.js";
+import { T, type Tokens } from "./lexer.js";
+import { LineIndex } from "./source.js";
+
+/** Maximum nesting of brackets/blocks/templates before the parser gives up. */
+export const MAX_DEPTH = 256;
+
+export class ParserState {
+  readonly text: string;
+  readonly tk: Tokens;
+  readonly types: number[];
+  readonly starts: number[];
+  readonly ends: number[];
+  readonly li: LineIndex;
+  /** Index of the next unread token (newlines/comments not yet skipped). */
+  pos = 0;
+  /** Index of the last token read. */
+  prev = -1;
+  private nl: boolean[] = [true];
+  recovery = false;
+  readonly diags: Diagnostic[] = [];
+  depth = 0;
+  tooDeepReported = false;
+  /**
+   * Lenient mode (used to recover the items of an invalid one-line block):
+   * body items may follow each other on the same line.
+   */
+  lenient = false;
+  /**
+   * Compatibility mode: reproduce the exact (sometimes odd) ranges
+   * HashiCorp's parser reports after errors. Used by the outline.
+   */
+  compat = false;
+
+  constructor(text: string, tk: Tokens, li: LineIndex, includeNewlines = true) {
+    this.text = text;
+    this.tk = tk;
+    this.types = tk.types;
+    this.starts = tk.starts;
+    this.ends = tk.ends;
+    this.li = li;
+    this.nl = [includeNewlines];
+  }
+
+  /** A copy with its own position, mode stack and diagnostics (tokens shared). */
+  fork(): ParserState {
+    const f = new ParserState(this.text, this.tk, this.li);
+    f.pos = this.pos;
+    f.prev = this.prev;
+    f.nl = this.nl.slice();
+    f.recovery = this.recovery;
+    f.depth = this.depth;
+    f.tooDeepReported = this.tooDeepReported;
+    f.compat = this.compat;
+    return f;
+  }
+
+  pushNL(include: boolean): void {
+    this.nl.push(include);
+  }
+  popNL(): void {
+    if (this.nl.length > 1) this.nl.pop();
+  }
+
+  /** Index of the next significant token. */
+  peek(): number {
+    let i = this.pos;
+    if (!this.nl[this.nl.length - 1]) {
+      const types = this.types;
+      while (types[i] === T.Newline) i++;
+    }
+    return i;
+  }
+
+  peekType(): number {
+    return this.types[this.peek()];
+  }
+
+  read(): number {
+    const i = this.peek();
+    this.pos = this.types[i] === T.EOF ? i : i + 1;
+    this.prev = i;
+    return i;
+  }
+
+  tokRange(i: number): Range {
+    return this.li.range(this.starts[i], this.ends[i]);
+  }
+
+  tokText(i: number): string {
+    return this.text.slice(this.starts[i], this.ends[i]);
+  }
+
+  nextRange(): Range {
+    return this.tokRange(this.peek());
+  }
+
+  prevRange(): Range {
+    if (this.prev < 0) return this.li.range(0, 0);
+    return this.tokRange(this.prev);
+  }
+
+  isKeyword(i: number, kw: string): boolean {
+    if (this.types[i] !== T.Ident) return false;
+    const s = this.starts[i];
+    return this.ends[i] - s === kw.length && this.text.startsWith(kw, s);
+  }
+
+  error(summary: string, detail: string, subject: Range, extra?: Partial<Diagnostic>): Diagnostic {
+    const d: Diagnostic = { severity: "error", summary, detail, subject, ...extra };
+    this.diags.push(d);
+    return d;
+  }
+
+  /** Reports unless in recovery mode. */
+  errorUnlessRecovering(summary: string, detail: string, subject: Range, extra?: Partial<Diagnostic>): void {
+    if (!this.recovery) this.error(summary, detail, subject, extra);
+  }
+
+  /** Number of diagnostics so far; compare to detect errors in a sub-parse. */
+  mark(): number {
+    return this.diags.length;
+  }
+
+  hasErrorsSince(mark: number): boolean {
+    for (let i = mark; i < this.diags.length; i++) if (this.diags[i].severity === "error") return true;
+    return false;
+  }
+
+  opposite(ty: number): number {
+    switch (ty) {
+      case T.OBrace:
+        return T.CBrace;
+      case T.CBrace:
+        return T.OBrace;
+      case T.OBrack:
+        return T.CBrack;
+      case T.CBrack:
+        return T.OBrack;
+      case T.OParen:
+        return T.CParen;
+      case T.CParen:
+        return T.OParen;
+      case T.OQuote:
+        return T.CQuote;
+      case T.CQuote:
+        return T.OQuote;
+      case T.OHeredoc:
+        return T.CHeredoc;
+      case T.CHeredoc:
+        return T.OHeredoc;
+      case T.TemplateInterp:
+      case T.TemplateControl:
+        return T.TemplateSeqEnd;
+      case T.TemplateSeqEnd:
+        return T.TemplateInterp;
+      default:
+        return -1;
+    }
+  }
+
+  /**
+   * Skips to the token `end` (balancing nested pairs of its bracket kind) and
+   * returns its index, leaving the peeker after it; stops at EOF.
+   */
+  recover(end: number): number {
+    const start = this.opposite(end);
+    this.recovery = true;
+    let nest = 0;
+    for (;;) {
+      const i = this.read();
+      let ty = this.types[i];
+      if (end === T.TemplateSeqEnd && ty === T.TemplateControl) ty = T.TemplateInterp;
+      if (ty === start) nest++;
+      else if (ty === end) {
+        if (nest < 1) return i;
+        nest--;
+      } else if (ty === T.EOF) return i;
+    }
+  }
+
+  /** Skips to the end of the current body item (a newline outside brackets). */
+  recoverAfterBodyItem(): void {
+    this.recovery = true;
+    const open: number[] = [];
+    for (;;) {
+      const i = this.read();
+      const ty = this.types[i];
+      switch (ty) {
+        case T.Newline:
+          if (open.length === 0) return;
+          break;
+        case T.EOF:
+          return;
+        case T.OBrace:
+        case T.OBrack:
+        case T.OParen:
+        case T.OQuote:
+        case T.OHeredoc:
+        case T.TemplateInterp:
+        case T.TemplateControl:
+          open.push(ty);
+          break;
+        case T.CBrace:
+        case T.CBrack:
+        case T.CParen:
+        case T.CQuote:
+        case T.CHeredoc: {
+          const opener = this.opposite(ty);
+          while (open.length > 0 && open[open.length - 1] !== opener) open.pop();
+          if (open.length > 0) open.pop();
+          break;
+        }
+        case T.TemplateSeqEnd:
+          while (open.length > 0 && open[open.length - 1] !== T.TemplateInterp && open[open.length - 1] !== T.TemplateControl) open.pop();
+          if (open.length > 0) open.pop();
+          break;
+      }
+    }
+  }
+
+  /**
+   * Enters one nesting level; returns false (after reporting once and
+   * skipping to the end of input) when the nesting limit is exceeded.
+   */
+  enter(at: Range): boolean {
+    if (this.depth >= MAX_DEPTH) {
+      if (!this.tooDeepReported) {
+        this.tooDeepReported = true;
+        this.error(
+          "Nesting too deep",
+          `Brackets, blocks and templates are nested more than ${MAX_DEPTH} levels deep here; the rest of the file was not parsed. Flatten the structure, for example with locals.`,
+          at,
+          { code: "nesting-too-deep" },
+        );
+      }
+      this.recovery = true;
+      this.pos = this.tk.count - 1;
+      return false;
+    }
+    this.depth++;
+    return true;
+  }
+
+  leave(): void {
+    this.depth--;
+  }
+
+  invalid(range: Range): Expression {
+    return { kind: "Invalid", range };
+  }
+}

@@ -1,0 +1,718 @@
+/**
+ * Expression parser for HCL native syntax (precedence climbing over the
+ * token stream of lexer.ts). Structure and error recovery follow hclsyntax
+ * closely so that diagnostics and ranges match HashiCorp's parser.
+ */
+import type {
+  BinaryOperator,
+  Expression,
+  ForExpr,
+  FunctionCall,
+  ObjectConsItem,
+  Range,
+  RelativeTraversal,
+  ScopeTraversal,
+  Traverser,
+} from "./ast.js";
+import { T } from "./lexer.js";
+import type { ParserState } from "./parser-core.js";
+import { parseTemplateAfterOpen } from "./parser-template.js";
+
+const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
+  new Map([[T.Or, "||"]]),
+  new Map([[T.And, "&&"]]),
+  new Map<number, BinaryOperator>([
+    [T.EqualOp, "=="],
+    [T.NotEqual, "!="],
+  ]),
+  new Map<number, BinaryOperator>([
+    [T.GreaterThan, ">"],
+    [T.GreaterThanEq, ">="],
+    [T.LessThan, "<"],
+    [T.LessThanEq, "<="],
+  ]),
+  new Map<number, BinaryOperator>([
+    [T.Plus, "+"],
+    [T.Minus, "-"],
+  ]),
+  new Map<number, BinaryOperator>([
+    [T.Star, "*"],
+    [T.Slash, "/"],
+    [T.Percent, "%"],
+  ]),
+];
+
+const ZERO_RANGE: Range = { start: { line: 0, column: 0, offset: 0 }, end: { line: 0, column: 0, offset: 0 } };
+
+function span(a: Range, b: Range): Range {
+  return { start: a.start, end: b.end };
+}
+
+export function parseExpression(p: ParserState): Expression {
+  return parseTernary(p);
+}
+
+function parseTernary(p: ParserState): Expression {
+  const startRange = p.nextRange();
+  const m0 = p.mark();
+  const cond = parseBinary(p, 0);
+  if (p.recovery && p.hasErrorsSince(m0)) return cond;
+  if (p.peekType() !== T.Question) return cond;
+  p.read();
+  const m1 = p.mark();
+  const t = parseExpression(p);
+  if (p.recovery && p.hasErrorsSince(m1)) return cond;
+  const colon = p.peek();
+  if (p.types[colon] !== T.Colon) {
+    p.error(
+      "Missing false expression in conditional",
+      "A conditional expression needs both results: write `condition ? true_value : false_value`.",
+      p.tokRange(colon),
+    );
+    return cond;
+  }
+  p.read();
+  const m2 = p.mark();
+  const f = parseExpression(p);
+  if (p.recovery && p.hasErrorsSince(m2)) return cond;
+  return { kind: "Conditional", condition: cond, trueResult: t, falseResult: f, range: span(startRange, f.range) };
+}
+
+function parseBinary(p: ParserState, level: number): Expression {
+  if (level >= BINARY_LEVELS.length) return parseWithTraversals(p);
+  const ops = BINARY_LEVELS[level];
+  const m0 = p.mark();
+  let lhs = parseBinary(p, level + 1);
+  if (p.recovery && p.hasErrorsSince(m0)) return lhs;
+  let op: BinaryOperator | undefined;
+  let rhs: Expression | undefined;
+  for (;;) {
+    const next = ops.get(p.peekType());
+    if (next === undefined) break;
+    if (op !== undefined && rhs !== undefined) {
+      lhs = { kind: "BinaryOp", op, lhs, rhs, range: span(lhs.range, rhs.range) };
+    }
+    op = next;
+    p.read();
+    const m1 = p.mark();
+    rhs = parseBinary(p, level + 1);
+    if (p.recovery && p.hasErrorsSince(m1)) return lhs;
+  }
+  if (op === undefined || rhs === undefined) return lhs;
+  return { kind: "BinaryOp", op, lhs, rhs, range: span(lhs.range, rhs.range) };
+}
+
+export function parseWithTraversals(p: ParserState): Expression {
+  const term = parseTerm(p);
+  return parseTraversals(p, term);
+}
+
+function makeRelative(expr: Expression, step: Traverser, rng: Range): Expression {
+  if (expr.kind === "ScopeTraversal" || expr.kind === "RelativeTraversal") {
+    expr.traversal.push(step);
+    expr.range = span(expr.range, rng);
+    return expr;
+  }
+  const rel: RelativeTraversal = { kind: "RelativeTraversal", source: expr, traversal: [step], range: span(expr.range, rng) };
+  return rel;
+}
+
+const RE_NUMBER = /^\d+(\.\d*)?([eE][+-]?\d+)?$/;
+
+/** The value of a number token; reports tokens like `10.0.0.0` that are not a number. */
+function numberValue(p: ParserState, tok: number): number {
+  const raw = p.tokText(tok);
+  if (!RE_NUMBER.test(raw)) {
+    p.error("Invalid number literal", `\`${raw}\` is not a valid number.`, p.tokRange(tok));
+    return Number.NaN;
+  }
+  const v = Number(raw);
+  return Number.isFinite(v) ? v : Number.MAX_VALUE;
+}
+
+function parseTraversals(p: ParserState, from: Expression): Expression {
+  let ret = from;
+  for (;;) {
+    const nextTy = p.peekType();
+    if (nextTy === T.Dot) {
+      const dot = p.read();
+      const dotRange = p.tokRange(dot);
+      const attr = p.peek();
+      const aty = p.types[attr];
+      if (aty === T.Ident) {
+        p.read();
+        const rng = span(dotRange, p.tokRange(attr));
+        ret = makeRelative(ret, { kind: "TraverseAttr", name: p.tokText(attr), range: rng }, rng);
+      } else if (aty === T.NumberLit) {
+        p.read();
+        const raw = p.tokText(attr);
+        const rng = span(dotRange, p.tokRange(attr));
+        const dotIdx = raw.indexOf(".");
+        if (dotIdx >= 0) {
+          p.error(
+            "Invalid legacy index syntax",
+            `Two legacy numeric indexes cannot be chained; write [${raw.slice(0, dotIdx)}][${raw.slice(dotIdx + 1)}] instead.`,
+            p.tokRange(attr),
+          );
+          ret = makeRelative(ret, { kind: "TraverseIndex", key: Number.NaN, range: rng }, rng);
+        } else {
+          ret = makeRelative(ret, { kind: "TraverseIndex", key: numberValue(p, attr), range: rng }, rng);
+        }
+      } else if (aty === T.Star) {
+        ret = finishAttrSplat(p, ret, dot, attr);
+      } else {
+        p.error("Invalid attribute name", "A dot must be followed by an attribute name.", p.tokRange(attr));
+        p.recovery = true;
+      }
+      continue;
+    }
+    if (nextTy === T.OBrack) {
+      const open = p.read();
+      const openRange = p.tokRange(open);
+      if (p.peekType() === T.Star) {
+        p.read();
+        let close = p.read();
+        if (p.types[close] !== T.CBrack && !p.recovery) {
+          const d = p.error("Missing close bracket on splat index", "A full splat `[*]` must be closed right after the star.", p.tokRange(close));
+          close = p.recover(T.CBrack);
+          d.subject = p.tokRange(close);
+        }
+        const marker = span(openRange, p.tokRange(close));
+        const item: Expression = { kind: "AnonSymbol", range: marker };
+        const each = parseTraversals(p, item);
+        ret = {
+          kind: "Splat",
+          source: ret,
+          each,
+          item: item as { kind: "AnonSymbol"; range: Range },
+          markerRange: marker,
+          style: "full",
+          range: span(from.range, each.range),
+        };
+        continue;
+      }
+      if (!p.enter(openRange)) return ret;
+      p.pushNL(false);
+      const m = p.mark();
+      const key = parseExpression(p);
+      let close: number;
+      if (p.recovery && p.hasErrorsSince(m)) {
+        close = p.recover(T.CBrack);
+      } else {
+        close = p.read();
+        if (p.types[close] !== T.CBrack && !p.recovery) {
+          // HashiCorp's parser reports this at the bracket it recovers to.
+          const d = p.error("Missing close bracket on index", "An index must be closed with `]`.", p.tokRange(close));
+          close = p.recover(T.CBrack);
+          d.subject = p.tokRange(close);
+        }
+      }
+      p.popNL();
+      p.leave();
+      const rng = span(openRange, p.tokRange(close));
+      const lit = literalKey(key);
+      if (lit !== undefined) {
+        ret = makeRelative(ret, { kind: "TraverseIndex", key: lit, range: rng }, rng);
+      } else {
+        ret = { kind: "Index", collection: ret, key, bracketRange: rng, range: span(from.range, rng) };
+      }
+      continue;
+    }
+    return ret;
+  }
+}
+
+/** A literal index key usable as a static traversal step (number, string or bool/null literal). */
+function literalKey(key: Expression): string | number | undefined {
+  if (key.kind === "LiteralValue") {
+    if (key.type === "number" || key.type === "string") return key.value as string | number;
+    if (key.type === "bool") return String(key.value);
+    return undefined;
+  }
+  if (key.kind === "Template" && key.parts.length === 1 && key.parts[0].kind === "TemplateLiteral") return key.parts[0].value;
+  return undefined;
+}
+
+function finishAttrSplat(p: ParserState, ret: Expression, dot: number, attrTok: number): Expression {
+  const marker = p.read();
+  const trav: Traverser[] = [];
+  const firstRange = p.nextRange();
+  let lastRange = p.tokRange(marker);
+  const dotRange = p.tokRange(dot);
+  while (p.peekType() === T.Dot) {
+    const d = p.read();
+    const dr = p.tokRange(d);
+    if (p.peekType() === T.NumberLit) {
+      const num = p.read();
+      const raw = p.tokText(num);
+      const dotIdx = raw.indexOf(".");
+      if (dotIdx >= 0) {
+        p.error(
+          "Invalid legacy index syntax",
+          `Two legacy numeric indexes cannot be chained; use a full splat with [${raw.slice(0, dotIdx)}][${raw.slice(dotIdx + 1)}] instead.`,
+          p.tokRange(attrTok),
+        );
+        trav.push({ kind: "TraverseIndex", key: Number.NaN, range: span(dr, p.tokRange(num)) });
+      } else {
+        trav.push({ kind: "TraverseIndex", key: numberValue(p, num), range: span(dr, p.tokRange(num)) });
+      }
+      lastRange = p.tokRange(num);
+      continue;
+    }
+    if (p.peekType() !== T.Ident) {
+      if (!p.recovery) {
+        if (p.peekType() === T.Star) {
+          p.error("Nested splat expression not allowed", "A `.*` splat cannot contain another splat; use `[*]` instead.", p.nextRange());
+        } else {
+          p.error("Invalid attribute name", "A dot must be followed by an attribute name.", p.tokRange(attrTok));
+        }
+      }
+      p.recovery = true;
+      break;
+    }
+    const a = p.read();
+    trav.push({ kind: "TraverseAttr", name: p.tokText(a), range: span(dr, p.tokRange(a)) });
+    lastRange = p.tokRange(a);
+  }
+  const markerRange = span(dotRange, p.tokRange(marker));
+  const item = { kind: "AnonSymbol" as const, range: markerRange };
+  const each: Expression =
+    trav.length === 0 ? item : { kind: "RelativeTraversal", source: item, traversal: trav, range: span(firstRange, lastRange) };
+  return { kind: "Splat", source: ret, each, item, markerRange, style: "attr", range: span(ret.range, lastRange) };
+}
+
+function parseTerm(p: ParserState): Expression {
+  const start = p.peek();
+  const ty = p.types[start];
+  const startRange = p.tokRange(start);
+  switch (ty) {
+    case T.OParen: {
+      p.read();
+      if (!p.enter(startRange)) return p.invalid(startRange);
+      p.pushNL(false);
+      const m = p.mark();
+      const inner = parseExpression(p);
+      if (p.hasErrorsSince(m)) {
+        p.recover(T.CParen);
+        p.popNL();
+        p.leave();
+        return inner;
+      }
+      const close = p.peek();
+      if (p.types[close] !== T.CParen) {
+        p.error("Unbalanced parentheses", "This parenthesis is never closed; add the missing `)`.", p.tokRange(close));
+        p.recovery = true;
+      }
+      const c = p.read();
+      p.popNL();
+      p.leave();
+      return { kind: "Parentheses", expr: inner, range: span(startRange, p.tokRange(c)) };
+    }
+    case T.NumberLit: {
+      p.read();
+      const raw = p.tokText(start);
+      return { kind: "LiteralValue", type: "number", value: numberValue(p, start), raw, range: startRange };
+    }
+    case T.Ident: {
+      p.read();
+      const nt = p.peekType();
+      if (nt === T.OParen || isDoubleColon(p)) return finishFunctionCall(p, start);
+      const name = p.tokText(start);
+      if (name === "true" || name === "false") {
+        return { kind: "LiteralValue", type: "bool", value: name === "true", raw: name, range: startRange };
+      }
+      if (name === "null") return { kind: "LiteralValue", type: "null", value: null, raw: name, range: startRange };
+      const st: ScopeTraversal = {
+        kind: "ScopeTraversal",
+        traversal: [{ kind: "TraverseRoot", name, range: startRange }],
+        range: startRange,
+      };
+      return st;
+    }
+    case T.OQuote:
+    case T.OHeredoc: {
+      p.read();
+      if (!p.enter(startRange)) return p.invalid(startRange);
+      const e = parseTemplateAfterOpen(p, start);
+      p.leave();
+      return e;
+    }
+    case T.Minus:
+    case T.Bang: {
+      p.read();
+      if (!p.enter(startRange)) return p.invalid(startRange);
+      const operand = parseWithTraversals(p);
+      p.leave();
+      return { kind: "UnaryOp", op: ty === T.Minus ? "-" : "!", operand, range: span(startRange, operand.range) };
+    }
+    case T.OBrack:
+      return parseTuple(p);
+    case T.OBrace:
+      return parseObject(p);
+    default:
+      if (!p.recovery) {
+        if (ty === T.EOF) {
+          p.error("Missing expression", "The file ends where an expression was expected; add the missing value.", startRange);
+        } else {
+          p.error("Invalid expression", "An expression was expected here, but this token cannot start one.", startRange);
+        }
+      }
+      p.recovery = true;
+      return p.invalid(startRange);
+  }
+}
+
+/** `::` (two adjacent colons, as in `provider::ns::fn`) is next. */
+function isDoubleColon(p: ParserState): boolean {
+  let i = p.peek();
+  const types = p.types;
+  // Only a complete `(:: name)+ (` sequence makes a provider function call.
+  let parts = 0;
+  while (types[i] === T.Colon && types[i + 1] === T.Colon && p.ends[i] === p.starts[i + 1] && types[i + 2] === T.Ident) {
+    i += 3;
+    parts++;
+  }
+  return parts > 0 && types[i] === T.OParen;
+}
+
+function finishFunctionCall(p: ParserState, nameTok: number): Expression {
+  let nameRange = p.tokRange(nameTok);
+  let name = p.tokText(nameTok);
+  // provider::namespace::function (HCL 2.20+ / Terraform 1.8+)
+  while (isDoubleColon(p)) {
+    p.read();
+    const dc = p.read();
+    const part = p.peek();
+    if (p.types[part] !== T.Ident) {
+      p.errorUnlessRecovering("Missing function name", "`::` must be followed by the next part of a function name.", p.tokRange(part));
+      p.recovery = true;
+      const r = span(nameRange, p.tokRange(dc));
+      return p.invalid(r);
+    }
+    p.read();
+    name += "::" + p.tokText(part);
+    nameRange = span(nameRange, p.tokRange(part));
+  }
+  const open = p.peek();
+  if (p.types[open] !== T.OParen) {
+    p.errorUnlessRecovering("Missing function call", "A namespaced function name must be followed by its arguments in parentheses.", p.tokRange(open));
+    p.recovery = true;
+    return p.invalid(nameRange);
+  }
+  p.read();
+  const openRange = p.tokRange(open);
+  if (!p.enter(openRange)) return p.invalid(nameRange);
+  const args: Expression[] = [];
+  let expandFinal = false;
+  let close = -1;
+  p.pushNL(false);
+  for (;;) {
+    if (p.peekType() === T.CParen) {
+      close = p.read();
+      break;
+    }
+    const m = p.mark();
+    const arg = parseExpression(p);
+    args.push(arg);
+    if (p.recovery && p.hasErrorsSince(m)) {
+      p.recover(T.CParen);
+      break;
+    }
+    const sep = p.read();
+    const sty = p.types[sep];
+    if (sty === T.CParen) {
+      close = sep;
+      break;
+    }
+    if (sty === T.Ellipsis) {
+      expandFinal = true;
+      if (p.peekType() !== T.CParen) {
+        p.errorUnlessRecovering(
+          "Missing closing parenthesis",
+          "An argument expanded with `...` must be the last one; close the call with `)` right after it.",
+          p.tokRange(sep),
+        );
+        close = p.recover(T.CParen);
+      } else {
+        close = p.read();
+      }
+      break;
+    }
+    if (sty !== T.Comma) {
+      if (sty === T.EOF) {
+        p.error(
+          "Unterminated function call",
+          "The file ends before this function call is closed; add the missing `)`.",
+          span(p.tokRange(nameTok), openRange),
+        );
+      } else {
+        p.error("Missing argument separator", "Separate function arguments with commas.", p.tokRange(sep));
+      }
+      close = p.recover(T.CParen);
+      break;
+    }
+    if (p.peekType() === T.CParen) {
+      close = p.read();
+      break;
+    }
+  }
+  p.popNL();
+  p.leave();
+  // HashiCorp's parser leaves the closing range empty when an argument failed to parse.
+  const closeRange = close >= 0 ? p.tokRange(close) : p.compat ? ZERO_RANGE : p.prevRange();
+  const call: FunctionCall = {
+    kind: "FunctionCall",
+    name,
+    nameRange,
+    args,
+    expandFinal,
+    openParenRange: openRange,
+    closeParenRange: closeRange,
+    range: span(nameRange, closeRange),
+  };
+  return call;
+}
+
+function parseTuple(p: ParserState): Expression {
+  const open = p.read();
+  const openRange = p.tokRange(open);
+  if (!p.enter(openRange)) return p.invalid(openRange);
+  p.pushNL(false);
+  try {
+    if (p.isKeyword(p.peek(), "for")) return finishFor(p, open);
+    const exprs: Expression[] = [];
+    let close: number;
+    for (;;) {
+      if (p.peekType() === T.CBrack) {
+        close = p.read();
+        break;
+      }
+      const m = p.mark();
+      const e = parseExpression(p);
+      exprs.push(e);
+      if (p.recovery && p.hasErrorsSince(m)) {
+        close = p.recover(T.CBrack);
+        break;
+      }
+      const next = p.peek();
+      if (p.types[next] === T.CBrack) {
+        close = p.read();
+        break;
+      }
+      if (p.types[next] === T.EOF) {
+        p.errorUnlessRecovering(
+          "Unterminated tuple constructor expression",
+          "The file ends before this list is closed; add the missing `]`.",
+          openRange,
+        );
+        close = p.recover(T.CBrack);
+        break;
+      }
+      if (p.types[next] !== T.Comma) {
+        p.errorUnlessRecovering("Missing item separator", "Separate the items of a list with commas.", p.tokRange(next));
+        close = p.recover(T.CBrack);
+        break;
+      }
+      p.read();
+    }
+    return { kind: "TupleCons", exprs, range: span(openRange, p.tokRange(close)) };
+  } finally {
+    p.popNL();
+    p.leave();
+  }
+}
+
+function parseObject(p: ParserState): Expression {
+  const open = p.read();
+  const openRange = p.tokRange(open);
+  if (!p.enter(openRange)) return p.invalid(openRange);
+  try {
+    p.pushNL(false);
+    const isFor = p.isKeyword(p.peek(), "for");
+    p.popNL();
+    if (isFor) {
+      p.pushNL(false);
+      try {
+        return finishFor(p, open);
+      } finally {
+        p.popNL();
+      }
+    }
+    p.pushNL(true);
+    const items: ObjectConsItem[] = [];
+    let close: number;
+    try {
+      for (;;) {
+        const next = p.peekType();
+        if (next === T.Newline) {
+          p.read();
+          continue;
+        }
+        if (next === T.CBrace) {
+          close = p.read();
+          break;
+        }
+        const forceNonLiteral = next === T.OParen;
+        const mk = p.mark();
+        const key = parseExpression(p);
+        if (p.recovery && p.hasErrorsSince(mk)) {
+          close = p.recover(T.CBrace);
+          break;
+        }
+        const sep = p.peek();
+        const sty = p.types[sep];
+        if (sty !== T.Equal && sty !== T.Colon) {
+          if (!p.recovery) {
+            if (sty === T.EOF) {
+              p.error("Unterminated object constructor expression", "The file ends before this object is closed; add the missing `}`.", openRange);
+            } else if (sty === T.Newline || sty === T.Comma) {
+              p.error("Missing attribute value", "Give this object attribute a value with `=`.", p.tokRange(sep));
+            } else if (sty === T.Ident) {
+              p.error(
+                "Missing key/value separator",
+                "Put `=` between an object key and its value; quote keys that contain dots or spaces.",
+                p.tokRange(sep),
+              );
+            } else {
+              p.error("Missing key/value separator", "Put `=` between an object key and its value.", p.tokRange(sep));
+            }
+          }
+          close = p.recover(T.CBrace);
+          break;
+        }
+        p.read();
+        const mv = p.mark();
+        const value = parseExpression(p);
+        if (p.recovery && p.hasErrorsSince(mv)) {
+          close = p.recover(T.CBrace);
+          break;
+        }
+        const keyIsBareIdent =
+          !forceNonLiteral && key.kind === "ScopeTraversal" && key.traversal.length === 1;
+        items.push({ key, keyIsBareIdent, value, range: span(key.range, value.range) });
+        const after = p.peek();
+        const aty = p.types[after];
+        if (aty === T.Newline) {
+          p.read();
+          continue;
+        }
+        if (aty === T.CBrace) {
+          close = p.read();
+          break;
+        }
+        if (aty === T.EOF) {
+          p.errorUnlessRecovering(
+            "Unterminated object constructor expression",
+            "The file ends before this object is closed; add the missing `}`.",
+            openRange,
+          );
+          close = p.recover(T.CBrace);
+          break;
+        }
+        if (aty !== T.Comma) {
+          p.errorUnlessRecovering("Missing attribute separator", "Separate object attributes with commas or newlines.", p.tokRange(after));
+          close = p.recover(T.CBrace);
+          break;
+        }
+        p.read();
+      }
+    } finally {
+      p.popNL();
+    }
+    return { kind: "ObjectCons", items, range: span(openRange, p.tokRange(close)) };
+  } finally {
+    p.leave();
+  }
+}
+
+function finishFor(p: ParserState, open: number): Expression {
+  const openRange = p.tokRange(open);
+  p.read(); // "for"
+  const makeObj = p.types[open] === T.OBrace;
+  const closeType = makeObj ? T.CBrace : T.CBrack;
+  const bail = (): Expression => {
+    const c = p.recover(closeType);
+    return p.invalid(span(openRange, p.tokRange(c)));
+  };
+  const forErr = (detail: string, at: Range): void => p.errorUnlessRecovering("Invalid 'for' expression", detail, at);
+  if (p.peekType() !== T.Ident) {
+    forErr("`for` must be followed by a variable name.", p.nextRange());
+    return bail();
+  }
+  let keyVar: string | null = null;
+  let valVar = p.tokText(p.read());
+  if (p.peekType() === T.Comma) {
+    keyVar = valVar;
+    p.read();
+    if (p.peekType() !== T.Ident) {
+      forErr("A second variable name is needed after the comma.", p.nextRange());
+      return bail();
+    }
+    valVar = p.tokText(p.read());
+  }
+  if (!p.isKeyword(p.peek(), "in")) {
+    forErr("The variable names must be followed by `in` and the collection.", p.nextRange());
+    return bail();
+  }
+  p.read();
+  const mc = p.mark();
+  const collection = parseExpression(p);
+  if (p.recovery && p.hasErrorsSince(mc)) return bail();
+  if (p.peekType() !== T.Colon) {
+    forErr("Put a colon after the collection, followed by the result expression.", p.nextRange());
+    return bail();
+  }
+  p.read();
+  let keyExpr: Expression | null = null;
+  const mv = p.mark();
+  let valExpr = parseExpression(p);
+  if (p.peekType() === T.FatArrow) {
+    p.read();
+    keyExpr = valExpr;
+    valExpr = parseExpression(p);
+  }
+  if (p.recovery && p.hasErrorsSince(mv)) return bail();
+  let group = false;
+  let ellipsis = -1;
+  if (p.peekType() === T.Ellipsis) {
+    ellipsis = p.read();
+    group = true;
+  }
+  let condition: Expression | null = null;
+  if (p.isKeyword(p.peek(), "if")) {
+    p.read();
+    const mi = p.mark();
+    condition = parseExpression(p);
+    if (p.recovery && p.hasErrorsSince(mi)) return bail();
+  }
+  let close: number;
+  if (p.peekType() === T.CBrack || p.peekType() === T.CBrace ? p.peekType() === closeType : false) {
+    close = p.read();
+  } else {
+    forErr("Unexpected text after the end of the `for` expression.", p.nextRange());
+    close = p.recover(closeType);
+  }
+  if (!makeObj) {
+    if (keyExpr !== null) {
+      p.error("Invalid 'for' expression", "A list `for` expression has no key; remove `key =>`.", keyExpr.range);
+    }
+    if (group) {
+      p.error("Invalid 'for' expression", "The grouping `...` only applies to object `for` expressions.", p.tokRange(ellipsis));
+    }
+  } else if (keyExpr === null) {
+    p.error("Invalid 'for' expression", "An object `for` expression needs a key: write `key => value`.", valExpr.range);
+  }
+  const fe: ForExpr = {
+    kind: "For",
+    keyVar,
+    valVar,
+    collection,
+    keyExpr,
+    valExpr,
+    condition,
+    group,
+    form: makeObj ? "object" : "tuple",
+    range: span(openRange, p.tokRange(close)),
+  };
+  return fe;
+}

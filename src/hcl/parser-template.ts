@@ -1,0 +1,503 @@
+/**
+ * Templates: quoted strings and heredocs with `${ }` interpolations and
+ * `%{ }` directives, escape decoding, `~` whitespace stripping and `<<-`
+ * indentation removal.
+ */
+import type { Diagnostic, Expression, Range, TemplatePart } from "./ast.js";
+import { T } from "./lexer.js";
+import type { ParserState } from "./parser-core.js";
+import { parseExpression } from "./parser-expr.js";
+
+export type Flat =
+  | { t: "lit"; value: string; range: Range; line: boolean }
+  | { t: "interp"; expr: Expression; range: Range; stripLeft: boolean; stripRight: boolean }
+  | { t: "if"; cond: Expression; range: Range }
+  | { t: "for"; keyVar: string | null; valVar: string; coll: Expression; range: Range }
+  | { t: "else" | "endif" | "endfor"; range: Range }
+  | { t: "end"; range: Range };
+
+function span(a: Range, b: Range): Range {
+  return { start: a.start, end: b.end };
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0x85 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+function trimLeftSpace(s: string): string {
+  let i = 0;
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  return i === 0 ? s : s.slice(i);
+}
+function trimRightSpace(s: string): string {
+  let i = s.length;
+  while (i > 0 && isSpace(s.charCodeAt(i - 1))) i--;
+  return i === s.length ? s : s.slice(0, i);
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}
+
+/**
+ * Decodes the literal text text[s:e). Quoted literals process backslash
+ * escapes; both kinds turn `$${` into `${` and `%%{` into `%{`.
+ */
+export function decodeLiteral(p: ParserState | null, text: string, s: number, e: number, quoted: boolean, diags: Diagnostic[]): string {
+  // Fast path: nothing to decode.
+  let needs = false;
+  for (let i = s; i < e; i++) {
+    const c = text.charCodeAt(i);
+    if ((quoted && c === 92) || c === 36 || c === 37) {
+      needs = true;
+      break;
+    }
+  }
+  if (!needs) return text.slice(s, e);
+  const out: string[] = [];
+  let runStart = s;
+  let i = s;
+  const rangeOf = (a: number, b: number): Range =>
+    p !== null ? p.li.range(a, b) : { start: { line: 0, column: 0, offset: a }, end: { line: 0, column: 0, offset: b } };
+  while (i < e) {
+    const c = text.charCodeAt(i);
+    if ((c === 36 || c === 37) && text.charCodeAt(i + 1) === c && text.charCodeAt(i + 2) === 123 && i + 2 < e) {
+      out.push(text.slice(runStart, i + 1));
+      i += 2; // keep "{" as the start of the next run
+      runStart = i;
+      continue;
+    }
+    if (quoted && c === 92) {
+      out.push(text.slice(runStart, i));
+      const sel = text.charCodeAt(i + 1);
+      if (i + 1 >= e) {
+        diags.push({
+          severity: "error",
+          summary: "Invalid escape sequence",
+          detail: "A backslash at the end of a string must itself be escaped as `\\\\`.",
+          subject: rangeOf(i, i + 1),
+        });
+        i += 1;
+        runStart = i;
+        continue;
+      }
+      let consumed = 2;
+      switch (sel) {
+        case 110:
+          out.push("\n");
+          break;
+        case 114:
+          out.push("\r");
+          break;
+        case 116:
+          out.push("\t");
+          break;
+        case 34:
+          out.push('"');
+          break;
+        case 92:
+          out.push("\\");
+          break;
+        case 117: // u
+        case 85: {
+          // U
+          const want = sel === 117 ? 4 : 8;
+          let k = 0;
+          while (k < want && i + 2 + k < e && isHex(text.charCodeAt(i + 2 + k))) k++;
+          if (k < want) {
+            diags.push({
+              severity: "error",
+              summary: "Invalid escape sequence",
+              detail: `\\${String.fromCharCode(sel)} must be followed by exactly ${want} hexadecimal digits.`,
+              subject: rangeOf(i, i + 2 + k),
+            });
+            consumed = 2 + k;
+            break;
+          }
+          const cp = parseInt(text.slice(i + 2, i + 2 + want), 16);
+          if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+            diags.push({
+              severity: "error",
+              summary: "Invalid escape sequence",
+              detail: "The escape names a code point that is not a valid Unicode character.",
+              subject: rangeOf(i, i + 2 + want),
+            });
+          } else {
+            out.push(String.fromCodePoint(cp));
+          }
+          consumed = 2 + want;
+          break;
+        }
+        default: {
+          const cp = text.codePointAt(i + 1) ?? sel;
+          const ch = String.fromCodePoint(cp);
+          diags.push({
+            severity: "error",
+            summary: "Invalid escape sequence",
+            detail: `\`\\${ch}\` is not an escape; use \`\\\\\` for a literal backslash.`,
+            subject: rangeOf(i, i + 1 + ch.length),
+          });
+          out.push(ch);
+          consumed = 1 + ch.length;
+          break;
+        }
+      }
+      i += consumed;
+      runStart = i;
+      continue;
+    }
+    i++;
+  }
+  out.push(text.slice(runStart, e));
+  return out.join("");
+}
+
+/** Parses a template whose opening token (OQuote or OHeredoc) was just read. */
+export function parseTemplateAfterOpen(p: ParserState, open: number): Expression {
+  const isHeredoc = p.types[open] === T.OHeredoc;
+  const end = isHeredoc ? T.CHeredoc : T.CQuote;
+  const hd = isHeredoc ? p.tk.heredocs.get(open) : undefined;
+  const openRange = p.tokRange(open);
+  const flat = parseTemplateParts(p, end, isHeredoc);
+  if (hd?.indented) flushHeredoc(flat);
+  const closeRange = p.prevRange();
+  const range = span(openRange, closeRange);
+  const form = isHeredoc ? "heredoc" : "quoted";
+  const passthru = flat.length === 2 && flat[0].t === "interp";
+  const parts = buildTemplateParts(p, flat);
+  if (passthru && flat[0].t === "interp") {
+    return { kind: "TemplateWrap", wrapped: flat[0].expr, form, range };
+  }
+  const tmpl: Expression = { kind: "Template", parts, form, range };
+  if (hd !== undefined) tmpl.heredoc = { marker: hd.marker, indented: hd.indented };
+  return tmpl;
+}
+
+/**
+ * Parses the parts of a template up to the closing token `end`. Used for
+ * quoted strings, heredocs, and (with `end` = EOF) standalone templates.
+ */
+export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean): Flat[] {
+  const parts: Flat[] = [];
+  const startRange = p.nextRange();
+  let ltrimNext = false;
+  let nextCanTrimPrev = false;
+  let endRange: Range;
+  for (;;) {
+    const next = p.read();
+    const ty = p.types[next];
+    if (ty === end) {
+      endRange = p.tokRange(next);
+      break;
+    }
+    const ltrim = ltrimNext;
+    ltrimNext = false;
+    const canTrimPrev = nextCanTrimPrev;
+    nextCanTrimPrev = false;
+    if (ty === T.QuotedLit || ty === T.StringLit) {
+      let value = decodeLiteral(p, p.text, p.starts[next], p.ends[next], ty === T.QuotedLit, p.diags);
+      if (ltrim) value = trimLeftSpace(value);
+      parts.push({ t: "lit", value, range: p.tokRange(next), line: ty === T.StringLit });
+      nextCanTrimPrev = true;
+      continue;
+    }
+    if (ty === T.TemplateInterp || ty === T.TemplateControl) {
+      const openTxt = p.tokText(next);
+      const stripLeft = openTxt.length === 3;
+      if (canTrimPrev && stripLeft && parts.length > 0) {
+        const prev = parts[parts.length - 1];
+        if (prev.t === "lit") prev.value = trimRightSpace(prev.value);
+      }
+      const nextRange = p.tokRange(next);
+      if (!p.enter(nextRange)) {
+        endRange = p.prevRange();
+        break;
+      }
+      p.pushNL(false);
+      if (ty === T.TemplateInterp) {
+        const expr = parseExpression(p);
+        const close = p.peek();
+        const cty = p.types[close];
+        let stripRight = false;
+        if (cty !== T.TemplateSeqEnd) {
+          if (!p.recovery) {
+            if (cty === T.EOF) {
+              p.error("Unclosed template interpolation sequence", "The file ends inside this `${`; add the closing `}`.", startRange);
+            } else if (cty === T.Colon) {
+              p.error(
+                "Extra characters after interpolation expression",
+                "A colon cannot follow an interpolated expression. If this is meant for another language, escape the opening as `$${`.",
+                p.tokRange(close),
+              );
+            } else if ((cty === T.CQuote || cty === T.OQuote) && end === T.CQuote) {
+              p.error("Unclosed template interpolation sequence", "The string ends inside this `${`; add the closing `}`.", startRange);
+            } else {
+              p.error(
+                "Extra characters after interpolation expression",
+                "Only one expression may appear between `${` and `}`. If this is meant for another language (a shell script, for instance), escape the opening as `$${`.",
+                p.tokRange(close),
+              );
+            }
+          }
+          p.recover(T.TemplateSeqEnd);
+        } else {
+          p.read();
+          if (p.ends[close] - p.starts[close] === 2) {
+            ltrimNext = true;
+            stripRight = true;
+          }
+        }
+        p.popNL();
+        p.leave();
+        parts.push({ t: "interp", expr, range: span(nextRange, p.tokRange(close)), stripLeft, stripRight });
+        continue;
+      }
+      // %{ directive }
+      const kw = p.peek();
+      if (p.types[kw] !== T.Ident) {
+        p.errorUnlessRecovering(
+          "Invalid template directive",
+          "`%{` must be followed by a directive keyword: if, else, endif, for or endfor.",
+          p.tokRange(kw),
+        );
+        p.recover(T.TemplateSeqEnd);
+        p.popNL();
+        p.leave();
+        continue;
+      }
+      p.read();
+      const word = p.tokText(kw);
+      let ok = true;
+      if (word === "if") {
+        const cond = parseExpression(p);
+        parts.push({ t: "if", cond, range: span(nextRange, p.nextRange()) });
+      } else if (word === "else" || word === "endif" || word === "endfor") {
+        parts.push({ t: word, range: span(nextRange, p.nextRange()) });
+      } else if (word === "for") {
+        ok = false;
+        const forErr = (detail: string): void => p.errorUnlessRecovering("Invalid 'for' directive", detail, p.nextRange());
+        if (p.peekType() !== T.Ident) {
+          forErr("`for` must be followed by a variable name.");
+        } else {
+          let keyVar: string | null = null;
+          let valVar = p.tokText(p.read());
+          let good = true;
+          if (p.peekType() === T.Comma) {
+            keyVar = valVar;
+            p.read();
+            if (p.peekType() !== T.Ident) {
+              forErr("A second variable name is needed after the comma.");
+              good = false;
+            } else valVar = p.tokText(p.read());
+          }
+          if (good && !p.isKeyword(p.peek(), "in")) {
+            forErr("The variable names must be followed by `in` and the collection.");
+            good = false;
+          }
+          if (good) {
+            p.read();
+            const coll = parseExpression(p);
+            parts.push({ t: "for", keyVar, valVar, coll, range: span(nextRange, p.nextRange()) });
+            ok = true;
+          }
+        }
+        if (!ok) {
+          p.recover(T.TemplateSeqEnd);
+          p.popNL();
+          p.leave();
+          continue;
+        }
+      } else {
+        const known = ["if", "for", "else", "endif", "endfor"];
+        const guess = known.find((k) => editDistance(k, word) <= 2);
+        p.errorUnlessRecovering(
+          "Invalid template control keyword",
+          `\`${word}\` is not a template directive.${guess !== undefined ? ` Did you mean \`${guess}\`?` : ""}`,
+          p.tokRange(kw),
+        );
+        p.recover(T.TemplateSeqEnd);
+        p.popNL();
+        p.leave();
+        continue;
+      }
+      const close = p.peek();
+      if (p.types[close] !== T.TemplateSeqEnd) {
+        p.errorUnlessRecovering(`Extra characters in ${word} marker`, "Close the directive with `}` right after its expression.", p.tokRange(close));
+        p.recover(T.TemplateSeqEnd);
+      } else {
+        p.read();
+        if (p.ends[close] - p.starts[close] === 2) ltrimNext = true;
+      }
+      p.popNL();
+      p.leave();
+      continue;
+    }
+    // Anything else (EOF, a newline in a quoted string, ...) ends the template.
+    p.errorUnlessRecovering(
+      "Unterminated template string",
+      heredoc ? "The heredoc has no closing marker line; add one with the marker word alone on its line." : "The string is never closed; add the closing quote.",
+      p.tokRange(next),
+    );
+    const fin = p.recover(end);
+    endRange = p.tokRange(fin);
+    break;
+  }
+  if (parts.length === 0) {
+    parts.push({ t: "lit", value: "", range: { start: startRange.start, end: startRange.start }, line: false });
+  }
+  parts.push({ t: "end", range: endRange });
+  return parts;
+}
+
+function editDistance(a: string, b: string): number {
+  const dp: number[] = [];
+  for (let j = 0; j <= b.length; j++) dp.push(j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0];
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j];
+      dp[j] = Math.min(dp[j] + 1, dp[j - 1] + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length];
+}
+
+/** `<<-` heredocs: remove the smallest common leading-space count from every line. */
+function flushHeredoc(parts: Flat[]): void {
+  let minSpaces = Number.MAX_SAFE_INTEGER;
+  let newline = true;
+  const adjust: Array<Extract<Flat, { t: "lit" }>> = [];
+  for (const part of parts) {
+    if (newline) {
+      newline = false;
+      let spaces: number;
+      if (part.t === "lit") {
+        const trimmed = trimLeftSpace(part.value);
+        if (trimmed.length === 0 && part.value.endsWith("\n")) {
+          spaces = Number.MAX_SAFE_INTEGER;
+        } else {
+          spaces = countChars(part.value.slice(0, part.value.length - trimmed.length));
+          adjust.push(part);
+        }
+      } else if (part.t === "end") {
+        break;
+      } else {
+        spaces = 0;
+      }
+      if (spaces < minSpaces) minSpaces = spaces;
+    }
+    if (part.t === "lit" && part.value.endsWith("\n")) newline = true;
+  }
+  if (minSpaces === Number.MAX_SAFE_INTEGER) return;
+  for (const lit of adjust) {
+    const cut = codeUnitsForChars(lit.value, minSpaces);
+    lit.value = lit.value.slice(cut);
+    const st = lit.range.start;
+    lit.range = { start: { line: st.line, column: st.column + cut, offset: st.offset + cut }, end: lit.range.end };
+  }
+}
+
+function countChars(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) continue;
+    n++;
+  }
+  return n;
+}
+
+function codeUnitsForChars(s: string, chars: number): number {
+  let i = 0;
+  let n = 0;
+  while (i < s.length && n < chars) {
+    const c = s.charCodeAt(i);
+    i += c >= 0xd800 && c <= 0xdbff ? 2 : 1;
+    n++;
+  }
+  return i;
+}
+
+/** Builds the nested part tree (if/for directives) from the flat list. */
+export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[] {
+  let idx = 0;
+  const err = (summary: string, detail: string, subject: Range): void => {
+    p.error(summary, detail, subject);
+  };
+  const seq = (stopAt: ReadonlySet<string>): { parts: TemplatePart[]; stop: Flat } => {
+    const out: TemplatePart[] = [];
+    for (;;) {
+      const f = flat[idx];
+      if (f.t === "end" || stopAt.has(f.t)) return { parts: out, stop: f };
+      idx++;
+      switch (f.t) {
+        case "lit":
+          out.push({ kind: "TemplateLiteral", value: f.value, range: f.range });
+          break;
+        case "interp":
+          out.push({ kind: "TemplateInterp", expr: f.expr, range: f.range, stripLeft: f.stripLeft, stripRight: f.stripRight });
+          break;
+        case "if": {
+          const thenR = seq(new Set(["else", "endif", "endfor"]));
+          let elseParts: TemplatePart[] | null = null;
+          let stop = thenR.stop;
+          if (stop.t === "else") {
+            idx++;
+            const elseR = seq(new Set(["else", "endif", "endfor"]));
+            elseParts = elseR.parts;
+            stop = elseR.stop;
+            if (stop.t === "else") {
+              err("Unexpected else directive", "This `if` already has an `else`; remove the extra one.", stop.range);
+              idx++;
+            }
+          }
+          if (stop.t === "endif") {
+            idx++;
+            out.push({ kind: "TemplateIf", condition: f.cond, then: thenR.parts, else: elseParts, range: span(f.range, stop.range) });
+          } else if (stop.t === "end") {
+            err("Unexpected end of template", "This `%{ if }` directive has no matching `%{ endif }`.", stop.range);
+            out.push({ kind: "TemplateIf", condition: f.cond, then: thenR.parts, else: elseParts, range: span(f.range, stop.range) });
+          } else {
+            err(`Unexpected ${stop.t} directive`, "An `%{ endif }` was expected here to close the open `%{ if }`.", stop.range);
+            idx++;
+            out.push({ kind: "TemplateIf", condition: f.cond, then: thenR.parts, else: elseParts, range: span(f.range, stop.range) });
+          }
+          break;
+        }
+        case "for": {
+          const bodyR = seq(new Set(["else", "endif", "endfor"]));
+          const stop = bodyR.stop;
+          if (stop.t === "endfor") {
+            idx++;
+          } else if (stop.t === "end") {
+            err("Unexpected end of template", "This `%{ for }` directive has no matching `%{ endfor }`.", stop.range);
+          } else {
+            err(`Unexpected ${stop.t} directive`, "An `%{ endfor }` was expected here to close the open `%{ for }`.", stop.range);
+            idx++;
+          }
+          out.push({
+            kind: "TemplateFor",
+            keyVar: f.keyVar,
+            valVar: f.valVar,
+            collection: f.coll,
+            body: bodyR.parts,
+            range: span(f.range, stop.range),
+          });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  };
+  const all: TemplatePart[] = [];
+  for (;;) {
+    const r = seq(new Set(["else", "endif", "endfor"]));
+    all.push(...r.parts);
+    if (r.stop.t === "end") break;
+    err(`Unexpected ${r.stop.t} directive`, "This directive has no matching opening `%{ if }` or `%{ for }`.", r.stop.range);
+    idx++;
+  }
+  return all;
+}

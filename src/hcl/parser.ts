@@ -1,0 +1,532 @@
+/**
+ * HCL native syntax parser: bodies, attributes and blocks, plus the entry
+ * points for whole files, standalone expressions and standalone templates.
+ * Never throws on any input: problems become diagnostics and the tree is
+ * kept as complete as possible.
+ */
+import type { Attribute, Block, Body, Comment, Diagnostic, Expression, File, ParseResult, Pos, Range } from "./ast.js";
+import { T, lex, type Tokens } from "./lexer.js";
+import { ParserState } from "./parser-core.js";
+import { parseExpression } from "./parser-expr.js";
+import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts } from "./parser-template.js";
+import { LineIndex, computeLineStarts, stripBom } from "./source.js";
+
+export { parseExpression } from "./parser-expr.js";
+
+function span(a: Range, b: Range): Range {
+  return { start: a.start, end: b.end };
+}
+
+export interface NativeOptions {
+  /** Reproduce HashiCorp's exact ranges after errors and omit lenient recovery (outline). */
+  compat?: boolean;
+}
+
+/** Parses a native-syntax file. A leading BOM is removed first (positions are relative to the rest). */
+export function parseNative(input: string, filename: string, opts: NativeOptions = {}): ParseResult {
+  const { text } = stripBom(input);
+  const lineStarts = computeLineStarts(text);
+  const li = new LineIndex(lineStarts);
+  const tk = lex(text);
+  const p = new ParserState(text, tk, li);
+  p.compat = opts.compat === true;
+  const lexDiags = checkInvalidTokens(p, tk);
+  const comments = fillComments(li, tk.comments);
+  let body: Body;
+  try {
+    body = parseBody(p, T.EOF, null);
+  } catch (e) {
+    // Defensive: a bug must not take the linter down; report it as a diagnostic.
+    body = { kind: "Body", attributes: [], blocks: [], range: li.range(0, text.length) };
+    p.diags.push({
+      severity: "error",
+      summary: "Internal parser error",
+      detail: `The parser failed unexpectedly (${e instanceof Error ? e.message : String(e)}); please report this file.`,
+      subject: li.range(0, 0),
+    });
+  }
+  body.range = li.range(0, text.length);
+  const file: File = { filename, syntax: "native", text, body, comments, lineStarts };
+  return { file, diagnostics: [...lexDiags, ...p.diags] };
+}
+
+function fillComments(li: LineIndex, comments: Comment[]): Comment[] {
+  for (const c of comments) c.range = li.range(c.range.start.offset, c.range.end.offset);
+  return comments;
+}
+
+/** Diagnostics for tokens that are never valid (reported once per kind, like HashiCorp's scanner check). */
+function checkInvalidTokens(p: ParserState, tk: Tokens): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  let bitwise = 0;
+  let exponent = 0;
+  let backtick = 0;
+  let apostrophe = 0;
+  let semicolon = 0;
+  let badUtf8 = 0;
+  const add = (summary: string, detail: string, i: number): void => {
+    out.push({ severity: "error", summary, detail, subject: p.tokRange(i) });
+  };
+  const types = tk.types;
+  for (let i = 0; i < tk.count; i++) {
+    const ty = types[i];
+    if (ty < T.BitwiseAnd) continue;
+    switch (ty) {
+      case T.BitwiseAnd:
+      case T.BitwiseOr:
+      case T.BitwiseXor:
+      case T.BitwiseNot:
+        if (bitwise < 4) {
+          const hint =
+            ty === T.BitwiseAnd ? " Use `&&` for a logical AND." : ty === T.BitwiseOr ? " Use `||` for a logical OR." : ty === T.BitwiseNot ? " Use `!` for a logical NOT." : "";
+          add("Unsupported operator", `HCL has no bitwise operators.${hint}`, i);
+          bitwise++;
+        }
+        break;
+      case T.StarStar:
+        if (exponent < 1) {
+          add("Unsupported operator", "HCL has no `**` operator; use the pow() function for exponents.", i);
+          exponent++;
+        }
+        break;
+      case T.Backtick:
+        if (backtick % 2 === 0) add("Invalid character", "Backticks do not delimit strings in HCL; use a heredoc (`<<EOT`) for multi-line text.", i);
+        if (backtick <= 2) backtick++;
+        break;
+      case T.Apostrophe:
+        if (apostrophe % 2 === 0) add("Invalid character", 'Strings use double quotes (") in HCL, not single quotes.', i);
+        if (apostrophe <= 2) apostrophe++;
+        break;
+      case T.Semicolon:
+        if (semicolon < 1) {
+          add("Invalid character", "Semicolons are not used in HCL: separate arguments with newlines and list items with commas.", i);
+          semicolon++;
+        }
+        break;
+      case T.BadUTF8:
+        if (badUtf8 < 1) {
+          add("Invalid character encoding", "The file is not valid UTF-8; save it with UTF-8 encoding.", i);
+          badUtf8++;
+        }
+        break;
+      case T.QuotedNewline:
+        add(
+          "Invalid multi-line string",
+          "A quoted string must close on the line where it starts; write `\\n` for a line break or use a heredoc (`<<EOT`).",
+          i,
+        );
+        break;
+      case T.Invalid: {
+        const ch = p.tokText(i);
+        if (ch === "\u201c" || ch === "\u201d") {
+          add("Invalid character", 'Typographic ("curly") quotes are not string delimiters; replace them with a plain double quote (").', i);
+        } else {
+          add("Invalid character", "This character has no meaning in HCL; remove it.", i);
+        }
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Parses body items until `end` (EOF for the file, CBrace for a block) and
+ * consumes the end token. `openRange` is the block's `{` (for diagnostics).
+ */
+function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
+  const attributes: Attribute[] = [];
+  const blocks: Block[] = [];
+  const byName = new Map<string, Attribute>();
+  const startOff = p.prev >= 0 ? p.ends[p.prev] : 0;
+  let endOff = startOff;
+  for (;;) {
+    const next = p.peek();
+    const ty = p.types[next];
+    if (ty === end) {
+      p.read();
+      endOff = p.starts[next];
+      break;
+    }
+    if (ty === T.Newline) {
+      p.read();
+      continue;
+    }
+    if (ty === T.Ident) {
+      const item = parseBodyItem(p);
+      if (item === null) continue;
+      if (item.kind === "Block") {
+        blocks.push(item);
+      } else {
+        const existing = byName.get(item.name);
+        if (existing !== undefined) {
+          p.error(
+            "Attribute redefined",
+            `"${item.name}" is already set on line ${existing.nameRange.start.line}; an argument can be set only once per block. Remove one of them.`,
+            item.nameRange,
+            { code: "attribute-redefined" },
+          );
+        } else {
+          byName.set(item.name, item);
+          attributes.push(item);
+        }
+      }
+      continue;
+    }
+    const bad = p.read();
+    if (!p.recovery) {
+      if (ty === T.OQuote) {
+        p.error("Invalid argument name", "Argument names are written without quotes.", p.tokRange(bad));
+      } else if (ty === T.EOF) {
+        p.error(
+          "Unclosed configuration block",
+          "This block's `{` has no matching `}` before the end of the file; check the brace nesting.",
+          openRange ?? p.tokRange(bad),
+        );
+      } else {
+        p.error(
+          "Argument or block definition required",
+          "Only arguments (`name = value`) and blocks (`type \"label\" { ... }`) can appear here.",
+          p.tokRange(bad),
+        );
+      }
+    }
+    endOff = p.starts[bad];
+    const r = p.recover(end);
+    endOff = p.starts[r];
+    break;
+  }
+  return { kind: "Body", attributes, blocks, range: p.li.range(startOff, Math.max(startOff, endOff)) };
+}
+
+function parseBodyItem(p: ParserState): Attribute | Block | null {
+  const ident = p.read();
+  const nt = p.peekType();
+  if (nt === T.Equal) return finishAttribute(p, ident, false);
+  if (nt === T.OQuote || nt === T.OBrace || nt === T.Ident) return finishBlock(p, ident);
+  p.recoverAfterBodyItem();
+  p.error(
+    "Argument or block definition required",
+    "Write `name = value` to set an argument, or add `{` to open a block.",
+    p.tokRange(ident),
+  );
+  return null;
+}
+
+function finishAttribute(p: ParserState, ident: number, singleLine: boolean): Attribute {
+  p.read(); // "="
+  const identRange = p.tokRange(ident);
+  const m = p.mark();
+  const expr = parseExpression(p);
+  let endRange: Range;
+  if (p.recovery && p.hasErrorsSince(m)) {
+    endRange = p.prevRange();
+    p.recoverAfterBodyItem();
+  } else if (!singleLine) {
+    const end = p.peek();
+    const ety = p.types[end];
+    if (ety !== T.Newline && ety !== T.EOF && !(p.lenient && (ety === T.Ident || ety === T.CBrace))) {
+      if (!p.recovery) {
+        if (ety === T.Comma) {
+          p.error("Unexpected comma after argument", "Arguments are separated by newlines, not commas; remove the comma.", p.tokRange(end));
+        } else {
+          p.error("Missing newline after argument", "Put each argument on its own line.", p.tokRange(end));
+        }
+      }
+      endRange = p.prevRange();
+      p.recoverAfterBodyItem();
+    } else {
+      endRange = p.prevRange();
+      if (ety === T.Newline || ety === T.EOF) p.read();
+    }
+  } else {
+    endRange = p.prevRange();
+  }
+  const range = p.compat ? span(identRange, endRange) : span(identRange, expr.range.end.offset >= identRange.end.offset ? expr.range : endRange);
+  return { kind: "Attribute", name: p.tokText(ident), nameRange: identRange, expr, range };
+}
+
+/** A quoted block label (no templates allowed); returns its value and range. */
+function parseQuotedLabel(p: ParserState): { value: string; range: Range } {
+  const oq = p.read();
+  const oqRange = p.tokRange(oq);
+  let value = "";
+  let endRange: Range;
+  for (;;) {
+    const t = p.read();
+    const ty = p.types[t];
+    if (ty === T.CQuote) {
+      endRange = p.tokRange(t);
+      break;
+    }
+    if (ty === T.QuotedLit) {
+      value += decodeLiteral(p, p.text, p.starts[t], p.ends[t], true, p.diags);
+      continue;
+    }
+    if (ty === T.TemplateInterp || ty === T.TemplateControl) {
+      const which = ty === T.TemplateInterp ? "$" : "%";
+      p.error(
+        "Invalid string literal",
+        `A block label cannot contain template sequences; write \`${which}${which}{\` for a literal \`${which}{\`.`,
+        p.tokRange(t),
+      );
+      value += `${which}{ ... }`;
+      p.recover(T.TemplateSeqEnd);
+      continue;
+    }
+    if (ty === T.EOF) {
+      p.error("Unterminated string literal", "The label's closing quote is missing.", p.tokRange(t));
+      endRange = p.tokRange(t);
+      break;
+    }
+    p.error("Invalid string literal", "A block label must be a plain quoted string.", p.tokRange(t));
+    p.recover(T.CQuote);
+    endRange = p.prevRange();
+    break;
+  }
+  return { value, range: span(oqRange, endRange) };
+}
+
+function finishBlock(p: ParserState, ident: number): Block {
+  const identRange = p.tokRange(ident);
+  const type = p.tokText(ident);
+  const labels: string[] = [];
+  const labelRanges: Range[] = [];
+  let oBrace = -1;
+  for (;;) {
+    const tok = p.peek();
+    const ty = p.types[tok];
+    if (ty === T.OBrace) {
+      oBrace = p.read();
+      break;
+    }
+    if (ty === T.OQuote) {
+      const l = parseQuotedLabel(p);
+      labels.push(l.value);
+      labelRanges.push(l.range);
+      continue;
+    }
+    if (ty === T.Ident) {
+      p.read();
+      labels.push(p.tokText(tok));
+      labelRanges.push(p.tokRange(tok));
+      continue;
+    }
+    if (ty === T.Equal) {
+      p.error("Invalid block definition", "A block is written without `=`; remove it (or, for an argument, drop the labels).", p.tokRange(tok));
+    } else if (ty === T.Newline) {
+      p.error("Invalid block definition", "The block's opening `{` must be on the same line as its type and labels.", p.tokRange(tok));
+    } else if (!p.recovery) {
+      p.error("Invalid block definition", "A block header may contain only quoted labels, followed by `{`.", p.tokRange(tok));
+    }
+    p.recoverAfterBodyItem();
+    return {
+      kind: "Block",
+      type,
+      typeRange: identRange,
+      labels,
+      labelRanges,
+      openBraceRange: identRange,
+      closeBraceRange: identRange,
+      body: { kind: "Body", attributes: [], blocks: [], range: identRange },
+      range: identRange,
+      singleLine: false,
+    };
+  }
+  const openRange = p.tokRange(oBrace);
+  if (!p.enter(openRange)) {
+    return {
+      kind: "Block",
+      type,
+      typeRange: identRange,
+      labels,
+      labelRanges,
+      openBraceRange: openRange,
+      closeBraceRange: openRange,
+      body: { kind: "Body", attributes: [], blocks: [], range: openRange },
+      range: span(identRange, openRange),
+      singleLine: true,
+    };
+  }
+  let body: Body;
+  let closeRange: Range;
+  let oneLineDiag: Diagnostic | undefined;
+  const first = p.peekType();
+  if (first === T.Newline || first === T.EOF || first === T.CBrace) {
+    body = parseBody(p, T.CBrace, openRange);
+    closeRange = p.prevRange();
+  } else {
+    const fork = p.compat ? null : p.fork();
+    const mark = p.mark();
+    const single = parseSingleAttrBody(p);
+    if (single.diag !== undefined) oneLineDiag = single.diag;
+    const close = p.peek();
+    const cty = p.types[close];
+    if (cty === T.CBrace) {
+      p.read();
+    } else {
+      // Which follow-up tokens HashiCorp's parser complains about (found empirically).
+      if (cty === T.EOF) {
+        if (!p.recovery) {
+          p.error("Unclosed configuration block", "This block's `{` has no matching `}` before the end of the file.", openRange);
+        }
+      } else if (!p.recovery || (cty !== T.Ident && cty !== T.OQuote)) {
+        const d: Diagnostic = {
+          severity: "error",
+          summary: "Invalid single-argument block definition",
+          detail:
+            "A block opened and closed on one line may hold only one argument. Put each argument or nested block on its own line, with the closing brace on a line of its own.",
+          subject: p.tokRange(close),
+          code: "one-line-block",
+        };
+        p.diags.splice(mark, 0, d);
+        oneLineDiag ??= d;
+      }
+      p.recover(T.CBrace);
+    }
+    closeRange = p.prevRange();
+    const closeTok = p.prev;
+    const bodyStart = openRange.end;
+    if (single.attr !== null) {
+      body = { kind: "Body", attributes: [single.attr], blocks: [], range: { start: bodyStart, end: closeRange.start } };
+    } else {
+      body = { kind: "Body", attributes: [], blocks: [], range: { start: bodyStart, end: closeRange.start } };
+    }
+    if (oneLineDiag !== undefined && fork !== null) {
+      // Re-parse the body leniently so that all its items reach the tree.
+      const lenient = fork;
+      lenient.lenient = true;
+      lenient.recovery = false;
+      const lb = parseBody(lenient, T.CBrace, openRange);
+      if (lenient.prev === closeTok && !lenient.hasErrorsSince(0)) {
+        body = { kind: "Body", attributes: lb.attributes, blocks: lb.blocks, range: body.range };
+      }
+    }
+  }
+  p.leave();
+  const eol = p.peek();
+  const ety = p.types[eol];
+  if (ety === T.Newline || ety === T.EOF) {
+    p.read();
+  } else if (!(p.lenient && (ety === T.Ident || ety === T.CBrace))) {
+    p.errorUnlessRecovering("Missing newline after block definition", "Start the next item on a new line after the block's closing brace.", p.tokRange(eol));
+    p.recoverAfterBodyItem();
+  }
+  const block: Block = {
+    kind: "Block",
+    type,
+    typeRange: identRange,
+    labels,
+    labelRanges,
+    openBraceRange: openRange,
+    closeBraceRange: closeRange,
+    body,
+    range: span(identRange, closeRange),
+    singleLine: openRange.start.line === closeRange.start.line,
+  };
+  if (oneLineDiag !== undefined) {
+    oneLineDiag.code = "one-line-block";
+    oneLineDiag.block = block;
+  }
+  return block;
+}
+
+function parseSingleAttrBody(p: ParserState): { attr: Attribute | null; diag?: Diagnostic } {
+  const ident = p.read();
+  if (p.types[ident] !== T.Ident) {
+    p.recoverAfterBodyItem();
+    p.error("Argument or block definition required", "Only an argument (`name = value`) can appear here.", p.tokRange(ident));
+    return { attr: null };
+  }
+  const next = p.peek();
+  const nt = p.types[next];
+  if (nt === T.Equal) return { attr: finishAttribute(p, ident, true) };
+  const identRange = p.tokRange(ident);
+  if (nt === T.OQuote || nt === T.OBrace || nt === T.Ident) {
+    const nextRange = p.tokRange(next);
+    p.recoverAfterBodyItem();
+    const d = p.error(
+      "Argument definition required",
+      `A block written on one line can hold only a single argument. Move the nested block "${p.tokText(ident)}" to its own line inside the parent block (or, for an argument, add \`=\`).`,
+      span(identRange, nextRange),
+      { code: "one-line-block" },
+    );
+    return { attr: null, diag: d };
+  }
+  p.recoverAfterBodyItem();
+  p.error("Argument or block definition required", "Write `name = value` to set an argument.", identRange);
+  return { attr: null };
+}
+
+// ------------------------------------------------------------ standalone entry points
+
+class OffsetLineIndex extends LineIndex {
+  private readonly base: Pos;
+  constructor(lineStarts: number[], base: Pos) {
+    super(lineStarts);
+    this.base = base;
+  }
+  override pos(offset: number): Pos {
+    const l = this.lineOf(offset);
+    const col = offset - this.lineStarts[l] + 1;
+    return {
+      line: this.base.line + l,
+      column: l === 0 ? this.base.column + col - 1 : col,
+      offset: this.base.offset + offset,
+    };
+  }
+}
+
+function standaloneState(text: string, template: boolean, base?: Pos): ParserState {
+  const ls = computeLineStarts(text);
+  const li = base !== undefined ? new OffsetLineIndex(ls, base) : new LineIndex(ls);
+  const tk = lex(text, template);
+  return new ParserState(text, tk, li, false);
+}
+
+/**
+ * Parses `text` as a single expression (newlines are insignificant), with
+ * positions shifted so that offset 0 of `text` is at `base` (default: 1:1).
+ */
+export function parseExpressionAt(text: string, filename: string, base?: Pos): { expr: Expression; diagnostics: Diagnostic[] } {
+  void filename;
+  const p = standaloneState(text, false, base);
+  const lexDiags = checkInvalidTokens(p, p.tk);
+  let expr: Expression;
+  try {
+    expr = parseExpression(p);
+    const next = p.peek();
+    if (p.types[next] !== T.EOF && !p.recovery) {
+      p.error("Extra characters after expression", "Only one expression is allowed here; remove the text that follows it.", p.tokRange(next));
+    }
+  } catch (e) {
+    expr = { kind: "Invalid", range: p.li.range(0, text.length) };
+    p.error("Internal parser error", `The parser failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`, expr.range);
+  }
+  return { expr, diagnostics: [...lexDiags, ...p.diags] };
+}
+
+/**
+ * Parses `text` as template content (as in a JSON string value): literal
+ * text with `${ }` and `%{ }` sequences. Returns a Template, or a
+ * TemplateWrap when the text is exactly one interpolation.
+ */
+export function parseTemplateAt(text: string, filename: string, base?: Pos): { expr: Expression; diagnostics: Diagnostic[] } {
+  void filename;
+  const p = standaloneState(text, true, base);
+  const lexDiags = checkInvalidTokens(p, p.tk);
+  let expr: Expression;
+  try {
+    const flat = parseTemplateParts(p, T.EOF, true);
+    const range = p.li.range(0, text.length);
+    if (flat.length === 2 && flat[0].t === "interp") {
+      expr = { kind: "TemplateWrap", wrapped: flat[0].expr, form: "json", range };
+    } else {
+      expr = { kind: "Template", parts: templatePartsOf(p, flat), form: "json", range };
+    }
+  } catch (e) {
+    expr = { kind: "Invalid", range: p.li.range(0, text.length) };
+    p.error("Internal parser error", `The parser failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`, expr.range);
+  }
+  return { expr, diagnostics: [...lexDiags, ...p.diags] };
+}

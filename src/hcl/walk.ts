@@ -1,0 +1,363 @@
+/**
+ * Helpers over expressions: a pre-order walker, reference/call collection
+ * (same nodes and order as HashiCorp's hclsyntax.Walk), traversal text,
+ * source slices and constant evaluation.
+ */
+import type { Expression, File, FunctionCall, ObjectConsItem, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
+
+/**
+ * Calls `visit` for `expr` and every sub-expression in source order
+ * (pre-order: a node before its children). Template parts, object keys,
+ * `for` parts and splat parts are included. Returning `false` from `visit`
+ * skips the node's children. Bare-identifier object keys (`{ name = 1 }`)
+ * are visited too; use `isBareKey` on the parent item, or collectRefs which
+ * skips them.
+ */
+export function walkExpression(expr: Expression, visit: (e: Expression) => void | boolean): void {
+  walk(expr, visit, true);
+}
+
+function walk(expr: Expression, visit: (e: Expression) => void | boolean, includeBareKeys: boolean): void {
+  // Explicit stack to survive deeply nested input.
+  const stack: Expression[] = [expr];
+  while (stack.length > 0) {
+    const e = stack.pop() as Expression;
+    if (visit(e) === false) continue;
+    const kids = children(e, includeBareKeys);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+  }
+}
+
+function partsChildren(parts: TemplatePart[], out: Expression[]): void {
+  for (const part of parts) {
+    switch (part.kind) {
+      case "TemplateLiteral":
+        break;
+      case "TemplateInterp":
+        out.push(part.expr);
+        break;
+      case "TemplateIf":
+        out.push(part.condition);
+        partsChildren(part.then, out);
+        if (part.else !== null) partsChildren(part.else, out);
+        break;
+      case "TemplateFor":
+        out.push(part.collection);
+        partsChildren(part.body, out);
+        break;
+    }
+  }
+}
+
+/** Direct sub-expressions of `e` in source order. */
+export function children(e: Expression, includeBareKeys = true): Expression[] {
+  switch (e.kind) {
+    case "LiteralValue":
+    case "ScopeTraversal":
+    case "AnonSymbol":
+    case "Invalid":
+      return [];
+    case "Template": {
+      const out: Expression[] = [];
+      partsChildren(e.parts, out);
+      return out;
+    }
+    case "TemplateWrap":
+      return [e.wrapped];
+    case "RelativeTraversal":
+      return [e.source];
+    case "Index":
+      return [e.collection, e.key];
+    case "Splat":
+      return [e.source, e.each];
+    case "FunctionCall":
+      return e.args.slice();
+    case "Conditional":
+      return [e.condition, e.trueResult, e.falseResult];
+    case "BinaryOp":
+      return [e.lhs, e.rhs];
+    case "UnaryOp":
+      return [e.operand];
+    case "TupleCons":
+      return e.exprs.slice();
+    case "ObjectCons": {
+      const out: Expression[] = [];
+      for (const item of e.items) {
+        if (includeBareKeys || !item.keyIsBareIdent) out.push(item.key);
+        out.push(item.value);
+      }
+      return out;
+    }
+    case "For": {
+      const out: Expression[] = [e.collection];
+      if (e.keyExpr !== null) out.push(e.keyExpr);
+      out.push(e.valExpr);
+      if (e.condition !== null) out.push(e.condition);
+      return out;
+    }
+    case "Parentheses":
+      return [e.expr];
+  }
+}
+
+/** Every variable reference (ScopeTraversal) in `expr`, in source order; bare object keys excluded. */
+export function collectRefs(expr: Expression): ScopeTraversal[] {
+  const out: ScopeTraversal[] = [];
+  walk(
+    expr,
+    (e) => {
+      if (e.kind === "ScopeTraversal") out.push(e);
+    },
+    false,
+  );
+  return out;
+}
+
+/** Every function call in `expr`, outer calls before the calls in their arguments. */
+export function collectCalls(expr: Expression): FunctionCall[] {
+  const out: FunctionCall[] = [];
+  walk(
+    expr,
+    (e) => {
+      if (e.kind === "FunctionCall") out.push(e);
+    },
+    false,
+  );
+  return out;
+}
+
+/** Whether an object item's key is a bare identifier meaning a literal string. */
+export function isBareKey(item: ObjectConsItem): boolean {
+  return item.keyIsBareIdent;
+}
+
+/** The literal key name of an object item when it is static (`name`, `"name"`), else undefined. */
+export function objectKeyName(item: ObjectConsItem): string | undefined {
+  if (item.keyIsBareIdent && item.key.kind === "ScopeTraversal") {
+    const root = item.key.traversal[0];
+    return root.kind === "TraverseRoot" ? root.name : undefined;
+  }
+  const v = constantValue(item.key);
+  if (v.known && (typeof v.value === "string" || typeof v.value === "number" || typeof v.value === "boolean")) return String(v.value);
+  return undefined;
+}
+
+function numberText(n: number): string {
+  if (Number.isInteger(n) && Math.abs(n) >= 1e21) return BigInt(n).toString();
+  if (Number.isInteger(n)) return String(n);
+  const s = String(n);
+  if (!s.includes("e")) return s;
+  // expand exponent notation like Go's big.Float Text('f', -1)
+  return n.toFixed(20).replace(/0+$/, "").replace(/\.$/, "");
+}
+
+/** Go's strconv.Quote for the common cases (what the oracle prints for string keys). */
+function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) ?? 0;
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (c === 10) out += "\\n";
+    else if (c === 13) out += "\\r";
+    else if (c === 9) out += "\\t";
+    else if (c === 7) out += "\\a";
+    else if (c === 8) out += "\\b";
+    else if (c === 12) out += "\\f";
+    else if (c === 11) out += "\\v";
+    else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/**
+ * Text of a traversal: `var.a.b[0]["k"]`. Attribute steps are `.name`,
+ * number keys `[N]`, string keys `["k"]`, legacy splats `.*`, and keys
+ * that are not a string or number `[?]`.
+ */
+export function traversalText(traversal: Traverser[]): string {
+  let s = "";
+  for (const step of traversal) {
+    switch (step.kind) {
+      case "TraverseRoot":
+        s += step.name;
+        break;
+      case "TraverseAttr":
+        s += "." + step.name;
+        break;
+      case "TraverseIndex":
+        if (typeof step.key === "number") s += Number.isNaN(step.key) ? "[?]" : "[" + numberText(step.key) + "]";
+        else s += "[" + goQuote(step.key) + "]";
+        break;
+      case "TraverseSplat":
+        s += ".*";
+        break;
+    }
+  }
+  return s;
+}
+
+/** The exact source text of an expression. */
+export function exprText(file: File, expr: Expression): string {
+  return file.text.slice(expr.range.start.offset, expr.range.end.offset);
+}
+
+// ------------------------------------------------------------ constant evaluation
+
+export type ConstValue = string | number | boolean | null | ConstValue[] | { [key: string]: ConstValue };
+export type ConstResult = { known: true; value: ConstValue } | { known: false };
+
+const UNKNOWN: ConstResult = { known: false };
+
+class Unknown extends Error {}
+
+/**
+ * Evaluates an expression made only of literals: tuples, objects with
+ * constant keys, templates of constants, parentheses, unary/binary
+ * operators and conditionals. Anything referring to variables or calling
+ * functions is unknown.
+ */
+export function constantValue(expr: Expression): ConstResult {
+  try {
+    return { known: true, value: evalConst(expr, 0) };
+  } catch (e) {
+    if (e instanceof Unknown || e instanceof RangeError) return UNKNOWN;
+    throw e;
+  }
+}
+
+function fail(): never {
+  throw new Unknown();
+}
+
+function toStr(v: ConstValue): string {
+  if (typeof v === "string") return v;
+  if (typeof v === "number") return numberText(v);
+  if (typeof v === "boolean") return v ? "true" : "false";
+  return fail();
+}
+
+function toNum(v: ConstValue): number {
+  if (typeof v === "number") return v;
+  if (typeof v === "string" && /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(v.trim())) return Number(v);
+  return fail();
+}
+
+function toBool(v: ConstValue): boolean {
+  if (typeof v === "boolean") return v;
+  if (v === "true") return true;
+  if (v === "false") return false;
+  return fail();
+}
+
+function deepEqual(a: ConstValue, b: ConstValue): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+function evalParts(parts: TemplatePart[], depth: number): string {
+  let s = "";
+  for (const part of parts) {
+    switch (part.kind) {
+      case "TemplateLiteral":
+        s += part.value;
+        break;
+      case "TemplateInterp":
+        s += toStr(evalConst(part.expr, depth + 1));
+        break;
+      case "TemplateIf":
+        if (toBool(evalConst(part.condition, depth + 1))) s += evalParts(part.then, depth + 1);
+        else if (part.else !== null) s += evalParts(part.else, depth + 1);
+        break;
+      case "TemplateFor":
+        fail();
+    }
+  }
+  return s;
+}
+
+function evalConst(e: Expression, depth: number): ConstValue {
+  if (depth > 500) fail();
+  switch (e.kind) {
+    case "LiteralValue":
+      return e.value;
+    case "Template":
+      return evalParts(e.parts, depth);
+    case "TemplateWrap":
+      return evalConst(e.wrapped, depth + 1);
+    case "Parentheses":
+      return evalConst(e.expr, depth + 1);
+    case "TupleCons":
+      return e.exprs.map((x) => evalConst(x, depth + 1));
+    case "ObjectCons": {
+      const obj: { [key: string]: ConstValue } = Object.create(null) as { [key: string]: ConstValue };
+      for (const item of e.items) {
+        let key: string;
+        if (item.keyIsBareIdent && item.key.kind === "ScopeTraversal" && item.key.traversal[0].kind === "TraverseRoot") {
+          key = item.key.traversal[0].name;
+        } else {
+          key = toStr(evalConst(item.key, depth + 1));
+        }
+        obj[key] = evalConst(item.value, depth + 1);
+      }
+      return { ...obj };
+    }
+    case "UnaryOp": {
+      const v = evalConst(e.operand, depth + 1);
+      return e.op === "-" ? -toNum(v) : !toBool(v);
+    }
+    case "BinaryOp": {
+      if (e.op === "||" || e.op === "&&") {
+        const l = toBool(evalConst(e.lhs, depth + 1));
+        const r = toBool(evalConst(e.rhs, depth + 1));
+        return e.op === "||" ? l || r : l && r;
+      }
+      const l = evalConst(e.lhs, depth + 1);
+      const r = evalConst(e.rhs, depth + 1);
+      switch (e.op) {
+        case "==":
+          return deepEqual(l, r);
+        case "!=":
+          return !deepEqual(l, r);
+        case "<":
+          return toNum(l) < toNum(r);
+        case "<=":
+          return toNum(l) <= toNum(r);
+        case ">":
+          return toNum(l) > toNum(r);
+        case ">=":
+          return toNum(l) >= toNum(r);
+        case "+":
+          return toNum(l) + toNum(r);
+        case "-":
+          return toNum(l) - toNum(r);
+        case "*":
+          return toNum(l) * toNum(r);
+        case "/": {
+          const d = toNum(r);
+          if (d === 0) fail();
+          return toNum(l) / d;
+        }
+        case "%": {
+          const d = toNum(r);
+          if (d === 0) fail();
+          return toNum(l) % d;
+        }
+      }
+      return fail();
+    }
+    case "Conditional": {
+      const c = toBool(evalConst(e.condition, depth + 1));
+      return c ? evalConst(e.trueResult, depth + 1) : evalConst(e.falseResult, depth + 1);
+    }
+    default:
+      return fail();
+  }
+}

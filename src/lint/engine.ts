@@ -1,0 +1,248 @@
+/**
+ * Runs the rules on one module: load, decide the role, run each applicable
+ * rule on the root (and on every loaded child for scope "all"), apply
+ * severity settings and inline ignores, sort. Produces a ModuleReport.
+ */
+import * as path from "node:path";
+import type { Range } from "../hcl/ast.js";
+import type { Role } from "../contract/roles-api.js";
+import { CONTRACT, detectRole } from "../contract/roles.js";
+import { loadModule } from "../terraform/load.js";
+import { buildGraph } from "../terraform/graph.js";
+import type { DependencyGraph } from "../terraform/graph-api.js";
+import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
+import type { Finding, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
+import type { ModuleReport, RoleSource, Summary } from "./result.js";
+import { ENGINE_SOURCE_ESCAPE, REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
+import { applySuppressions, collectSuppressions } from "./suppress.js";
+
+export interface LintOptions {
+  /** `--role` (wins over config and detection). */
+  role?: Role;
+  /** `role` from a config file, with where it was set (for the report). */
+  configRole?: { role: Role; origin: string };
+  /** Per-rule severity settings (config merged with `--rule`; later wins). */
+  severities?: ReadonlyMap<string, SeveritySetting>;
+  /** `--allow-warning`: these rules' warnings become info. */
+  allowWarnings?: readonly string[];
+  /** Limit the run to these rule ids (fixture runner). */
+  only?: readonly string[];
+  /** Rule definitions to run instead of the registry (tests). */
+  ruleSet?: readonly RuleDefinition[];
+  /** Honour inline ignore comments (default true; `--no-inline-config` sets false). */
+  inlineConfig?: boolean;
+  reportUnusedIgnores?: boolean;
+  /** Lint this text in place of one module file (`--stdin`). */
+  stdin?: { path: string; text: string };
+  /** Drop findings in files matching (relative path, `/`-separated). */
+  excludeFile?: (relPath: string) => boolean;
+  /** The module path as the user gave it (defaults to `dir`). */
+  displayPath?: string;
+  /** Clock for ignore expiry (tests). */
+  now?: Date;
+}
+
+export interface ReadError {
+  file: string;
+  message: string;
+}
+
+export type LintOutcome =
+  | { kind: "report"; report: ModuleReport; load: LoadResult; readErrors: ReadError[] }
+  | { kind: "usage-error"; message: string; evidence: string[] };
+
+const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+export function severityAtLeast(s: Severity, threshold: Severity): boolean {
+  return SEVERITY_RANK[s] >= SEVERITY_RANK[threshold];
+}
+
+/** Compare strings by Unicode code point (= UTF-8 byte order). */
+export function compareCodePoints(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length < 0 ? -1 : a.length === b.length ? 0 : 1;
+}
+
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    compareCodePoints(a.file, b.file) ||
+    a.range.start.line - b.range.start.line ||
+    a.range.start.column - b.range.start.column ||
+    compareCodePoints(a.ruleId, b.ruleId) ||
+    compareCodePoints(a.message, b.message)
+  );
+}
+
+export const MODULE_RANGE: Range = {
+  start: { line: 0, column: 0, offset: 0 },
+  end: { line: 0, column: 0, offset: 0 },
+};
+
+function decideRole(unit: ModuleUnit, opts: LintOptions):
+  | { role: Role; source: RoleSource; evidence: string[] }
+  | { error: string; evidence: string[] } {
+  if (opts.role) return { role: opts.role, source: "flag", evidence: [`--role ${opts.role}`] };
+  if (opts.configRole) {
+    return { role: opts.configRole.role, source: "config", evidence: [`role = "${opts.configRole.role}" (${opts.configRole.origin})`] };
+  }
+  const d = detectRole(unit);
+  if (d.role) return { role: d.role, source: "detected", evidence: d.evidence };
+  const why =
+    d.reason === "none"
+      ? "it declares none of the role-specific inputs or outputs"
+      : `it matches ${d.candidates.join(" and ")} equally (${d.evidence.join("; ")})`;
+  return { error: `cannot tell which role the module implements: ${why}; pass --role cluster|machine|machinepool`, evidence: d.evidence };
+}
+
+function summarize(findings: readonly Finding[]): Summary {
+  const s: Summary = { error: 0, warning: 0, info: 0 };
+  for (const f of findings) if (!f.suppressed) s[f.severity]++;
+  return s;
+}
+
+/** Lint the module in `dir`. Never throws on user input. */
+export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
+  const absDir = path.resolve(dir);
+  const load = loadModule(absDir, opts.stdin ? { stdin: opts.stdin } : undefined);
+  const decided = decideRole(load.root, opts);
+  if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence };
+  const role = decided.role;
+
+  const rules = opts.ruleSet ?? REGISTRY;
+  const only = opts.only ? new Set(opts.only) : null;
+  const settingOf = (id: string, def: Severity): SeveritySetting => opts.severities?.get(id) ?? def;
+  const defaults = new Map<string, Severity>();
+  for (const r of [...REGISTRY, ...rules]) defaults.set(r.id, r.severity);
+  const active = (id: string): boolean => {
+    if (only && !only.has(id)) return false;
+    const def = defaults.get(id);
+    return def !== undefined && settingOf(id, def) !== "off";
+  };
+
+  const findings: Finding[] = [];
+  const graphs = new Map<Module, DependencyGraph>();
+  const graphOf = (m: Module): DependencyGraph => {
+    const cached = graphs.get(m);
+    if (cached) return cached;
+    const built: DependencyGraph = buildGraph(m);
+    graphs.set(m, built);
+    return built;
+  };
+
+  for (const rule of rules) {
+    if (!rule.roles.includes(role) || !active(rule.id)) continue;
+    const units = rule.scope === "all" ? load.units : [load.root];
+    for (const unit of units) {
+      if (rule.declarationCheck && unit.hasParseErrors) continue;
+      const ctx: RuleContext = {
+        role,
+        contract: CONTRACT,
+        load,
+        unit,
+        isRoot: unit === load.root,
+        declarations: unit.declarations,
+        expressions: unit.expressions,
+        get graph() {
+          return graphOf(unit.expressions);
+        },
+        graphOf,
+        report(input) {
+          findings.push({
+            ruleId: rule.id,
+            severity: input.severity ?? rule.severity,
+            file: input.file ?? "",
+            range: input.range ?? MODULE_RANGE,
+            message: input.message,
+            ...(input.fix ? { fix: input.fix } : {}),
+          });
+        },
+      };
+      try {
+        rule.check(ctx);
+      } catch (err) {
+        const msg = err instanceof Error ? err.message : String(err);
+        throw new Error(`rule ${rule.id} failed on ${unit.relDir || "."}: ${msg}`, { cause: err });
+      }
+    }
+  }
+
+  // A registry rule may report source escapes itself; otherwise the engine does.
+  const escapeRule = rules.find((r) => r.id === SOURCE_ESCAPE);
+  const engineReportsEscapes = escapeRule === undefined || escapeRule === ENGINE_SOURCE_ESCAPE;
+  const readErrors: ReadError[] = [];
+  for (const p of load.problems) {
+    if (p.kind === "source-escape") {
+      if (engineReportsEscapes && active(SOURCE_ESCAPE)) {
+        findings.push({ ruleId: SOURCE_ESCAPE, severity: defaults.get(SOURCE_ESCAPE) ?? "error", file: p.file, range: p.range ?? MODULE_RANGE, message: p.message });
+      }
+    } else {
+      readErrors.push({ file: p.file, message: p.message });
+    }
+  }
+
+  // Severity settings, then --allow-warning.
+  const allowed = new Set(opts.allowWarnings ?? []);
+  const adjust = (f: Finding): void => {
+    const setting = opts.severities?.get(f.ruleId);
+    if (setting && setting !== "off") f.severity = setting;
+    if (f.severity === "warning" && allowed.has(f.ruleId)) f.severity = "info";
+  };
+  findings.forEach(adjust);
+
+  let all = findings;
+  if (opts.inlineConfig !== false) {
+    const files = load.units.flatMap((u) => u.allFiles);
+    const sups = collectSuppressions(files, opts.now ?? new Date());
+    if (sups.length > 0) {
+      const rootFiles = new Set(load.root.allFiles.map((f) => f.path));
+      const meta = applySuppressions(findings, sups, {
+        isKnownRule: (id) => isKnownRule(id) || defaults.has(id),
+        isActiveRule: (id) => active(id) && (rules.some((r) => r.id === id && r.roles.includes(role)) || id === SOURCE_ESCAPE),
+        reportUnused: opts.reportUnusedIgnores === true,
+        rootFiles,
+      });
+      for (const m of meta) {
+        if (!active(m.ruleId)) continue;
+        const def = META_RULES.find((r) => r.id === m.ruleId)!;
+        const f: Finding = { ruleId: m.ruleId, severity: def.severity, file: m.file, range: m.range, message: m.message };
+        adjust(f);
+        all.push(f);
+      }
+    }
+  }
+
+  if (opts.excludeFile) {
+    const ex = opts.excludeFile;
+    all = all.filter((f) => f.file === "" || !ex(f.file));
+  }
+  all.sort(compareFindings);
+
+  const sources = new Map<string, string>();
+  for (const u of load.units) for (const f of u.allFiles) sources.set(f.path, f.hcl.text);
+
+  const report: ModuleReport = {
+    module: opts.displayPath ?? dir,
+    dir: absDir,
+    contract: CONTRACT.version,
+    role,
+    roleSource: decided.source,
+    roleEvidence: decided.evidence,
+    fileSet: load.root.expressions.fileSet,
+    findings: all,
+    summary: summarize(all),
+    sources,
+  };
+  return { kind: "report", report, load, readErrors };
+}
+
+/** Recount a report's summary (after filtering or fixing). */
+export function recount(findings: readonly Finding[]): Summary {
+  return summarize(findings);
+}

@@ -1,0 +1,52 @@
+/**
+ * Checkstyle XML (what reviewdog's `-f=checkstyle` and many CI plugins
+ * read):
+ *
+ *   <checkstyle version="4.3">
+ *     <file name="modules/pool/outputs.tf">
+ *       <error line="12" column="11" severity="warning" message="..." source="tfcapi-lint.output/provider-id-list-shape"/>
+ *     </file>
+ *   </checkstyle>
+ *
+ * Paths are relative to the working directory; files appear in report order
+ * (modules, then each module's sorted findings). A finding about the module
+ * as a whole is listed under the module directory, one about a whole file
+ * under that file, both without line/column.
+ * Suppressed findings are left out.
+ */
+import type { FormatOptions, RunReport } from "../lint/result.js";
+import type { Finding } from "../lint/types.js";
+import { displayPath, hasPosition, visibleFindings } from "./util.js";
+import { escapeXml, XML_DECLARATION } from "./xml.js";
+
+function errorElement(f: Finding): string {
+  const attrs: string[] = [];
+  if (hasPosition(f)) attrs.push(`line="${f.range.start.line}"`, `column="${f.range.start.column}"`);
+  attrs.push(
+    `severity="${f.severity}"`,
+    `message="${escapeXml(f.message)}"`,
+    `source="${escapeXml(`tfcapi-lint.${f.ruleId}`)}"`,
+  );
+  return `    <error ${attrs.join(" ")}/>`;
+}
+
+export function formatCheckstyle(run: RunReport, _opts: FormatOptions): string {
+  const files = new Map<string, string[]>();
+  for (const mod of run.modules) {
+    for (const f of visibleFindings(mod)) {
+      const name = displayPath(run.cwd, mod, f.file);
+      let errors = files.get(name);
+      if (!errors) {
+        errors = [];
+        files.set(name, errors);
+      }
+      errors.push(errorElement(f));
+    }
+  }
+  const out = [XML_DECLARATION, '<checkstyle version="4.3">'];
+  for (const [name, errors] of files) {
+    out.push(`  <file name="${escapeXml(name)}">`, ...errors, "  </file>");
+  }
+  out.push("</checkstyle>");
+  return out.join("\n") + "\n";
+}

@@ -1,0 +1,85 @@
+/**
+ * The JSON report, compatible with the reference linter's document: keys
+ * `module`, `contract`, `role`, `findings`, `summary` in that order, finding
+ * keys `id`, `severity`, `file`, `line`, `message` first. Our additions come
+ * after the reference keys (reference consumers ignore unknown keys):
+ * per finding `column`, `endLine`, `endColumn`, `ruleUrl`; per document
+ * `roleSource`, `fileSet` and `suppressed` (suppressed findings with the
+ * justification and where the ignore comment is).
+ *
+ * A module-level finding keeps the reference's position `file: ""`,
+ * `line: 0` (and column/end 0); a finding about a whole file has its file
+ * and line 0. One module → one object (as the reference);
+ * several → an array of them. 2-space indent, trailing newline.
+ */
+import type { FormatOptions, ModuleReport, RunReport, Summary } from "../lint/result.js";
+import type { Finding, Severity } from "../lint/types.js";
+import { ruleDocUrl } from "./docs.js";
+import { hasPosition, suppressedFindings, visibleFindings } from "./util.js";
+
+export interface JsonFinding {
+  id: string;
+  severity: Severity;
+  file: string;
+  line: number;
+  message: string;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  ruleUrl: string;
+}
+
+export interface JsonSuppressedFinding extends JsonFinding {
+  justification: string;
+  /** The ignore comment: file relative to the module, 1-based line. */
+  suppressedBy: { file: string; line: number };
+}
+
+export interface JsonModuleDocument {
+  module: string;
+  contract: string;
+  role: string;
+  findings: JsonFinding[];
+  summary: Summary;
+  roleSource: string;
+  fileSet: string;
+  suppressed: JsonSuppressedFinding[];
+}
+
+function jsonFinding(f: Finding): JsonFinding {
+  const moduleLevel = !hasPosition(f);
+  return {
+    id: f.ruleId,
+    severity: f.severity,
+    file: f.file,
+    line: moduleLevel ? 0 : f.range.start.line,
+    message: f.message,
+    column: moduleLevel ? 0 : f.range.start.column,
+    endLine: moduleLevel ? 0 : f.range.end.line,
+    endColumn: moduleLevel ? 0 : f.range.end.column,
+    ruleUrl: ruleDocUrl(f.ruleId),
+  };
+}
+
+export function jsonDocument(mod: ModuleReport): JsonModuleDocument {
+  return {
+    module: mod.module,
+    contract: mod.contract,
+    role: mod.role,
+    findings: visibleFindings(mod).map(jsonFinding),
+    summary: { error: mod.summary.error, warning: mod.summary.warning, info: mod.summary.info },
+    roleSource: mod.roleSource,
+    fileSet: mod.fileSet,
+    suppressed: suppressedFindings(mod).map((f) => ({
+      ...jsonFinding(f),
+      justification: f.suppressed?.justification ?? "",
+      suppressedBy: { file: f.suppressed?.file ?? "", line: f.suppressed?.line ?? 0 },
+    })),
+  };
+}
+
+export function formatJson(run: RunReport, _opts: FormatOptions): string {
+  const docs = run.modules.map(jsonDocument);
+  const value = docs.length === 1 ? docs[0] : docs;
+  return JSON.stringify(value, null, 2) + "\n";
+}

@@ -1,0 +1,95 @@
+/**
+ * JUnit XML for CI test-report views (GitLab, Jenkins, Azure DevOps...).
+ *
+ * One `<testsuite>` per module (named by its path relative to the working
+ * directory) and one `<testcase>` per rule that applies to the module's
+ * role: a rule is a check the module passes or fails, which is how these
+ * views present tests. A rule with findings at or above the run's `failOn`
+ * severity has a `<failure>` listing them (one `path:line:col: severity:
+ * message` line each); findings below the threshold and suppressed ones are
+ * listed in `<system-out>` of a passing test case. A module with no
+ * applicable rule still gets one passing test case, so an empty report is
+ * never mistaken for a missing one. No timestamps or durations: the output
+ * is deterministic (`time="0"`).
+ */
+import type { FormatOptions, ModuleReport, RunReport } from "../lint/result.js";
+import type { Finding, Severity } from "../lint/types.js";
+import { displayPath, failsRun, hasPosition, oneLine, plural, SEVERITY_RANK } from "./util.js";
+import { escapeXml, escapeXmlText, XML_DECLARATION } from "./xml.js";
+
+interface Case {
+  xml: string[];
+  failed: boolean;
+}
+
+function findingLine(run: RunReport, mod: ModuleReport, f: Finding): string {
+  const where = displayPath(run.cwd, mod, f.file);
+  const pos = hasPosition(f) ? `${f.range.start.line}:${f.range.start.column}` : "0:0";
+  const sup = f.suppressed ? ` (suppressed${f.suppressed.justification ? `: ${oneLine(f.suppressed.justification)}` : ""})` : "";
+  return `${where}:${pos}: ${f.severity}: ${oneLine(f.message)}${sup}`;
+}
+
+/** Rule ids to report for a module: applicable rules in registry order, then any other id found. */
+function caseIds(run: RunReport, mod: ModuleReport): string[] {
+  const ids = run.rules.filter((r) => r.roles.includes(mod.role)).map((r) => r.id);
+  const seen = new Set(ids);
+  for (const f of mod.findings) {
+    if (!seen.has(f.ruleId)) {
+      seen.add(f.ruleId);
+      ids.push(f.ruleId);
+    }
+  }
+  return ids;
+}
+
+function testCase(run: RunReport, mod: ModuleReport, suiteName: string, id: string): Case {
+  const findings = mod.findings.filter((f) => f.ruleId === id);
+  const failing = findings.filter((f) => !f.suppressed && failsRun(f.severity, run.failOn));
+  const other = findings.filter((f) => !failing.includes(f));
+  const open = `    <testcase name="${escapeXml(id)}" classname="${escapeXml(suiteName)}" time="0"`;
+  if (findings.length === 0) return { xml: [`${open}/>`], failed: false };
+  const xml = [`${open}>`];
+  if (failing.length > 0) {
+    const worst = failing.reduce<Severity>(
+      (acc, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[acc] ? f.severity : acc),
+      "info",
+    );
+    const message = failing.length === 1 ? oneLine(failing[0].message) : plural(failing.length, "problem");
+    const body = failing.map((f) => findingLine(run, mod, f)).join("\n");
+    xml.push(`      <failure message="${escapeXml(message)}" type="${worst}">${escapeXmlText(body)}</failure>`);
+  }
+  if (other.length > 0) {
+    const body = other.map((f) => findingLine(run, mod, f)).join("\n");
+    xml.push(`      <system-out>${escapeXmlText(body)}</system-out>`);
+  }
+  xml.push("    </testcase>");
+  return { xml, failed: failing.length > 0 };
+}
+
+export function formatJunit(run: RunReport, _opts: FormatOptions): string {
+  const suites: string[] = [];
+  let tests = 0;
+  let failures = 0;
+  for (const mod of run.modules) {
+    const name = displayPath(run.cwd, mod, "");
+    const ids = caseIds(run, mod);
+    const cases =
+      ids.length > 0
+        ? ids.map((id) => testCase(run, mod, name, id))
+        : [{ xml: [`    <testcase name="tfcapi-lint" classname="${escapeXml(name)}" time="0"/>`], failed: false }];
+    const failed = cases.filter((c) => c.failed).length;
+    tests += cases.length;
+    failures += failed;
+    suites.push(
+      `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failed}" errors="0" skipped="0" time="0">`,
+      ...cases.flatMap((c) => c.xml),
+      "  </testsuite>",
+    );
+  }
+  return [
+    XML_DECLARATION,
+    `<testsuites name="tfcapi-lint" tests="${tests}" failures="${failures}" errors="0" time="0">`,
+    ...suites,
+    "</testsuites>",
+  ].join("\n") + "\n";
+}

@@ -1,0 +1,168 @@
+/**
+ * The human format (default): findings grouped by file, each with a code
+ * frame, then totals, the role and how it was chosen, and the file set.
+ *
+ *   modules/pool/outputs.tf
+ *     12:11  warning  provider_id_list is not wrapped in sort()  output/provider-id-list-shape
+ *         12 |   value = local.ids
+ *            |           ^^^^^^^^^
+ *
+ *   modules/pool
+ *     -      error    output "health" is not declared  output/health
+ *
+ *   ✖ 2 problems (1 error, 1 warning, 0 info)
+ *   role: machinepool (detected: declares provider_id_list)
+ *   file set: terraform
+ *
+ * Paths are relative to the working directory. Suppressed findings are not
+ * shown (only counted). With several modules each gets a section headed by
+ * its path, followed by a grand total. Colours only when `opts.color`.
+ */
+import pc from "picocolors";
+import type { FormatOptions, ModuleReport, RunReport, Summary } from "../lint/result.js";
+import type { Finding, Severity } from "../lint/types.js";
+import { frameParts, SourceLines } from "./frame.js";
+import {
+  addSummaries,
+  countsText,
+  displayPath,
+  hasPosition,
+  plural,
+  sanitizeControls,
+  splitLines,
+  suppressedFindings,
+  totalOf,
+  visibleFindings,
+} from "./util.js";
+
+type Colors = ReturnType<typeof pc.createColors>;
+
+function severityColor(c: Colors, severity: Severity): (s: string) => string {
+  if (severity === "error") return c.red;
+  if (severity === "warning") return c.yellow;
+  return c.cyan;
+}
+
+/** Detection evidence shown on the role line (the JSON and SARIF reports carry all of it). */
+const MAX_EVIDENCE = 3;
+
+function roleLine(mod: ModuleReport): string {
+  let how: string;
+  if (mod.roleSource === "flag") how = "from --role";
+  else if (mod.roleSource === "config") how = "from the config file";
+  else if (mod.roleEvidence.length === 0) how = "detected";
+  else {
+    const shown = mod.roleEvidence.slice(0, MAX_EVIDENCE).join("; ");
+    const more = mod.roleEvidence.length - MAX_EVIDENCE;
+    how = `detected: ${shown}${more > 0 ? `; and ${more} more` : ""}`;
+  }
+  return `role: ${mod.role} (${sanitizeControls(how)})`;
+}
+
+function fileSetLine(mod: ModuleReport): string {
+  const what =
+    mod.fileSet === "opentofu"
+      ? "opentofu (.tofu, .tofu.json, and .tf/.tf.json without a .tofu twin)"
+      : "terraform (.tf, .tf.json)";
+  return `file set: ${what}`;
+}
+
+interface Group {
+  header: string;
+  findings: Finding[];
+}
+
+/** Groups visible findings by displayed path, module-level ones under the module path. */
+function groupFindings(run: RunReport, mod: ModuleReport): Group[] {
+  const groups = new Map<string, Group>();
+  for (const f of visibleFindings(mod)) {
+    const header = displayPath(run.cwd, mod, f.file);
+    let g = groups.get(header);
+    if (!g) {
+      g = { header, findings: [] };
+      groups.set(header, g);
+    }
+    g.findings.push(f);
+  }
+  return [...groups.values()];
+}
+
+/** Message lines: a multi-line message keeps its breaks, controls replaced. */
+function messageLines(message: string): string[] {
+  return splitLines(message).map(sanitizeControls);
+}
+
+function formatGroup(group: Group, lines: SourceLines, c: Colors): string[] {
+  const out: string[] = [c.underline(sanitizeControls(group.header))];
+  const positions = group.findings.map((f) =>
+    hasPosition(f) ? `${f.range.start.line}:${f.range.start.column}` : "-",
+  );
+  const posWidth = Math.max(...positions.map((p) => p.length));
+  const sevWidth = Math.max(...group.findings.map((f) => f.severity.length));
+  group.findings.forEach((f, i) => {
+    const color = severityColor(c, f.severity);
+    const pos = c.dim(positions[i]) + " ".repeat(posWidth - positions[i].length);
+    const sev = color(f.severity) + " ".repeat(sevWidth - f.severity.length);
+    const msg = messageLines(f.message);
+    const indent = " ".repeat(2 + posWidth + 2 + sevWidth + 2);
+    const body = msg.map((m, k) => (k === 0 ? m : indent + m)).join("\n");
+    out.push(`  ${pos}  ${sev}  ${body}  ${c.dim(f.ruleId)}`);
+    if (!hasPosition(f)) return;
+    const src = lines.line(f.file, f.range.start.line);
+    if (src === undefined) return;
+    const parts = frameParts(src, f.range);
+    const num = String(parts.lineNumber);
+    const gutter = " ".repeat(4 + num.length);
+    out.push(`    ${c.dim(`${num} |`)} ${parts.source}`.trimEnd());
+    out.push(`${gutter}${c.dim(" |")} ${parts.pad}${color(parts.carets)}`);
+  });
+  return out;
+}
+
+interface Tally {
+  counts: Summary;
+  suppressed: number;
+  fixable: number;
+}
+
+function tallyOf(mods: ModuleReport[]): Tally {
+  return {
+    counts: addSummaries(mods.map((m) => m.summary)),
+    suppressed: mods.reduce((n, m) => n + suppressedFindings(m).length, 0),
+    fixable: mods.reduce((n, m) => n + visibleFindings(m).filter((f) => f.fix !== undefined).length, 0),
+  };
+}
+
+/** `✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix` or `✔ no problems`. */
+function totalsLine(t: Tally, c: Colors, suffix = ""): string {
+  const total = totalOf(t.counts);
+  const sup = t.suppressed > 0 ? `, ${t.suppressed} suppressed` : "";
+  if (total === 0) return c.green(`✔ no problems${suffix}`) + (sup ? ` (${t.suppressed} suppressed)` : "");
+  const fix = t.fixable > 0 ? `, ${t.fixable} fixable with --fix` : "";
+  const mark = t.counts.error > 0 ? c.red(c.bold("✖")) : c.yellow(c.bold("✖"));
+  return `${mark} ${c.bold(`${plural(total, "problem")}${suffix} (${countsText(t.counts)})`)}${sup}${fix}`;
+}
+
+function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: boolean): string[] {
+  const out: string[] = [];
+  if (withHeader) out.push(c.bold(`module ${sanitizeControls(displayPath(run.cwd, mod, ""))}`), "");
+  const lines = new SourceLines(mod.sources);
+  for (const group of groupFindings(run, mod)) {
+    out.push(...formatGroup(group, lines, c), "");
+  }
+  out.push(totalsLine(tallyOf([mod]), c));
+  out.push(c.dim(roleLine(mod)));
+  out.push(c.dim(fileSetLine(mod)));
+  return out;
+}
+
+export function formatText(run: RunReport, opts: FormatOptions): string {
+  const c = pc.createColors(opts.color);
+  const many = run.modules.length > 1;
+  const sections = run.modules.map((mod) => formatModule(run, mod, c, many).join("\n"));
+  let out = sections.join("\n\n");
+  if (many) {
+    out += `\n\n${totalsLine(tallyOf(run.modules), c, ` in ${run.modules.length} modules`)}`;
+  }
+  return out === "" ? "" : out + "\n";
+}

@@ -1,0 +1,121 @@
+/**
+ * Helpers shared by the formatters: paths, severity order, counting, text
+ * sanitising. Nothing here knows a particular output format.
+ */
+import * as path from "node:path";
+import type { ModuleReport, RunReport, Summary } from "../lint/result.js";
+import type { Finding, RuleDefinition, Severity } from "../lint/types.js";
+
+export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Converts an OS path to `/` separators (no-op on POSIX). */
+export function toSlash(p: string): string {
+  return path.sep === "\\" ? p.split("\\").join("/") : p;
+}
+
+/**
+ * `target` relative to `base`, `/`-separated; `"."` when they are the same
+ * directory. Works on absolute paths only (both come from the run report).
+ */
+export function relativePath(base: string, target: string): string {
+  const rel = toSlash(path.relative(base, target));
+  return rel === "" ? "." : rel;
+}
+
+/** Absolute path of a finding's file (or the module directory for file ""). */
+export function absoluteFile(mod: ModuleReport, file: string): string {
+  return file === "" ? mod.dir : path.join(mod.dir, ...file.split("/"));
+}
+
+/** Where to show a finding (or a module-level finding's module) relative to `base`. */
+export function displayPath(base: string, mod: ModuleReport, file: string): string {
+  return relativePath(base, absoluteFile(mod, file));
+}
+
+/** A finding about the module as a whole (something missing): file "". */
+export function isModuleLevel(f: Finding): boolean {
+  return f.file === "";
+}
+
+/**
+ * Does the finding point at a line? False for module-level findings and for
+ * file-level ones (a file given but line 0, e.g. a file that cannot be read).
+ */
+export function hasPosition(f: Finding): boolean {
+  return f.file !== "" && f.range.start.line >= 1;
+}
+
+export function visibleFindings(mod: ModuleReport): Finding[] {
+  return mod.findings.filter((f) => !f.suppressed);
+}
+
+export function suppressedFindings(mod: ModuleReport): Finding[] {
+  return mod.findings.filter((f) => f.suppressed);
+}
+
+export function addSummaries(summaries: Summary[]): Summary {
+  const total: Summary = { error: 0, warning: 0, info: 0 };
+  for (const s of summaries) {
+    total.error += s.error;
+    total.warning += s.warning;
+    total.info += s.info;
+  }
+  return total;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** `2 errors, 1 warning, 0 info` */
+export function countsText(s: Summary): string {
+  return `${plural(s.error, "error")}, ${plural(s.warning, "warning")}, ${s.info} info`;
+}
+
+export function totalOf(s: Summary): number {
+  return s.error + s.warning + s.info;
+}
+
+/** Does a finding of this severity fail the run (severity at or above `failOn`)? */
+export function failsRun(severity: Severity, failOn: Severity): boolean {
+  return SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
+}
+
+/** Splits text into lines on `\r\n`, `\n` or a lone `\r`. */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+/**
+ * Replaces C0 control characters (except tab) and DEL by U+FFFD so that
+ * user-controlled text cannot drive the terminal. One UTF-16 unit in, one
+ * out: columns keep lining up.
+ */
+export function sanitizeControls(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "\ufffd");
+}
+
+/** A message on one line: line breaks become single spaces, controls are replaced. */
+export function oneLine(message: string): string {
+  return sanitizeControls(message.replace(/\r\n|\r|\n/g, " "));
+}
+
+/** The rule definitions by id. */
+export function ruleMap(rules: readonly RuleDefinition[]): Map<string, RuleDefinition> {
+  const map = new Map<string, RuleDefinition>();
+  for (const r of rules) if (!map.has(r.id)) map.set(r.id, r);
+  return map;
+}
+
+/** The directory GitHub paths are relative to: GITHUB_WORKSPACE, else the working directory. */
+export function githubBaseDir(run: RunReport, env: Record<string, string | undefined>): string {
+  const ws = env.GITHUB_WORKSPACE;
+  return ws !== undefined && ws !== "" ? ws : run.cwd;
+}
+
+/** Every finding of the run, with its module, in report order. */
+export function allFindings(run: RunReport): Array<{ mod: ModuleReport; finding: Finding }> {
+  const out: Array<{ mod: ModuleReport; finding: Finding }> = [];
+  for (const mod of run.modules) for (const finding of mod.findings) out.push({ mod, finding });
+  return out;
+}

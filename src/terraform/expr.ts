@@ -1,0 +1,181 @@
+/**
+ * Small expression helpers for the Terraform layer: constant strings and
+ * bools, traversal text, source slices, and a generic child iterator.
+ * Kept local to terraform/ so the model does not depend on evaluation
+ * details of hcl/walk.ts.
+ */
+import type { Attribute, Body, Expression, File, ObjectConsItem, Range, TemplatePart, Traverser } from "../hcl/ast.js";
+
+/** Strip `( ... )` and a `"${ x }"` template wrap, which evaluate to `x` unchanged. */
+export function unwrap(expr: Expression): Expression {
+  let e = expr;
+  for (;;) {
+    if (e.kind === "Parentheses") e = e.expr;
+    else if (e.kind === "TemplateWrap") e = e.wrapped;
+    else return e;
+  }
+}
+
+/** The value of a string literal or a template with no interpolations, else null. */
+export function constString(expr: Expression | null | undefined): string | null {
+  if (!expr) return null;
+  const e = expr.kind === "Parentheses" ? unwrap(expr) : expr;
+  if (e.kind === "LiteralValue") return e.type === "string" ? String(e.value) : null;
+  if (e.kind === "Template") {
+    let out = "";
+    for (const p of e.parts) {
+      if (p.kind !== "TemplateLiteral") return null;
+      out += p.value;
+    }
+    return out;
+  }
+  return null;
+}
+
+/**
+ * The value of a literal bool, or of the strings `"true"`/`"false"` (which
+ * Terraform converts to bool, and which JSON "literal" arguments produce).
+ */
+export function constBool(expr: Expression | null | undefined): boolean | null {
+  if (!expr) return null;
+  const e = unwrap(expr);
+  if (e.kind === "LiteralValue" && e.type === "bool") return e.value as boolean;
+  const s = constString(e);
+  if (s === "true") return true;
+  if (s === "false") return false;
+  return null;
+}
+
+/** `null` literal (possibly parenthesised). */
+export function isNullLiteral(expr: Expression): boolean {
+  const e = unwrap(expr);
+  return e.kind === "LiteralValue" && e.type === "null";
+}
+
+/** Text of traversal steps: `var.a.b`, `x[0].y`, `m["k"]`, `a.*.b`. */
+export function traversalText(steps: readonly Traverser[]): string {
+  let out = "";
+  for (const s of steps) {
+    switch (s.kind) {
+      case "TraverseRoot":
+        out += s.name;
+        break;
+      case "TraverseAttr":
+        out += "." + s.name;
+        break;
+      case "TraverseIndex":
+        out += typeof s.key === "number" ? `[${s.key}]` : `[${JSON.stringify(s.key)}]`;
+        break;
+      case "TraverseSplat":
+        out += ".*";
+        break;
+    }
+  }
+  return out;
+}
+
+/** The source text of a node. */
+export function sourceText(file: File, node: { range: Range }): string {
+  return file.text.slice(node.range.start.offset, node.range.end.offset);
+}
+
+/** The string an object key stands for: a bare identifier or a constant string. */
+export function objectKeyName(item: ObjectConsItem): string | null {
+  if (item.keyIsBareIdent && item.key.kind === "ScopeTraversal") {
+    const root = item.key.traversal[0];
+    return root && root.kind === "TraverseRoot" ? root.name : null;
+  }
+  const k = item.key.kind === "Parentheses" ? null : item.key;
+  return constString(k);
+}
+
+export function findAttr(body: Body, name: string): Attribute | null {
+  for (const a of body.attributes) if (a.name === name) return a;
+  return null;
+}
+
+/** Direct sub-expressions of `e` (template directive parts included). */
+export function exprChildren(e: Expression): Expression[] {
+  switch (e.kind) {
+    case "LiteralValue":
+    case "ScopeTraversal":
+    case "AnonSymbol":
+    case "Invalid":
+      return [];
+    case "Template":
+      return templatePartExprs(e.parts);
+    case "TemplateWrap":
+      return [e.wrapped];
+    case "RelativeTraversal":
+      return [e.source];
+    case "Index":
+      return [e.collection, e.key];
+    case "Splat":
+      return [e.source, e.each];
+    case "FunctionCall":
+      return e.args;
+    case "Conditional":
+      return [e.condition, e.trueResult, e.falseResult];
+    case "BinaryOp":
+      return [e.lhs, e.rhs];
+    case "UnaryOp":
+      return [e.operand];
+    case "TupleCons":
+      return e.exprs;
+    case "ObjectCons": {
+      const out: Expression[] = [];
+      for (const it of e.items) {
+        if (!it.keyIsBareIdent) out.push(it.key);
+        out.push(it.value);
+      }
+      return out;
+    }
+    case "For": {
+      const out: Expression[] = [e.collection];
+      if (e.keyExpr) out.push(e.keyExpr);
+      out.push(e.valExpr);
+      if (e.condition) out.push(e.condition);
+      return out;
+    }
+    case "Parentheses":
+      return [e.expr];
+  }
+}
+
+function templatePartExprs(parts: readonly TemplatePart[]): Expression[] {
+  const out: Expression[] = [];
+  for (const p of parts) {
+    switch (p.kind) {
+      case "TemplateLiteral":
+        break;
+      case "TemplateInterp":
+        out.push(p.expr);
+        break;
+      case "TemplateIf":
+        out.push(p.condition, ...templatePartExprs(p.then), ...(p.else ? templatePartExprs(p.else) : []));
+        break;
+      case "TemplateFor":
+        out.push(p.collection, ...templatePartExprs(p.body));
+        break;
+    }
+  }
+  return out;
+}
+
+/** Visit `e` and every sub-expression, depth first. */
+export function forEachExpr(e: Expression, visit: (x: Expression) => void): void {
+  const stack: Expression[] = [e];
+  while (stack.length) {
+    const x = stack.pop()!;
+    visit(x);
+    const kids = exprChildren(x);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+}
+
+/** Every attribute expression of a body, recursively through nested blocks. */
+export function bodyExpressions(body: Body, out: Expression[] = []): Expression[] {
+  for (const a of body.attributes) out.push(a.expr);
+  for (const b of body.blocks) bodyExpressions(b.body, out);
+  return out;
+}

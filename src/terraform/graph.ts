@@ -1,0 +1,610 @@
+/**
+ * The module dependency graph (graph-api.ts): references of expressions,
+ * classified by kind, and what an expression depends on transitively
+ * through locals and (optionally) through resource, data and module-call
+ * arguments, with the shortest chain that proves it.
+ *
+ * Scoping: names bound by `for` expressions (and template `%{ for }`) are
+ * not references, and neither are `dynamic` block iterators (the block's
+ * label, or its `iterator` argument) inside that block's `content`. A
+ * one-time index over every expression of the module records these scopes
+ * per sub-expression, so asking about any sub-expression (e.g. the body of
+ * a `for`) is still scoped correctly. An iterator reference is not listed
+ * as a reference, but `dependencies` follows it to the dynamic block's
+ * `for_each`.
+ *
+ * Everything is cached; cycles (locals referring to each other) terminate.
+ */
+import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
+import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
+import type { Local, Module, Resource } from "./model.js";
+import { constString, exprChildren, traversalText, unwrap } from "./expr.js";
+import { blocksOf } from "./module.js";
+
+/** name -> the dynamic block's for_each (iterator) or null (a `for` variable). */
+type Scope = ReadonlyMap<string, Expression | null>;
+const EMPTY_SCOPE: Scope = new Map();
+
+interface ScanResult {
+  refs: Reference[];
+  /** for_each expressions of dynamic iterators referenced. */
+  iteratorSources: Expression[];
+}
+
+interface EffectiveRef {
+  address: string;
+  path: string;
+  via: ChainStep[];
+}
+
+/** A dependency chain as a parent-linked list (last step first). */
+interface ChainNode {
+  step: ChainStep;
+  parent: ChainNode | null;
+}
+
+function chainOf(node: ChainNode): ChainStep[] {
+  const out: ChainStep[] = [];
+  for (let n: ChainNode | null = node; n; n = n.parent) out.push(n.step);
+  return out.reverse();
+}
+
+/**
+ * A read-only Map of address -> chain whose chain arrays are built on first
+ * access (and then kept).
+ */
+class ChainMap extends Map<string, ChainStep[]> {
+  constructor(private readonly nodes: Map<string, ChainNode>) {
+    super();
+  }
+  override get size(): number {
+    return this.nodes.size;
+  }
+  override has(key: string): boolean {
+    return this.nodes.has(key);
+  }
+  override get(key: string): ChainStep[] | undefined {
+    let chain = super.get(key);
+    if (chain) return chain;
+    const node = this.nodes.get(key);
+    if (!node) return undefined;
+    chain = chainOf(node);
+    super.set(key, chain);
+    return chain;
+  }
+  override set(): this {
+    throw new Error("dependency maps are read-only");
+  }
+  override delete(): boolean {
+    throw new Error("dependency maps are read-only");
+  }
+  override clear(): void {
+    throw new Error("dependency maps are read-only");
+  }
+  override keys(): MapIterator<string> {
+    return this.nodes.keys();
+  }
+  override *values(): MapIterator<ChainStep[]> {
+    for (const k of this.nodes.keys()) yield this.get(k)!;
+  }
+  override *entries(): MapIterator<[string, ChainStep[]]> {
+    for (const k of this.nodes.keys()) yield [k, this.get(k)!];
+  }
+  override [Symbol.iterator](): MapIterator<[string, ChainStep[]]> {
+    return this.entries();
+  }
+  override forEach(cb: (value: ChainStep[], key: string, map: Map<string, ChainStep[]>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
+  }
+}
+
+interface OwnedExpr {
+  owner: string;
+  expr: Expression;
+  scope: Scope;
+}
+
+export function buildGraph(module: Module): DependencyGraph {
+  return new Graph(module);
+}
+
+class Graph implements DependencyGraph {
+  readonly module: Module;
+  private indexed: OwnedExpr[] | null = null;
+  private readonly scopes = new Map<Expression, Scope>();
+  private readonly scanCache = new WeakMap<Expression, ScanResult>();
+  private readonly depCache = [new WeakMap<Expression, Map<string, ChainStep[]>>(), new WeakMap<Expression, Map<string, ChainStep[]>>()];
+  private readonly effCache = new WeakMap<Reference, EffectiveRef>();
+  private readonly edgeCache = [new Map<string, ChainStep[]>(), new Map<string, ChainStep[]>()];
+  private readonly resExprCache = new WeakMap<Resource, Expression[]>();
+  private allRefs: { ref: Reference; owner: string }[] | null = null;
+  private refIndex: Map<string, { ref: Reference; owner: string }[]> | null = null;
+
+  constructor(module: Module) {
+    this.module = module;
+  }
+
+  // ------------------------------------------------------------- indexing
+
+  private index(): OwnedExpr[] {
+    if (this.indexed) return this.indexed;
+    const out: OwnedExpr[] = [];
+    const m = this.module;
+    const add = (owner: string, items: { expr: Expression; scope: Scope }[]) => {
+      for (const it of items) {
+        out.push({ owner, expr: it.expr, scope: it.scope });
+        this.markScopes(it.expr, it.scope);
+      }
+    };
+    for (const v of m.variables.values()) {
+      const items: { expr: Expression; scope: Scope }[] = [];
+      if (v.defaultAttr) items.push({ expr: v.defaultAttr.expr, scope: EMPTY_SCOPE });
+      for (const val of v.validations) items.push(...bodyExprs(val.body, EMPTY_SCOPE, NO_SKIP));
+      add(`variable.${v.name}`, items);
+    }
+    for (const l of m.locals.values()) add(`local.${l.name}`, [{ expr: l.value, scope: EMPTY_SCOPE }]);
+    for (const o of m.outputs.values()) add(`output.${o.name}`, bodyExprs(o.block.body, EMPTY_SCOPE, OUTPUT_SKIP));
+    for (const r of [...m.resources.values(), ...m.dataSources.values()]) {
+      add(r.address, bodyExprs(r.body, EMPTY_SCOPE, RESOURCE_ALL_SKIP));
+      for (const item of lifecycleReferenceExprs(r)) add(r.address, [{ expr: item, scope: EMPTY_SCOPE }]);
+    }
+    for (const c of m.moduleCalls.values()) add(`module.${c.name}`, bodyExprs(c.block.body, EMPTY_SCOPE, MODULE_SKIP));
+    for (const p of m.providers) {
+      add(p.alias ? `provider.${p.name}.${p.alias}` : `provider.${p.name}`, bodyExprs(p.body, EMPTY_SCOPE, PROVIDER_SKIP));
+    }
+    for (const f of m.files) {
+      for (const b of f.hcl.body.blocks) {
+        if (b.type === "check" && b.labels.length === 1) add(`check.${b.labels[0]}`, bodyExprs(b.body, EMPTY_SCOPE, NO_SKIP));
+      }
+    }
+    this.indexed = out;
+    return out;
+  }
+
+  /** Record the scope of every sub-expression that has bound names. */
+  private markScopes(expr: Expression, scope: Scope): void {
+    if (scope.size > 0) this.scopes.set(expr, scope);
+    if (expr.kind === "For") {
+      this.markScopes(expr.collection, scope);
+      const inner = bind(scope, [expr.keyVar, expr.valVar]);
+      if (expr.keyExpr) this.markScopes(expr.keyExpr, inner);
+      this.markScopes(expr.valExpr, inner);
+      if (expr.condition) this.markScopes(expr.condition, inner);
+      return;
+    }
+    if (expr.kind === "Template") {
+      this.markParts(expr.parts, scope);
+      return;
+    }
+    for (const c of exprChildren(expr)) this.markScopes(c, scope);
+  }
+
+  private markParts(parts: readonly TemplatePart[], scope: Scope): void {
+    for (const p of parts) {
+      switch (p.kind) {
+        case "TemplateInterp":
+          this.markScopes(p.expr, scope);
+          break;
+        case "TemplateIf":
+          this.markScopes(p.condition, scope);
+          this.markParts(p.then, scope);
+          if (p.else) this.markParts(p.else, scope);
+          break;
+        case "TemplateFor":
+          this.markScopes(p.collection, scope);
+          this.markParts(p.body, bind(scope, [p.keyVar, p.valVar]));
+          break;
+        case "TemplateLiteral":
+          break;
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ references
+
+  private scan(expr: Expression): ScanResult {
+    const cached = this.scanCache.get(expr);
+    if (cached) return cached;
+    this.index();
+    const result: ScanResult = { refs: [], iteratorSources: [] };
+    scanExpr(expr, this.scopes.get(expr) ?? EMPTY_SCOPE, result);
+    this.scanCache.set(expr, result);
+    return result;
+  }
+
+  directRefs(expr: Expression): Reference[] {
+    return this.scan(expr).refs;
+  }
+
+  /** Direct references plus those of the for_each of referenced dynamic iterators. */
+  private firstHops(expr: Expression): Reference[] {
+    const s = this.scan(expr);
+    if (s.iteratorSources.length === 0) return s.refs;
+    const out = [...s.refs];
+    const seen = new Set<Expression>([expr]);
+    const queue = [...s.iteratorSources];
+    while (queue.length) {
+      const fe = queue.shift()!;
+      if (seen.has(fe)) continue;
+      seen.add(fe);
+      const fs = this.scan(fe);
+      out.push(...fs.refs);
+      queue.push(...fs.iteratorSources);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------- dependencies
+
+  /** Expressions a node's value is computed from (null: not expandable). */
+  private nodeExprs(address: string, through: boolean): Expression[] | null {
+    if (address.startsWith("local.")) {
+      const l = this.module.locals.get(address.slice(6));
+      return l ? [l.value] : null;
+    }
+    if (!through) return null;
+    const r = this.module.resources.get(address) ?? this.module.dataSources.get(address);
+    if (r) return this.resourceExpressions(r);
+    if (address.startsWith("module.")) {
+      const c = this.module.moduleCalls.get(address.slice(7));
+      if (c) return bodyExprs(c.block.body, EMPTY_SCOPE, MODULE_SKIP).map((x) => x.expr);
+    }
+    return null;
+  }
+
+  /** The distinct objects a node's value refers to directly, first reference of each. */
+  private edges(address: string, through: boolean): ChainStep[] {
+    const cache = this.edgeCache[through ? 1 : 0]!;
+    let out = cache.get(address);
+    if (out) return out;
+    out = [];
+    const exprs = this.nodeExprs(address, through);
+    if (exprs) {
+      const seen = new Set<string>();
+      for (const e of exprs) {
+        for (const r of this.firstHops(e)) {
+          if (seen.has(r.address)) continue;
+          seen.add(r.address);
+          out.push({ address: r.address, range: r.range });
+        }
+      }
+    }
+    cache.set(address, out);
+    return out;
+  }
+
+  dependencies(expr: Expression, opts?: { throughResources?: boolean }): Map<string, ChainStep[]> {
+    const through = !!opts?.throughResources;
+    const cache = this.depCache[through ? 1 : 0]!;
+    const cached = cache.get(expr);
+    if (cached) return cached;
+    // Breadth-first from the expression, so the first chain found for an
+    // address is a shortest one. Chains are parent-linked and turned into
+    // arrays only when read (deep local chains would be quadratic otherwise).
+    const nodes = new Map<string, ChainNode>();
+    const queue: ChainNode[] = [];
+    for (const r of this.firstHops(expr)) {
+      if (nodes.has(r.address)) continue;
+      const n: ChainNode = { step: { address: r.address, range: r.range }, parent: null };
+      nodes.set(r.address, n);
+      queue.push(n);
+    }
+    for (let i = 0; i < queue.length; i++) {
+      const cur = queue[i]!;
+      for (const step of this.edges(cur.step.address, through)) {
+        if (nodes.has(step.address)) continue;
+        const n: ChainNode = { step, parent: cur };
+        nodes.set(step.address, n);
+        queue.push(n);
+      }
+    }
+    const result = new ChainMap(nodes);
+    cache.set(expr, result);
+    return result;
+  }
+
+  reaches(expr: Expression, target: string, opts?: { throughResources?: boolean }): ChainStep[] | null {
+    const t = parseTarget(target);
+    if (!t) return null;
+    const deps = this.dependencies(expr, opts);
+    const coarse = deps.get(t.address);
+    if (!coarse) return null;
+    if (t.path === "") return coarse;
+    return this.reachesPath(expr, t.address, t.path, !!opts?.throughResources);
+  }
+
+  /**
+   * Path-aware search: some reference made by `expr` or by an object it
+   * depends on must name `address` with a path starting with `path`. A
+   * reference to a local whose value is exactly a traversal counts as a
+   * reference to that traversal with the remaining path appended
+   * (`local.as.enabled` with `local.as = var.autoscaling` is
+   * `var.autoscaling.enabled`).
+   */
+  private reachesPath(expr: Expression, address: string, path: string, through: boolean): ChainStep[] | null {
+    const match = (refs: Reference[]): ChainStep[] | null => {
+      for (const r of refs) {
+        const eff = this.effective(r);
+        if (eff.address === address && hasPathPrefix(eff.path, path)) {
+          return [{ address: r.address, range: r.range }, ...eff.via];
+        }
+      }
+      return null;
+    };
+    const direct = match(this.firstHops(expr));
+    if (direct) return direct;
+    const deps = this.dependencies(expr, { throughResources: through }) as ChainMap;
+    for (const node of deps.keys()) {
+      const exprs = this.nodeExprs(node, through);
+      if (!exprs) continue;
+      for (const e of exprs) {
+        const tail = match(this.firstHops(e));
+        if (tail) return [...deps.get(node)!, ...tail];
+      }
+    }
+    return null;
+  }
+
+  /**
+   * What a reference stands for after passing through locals whose value is
+   * a plain traversal, with the steps passed (cached; cycle-safe).
+   */
+  private effective(ref: Reference, guard: Set<string> = new Set()): EffectiveRef {
+    const cached = this.effCache.get(ref);
+    if (cached) return cached;
+    let eff: EffectiveRef = { address: ref.address, path: normalizePath(ref.path), via: [] };
+    if (ref.kind === "local" && !guard.has(ref.address)) {
+      const l = this.module.locals.get(ref.address.slice(6));
+      const v = l ? unwrap(l.value) : null;
+      const inner = v && v.kind === "ScopeTraversal" ? this.scan(v).refs[0] : undefined;
+      if (inner && inner.expr === v) {
+        guard.add(ref.address);
+        const e = this.effective(inner, guard);
+        eff = { address: e.address, path: e.path + normalizePath(ref.path), via: [{ address: inner.address, range: inner.range }, ...e.via] };
+      }
+    }
+    if (guard.size === 0) this.effCache.set(ref, eff);
+    return eff;
+  }
+
+  resourceExpressions(resource: Resource): Expression[] {
+    const cached = this.resExprCache.get(resource);
+    if (cached) return cached;
+    const exprs = bodyExprs(resource.body, EMPTY_SCOPE, RESOURCE_DATA_SKIP).map((x) => x.expr);
+    this.resExprCache.set(resource, exprs);
+    return exprs;
+  }
+
+  local(name: string): Local | undefined {
+    return this.module.locals.get(name);
+  }
+
+  resolveLocals(expr: Expression): { expr: Expression; via: string[] } {
+    const via: string[] = [];
+    let cur = expr;
+    for (;;) {
+      const e = unwrap(cur);
+      if (e.kind !== "ScopeTraversal" || e.traversal.length !== 2) return { expr: cur, via };
+      const [root, attr] = e.traversal as [Traverser, Traverser];
+      if (root.kind !== "TraverseRoot" || root.name !== "local" || attr.kind !== "TraverseAttr") return { expr: cur, via };
+      const l = this.module.locals.get(attr.name);
+      const address = `local.${attr.name}`;
+      if (!l || via.includes(address)) return { expr: cur, via };
+      via.push(address);
+      cur = l.value;
+    }
+  }
+
+  allReferences(): { ref: Reference; owner: string }[] {
+    if (this.allRefs) return this.allRefs;
+    const out: { ref: Reference; owner: string }[] = [];
+    for (const item of this.index()) {
+      for (const ref of this.scan(item.expr).refs) out.push({ ref, owner: item.owner });
+    }
+    this.allRefs = out;
+    return out;
+  }
+
+  isReferenced(address: string, opts?: { excludeModuleCalls?: boolean }): boolean {
+    if (!this.refIndex) {
+      this.refIndex = new Map();
+      for (const item of this.allReferences()) {
+        const list = this.refIndex.get(item.ref.address) ?? [];
+        list.push(item);
+        this.refIndex.set(item.ref.address, list);
+      }
+    }
+    const t = parseTarget(address);
+    if (!t) return false;
+    const list = this.refIndex.get(t.address) ?? [];
+    const selfOwner = t.address.startsWith("var.") ? `variable.${t.address.slice(4)}` : null;
+    return list.some(
+      (item) =>
+        item.owner !== selfOwner &&
+        !(opts?.excludeModuleCalls && item.owner.startsWith("module.")) &&
+        hasPathPrefix(normalizePath(item.ref.path), t.path),
+    );
+  }
+}
+
+// --------------------------------------------------------------- scanning
+
+function bind(scope: Scope, names: (string | null)[], value: Expression | null = null): Scope {
+  const next = new Map(scope);
+  for (const n of names) if (n) next.set(n, value);
+  return next;
+}
+
+function scanExpr(expr: Expression, scope: Scope, out: ScanResult): void {
+  switch (expr.kind) {
+    case "ScopeTraversal": {
+      const root = expr.traversal[0];
+      if (!root || root.kind !== "TraverseRoot") return;
+      if (scope.has(root.name)) {
+        const src = scope.get(root.name);
+        if (src) out.iteratorSources.push(src);
+        return;
+      }
+      const ref = classify(expr);
+      if (ref) out.refs.push(ref);
+      return;
+    }
+    case "For": {
+      scanExpr(expr.collection, scope, out);
+      const inner = bind(scope, [expr.keyVar, expr.valVar]);
+      if (expr.keyExpr) scanExpr(expr.keyExpr, inner, out);
+      scanExpr(expr.valExpr, inner, out);
+      if (expr.condition) scanExpr(expr.condition, inner, out);
+      return;
+    }
+    case "Template":
+      scanParts(expr.parts, scope, out);
+      return;
+    default:
+      for (const c of exprChildren(expr)) scanExpr(c, scope, out);
+  }
+}
+
+function scanParts(parts: readonly TemplatePart[], scope: Scope, out: ScanResult): void {
+  for (const p of parts) {
+    switch (p.kind) {
+      case "TemplateInterp":
+        scanExpr(p.expr, scope, out);
+        break;
+      case "TemplateIf":
+        scanExpr(p.condition, scope, out);
+        scanParts(p.then, scope, out);
+        if (p.else) scanParts(p.else, scope, out);
+        break;
+      case "TemplateFor":
+        scanExpr(p.collection, scope, out);
+        scanParts(p.body, bind(scope, [p.keyVar, p.valVar]), out);
+        break;
+      case "TemplateLiteral":
+        break;
+    }
+  }
+}
+
+const SIMPLE_ROOTS: Record<string, RefKind> = {
+  var: "var",
+  local: "local",
+  module: "module",
+  each: "each",
+  count: "count",
+  path: "path",
+  terraform: "terraform",
+};
+
+/** Classify a traversal as a reference (null when it names nothing). */
+function classify(expr: Extract<Expression, { kind: "ScopeTraversal" }>): Reference | null {
+  const steps = expr.traversal;
+  const root = steps[0] as Extract<Traverser, { kind: "TraverseRoot" }>;
+  const make = (kind: RefKind, n: number): Reference => ({
+    kind,
+    address: traversalText(steps.slice(0, n)),
+    path: traversalText(steps.slice(n)),
+    text: traversalText(steps),
+    range: expr.range,
+    expr,
+  });
+  const attrAt = (i: number) => steps[i]?.kind === "TraverseAttr";
+  if (root.name === "self") return make("self", 1);
+  const simple = SIMPLE_ROOTS[root.name];
+  if (simple) return attrAt(1) ? make(simple, 2) : null;
+  if (root.name === "data") return attrAt(1) && attrAt(2) ? make("data", 3) : null;
+  if (attrAt(1)) return make("resource", 2);
+  return null;
+}
+
+// ------------------------------------------------------- body expressions
+
+interface Skip {
+  attrs: ReadonlySet<string>;
+  blocks: ReadonlySet<string>;
+}
+const NO_SKIP: Skip = { attrs: new Set(), blocks: new Set() };
+/** Data flow of a resource: no meta-arguments that are not values. */
+const RESOURCE_DATA_SKIP: Skip = { attrs: new Set(["provider", "depends_on"]), blocks: new Set(["lifecycle"]) };
+/** Every reference of a resource except lifecycle (handled separately). */
+const RESOURCE_ALL_SKIP: Skip = { attrs: new Set(["provider"]), blocks: new Set(["lifecycle"]) };
+const OUTPUT_SKIP: Skip = NO_SKIP;
+const MODULE_SKIP: Skip = { attrs: new Set(["source", "version", "providers"]), blocks: new Set() };
+const PROVIDER_SKIP: Skip = { attrs: new Set(["alias"]), blocks: new Set() };
+
+/**
+ * Attribute expressions of a body, recursively, each with its scope:
+ * inside `dynamic "x" { content { ... } }` the iterator name is bound to the
+ * dynamic block's `for_each`.
+ */
+function bodyExprs(body: Body, scope: Scope, skip: Skip, top = true): { expr: Expression; scope: Scope }[] {
+  const out: { expr: Expression; scope: Scope }[] = [];
+  for (const a of body.attributes) {
+    if (top && (skip.attrs.has(a.name) || skip.blocks.has(a.name))) continue;
+    out.push({ expr: a.expr, scope });
+  }
+  for (const b of body.blocks) {
+    if (top && skip.blocks.has(b.type)) continue;
+    if (b.type === "dynamic") out.push(...dynamicExprs(b, scope, skip));
+    else out.push(...bodyExprs(b.body, scope, skip, false));
+  }
+  return out;
+}
+
+function dynamicExprs(b: Block, scope: Scope, skip: Skip): { expr: Expression; scope: Scope }[] {
+  const out: { expr: Expression; scope: Scope }[] = [];
+  const forEach = b.body.attributes.find((a) => a.name === "for_each") ?? null;
+  const iterAttr = b.body.attributes.find((a) => a.name === "iterator") ?? null;
+  let name = b.labels[0] ?? null;
+  if (iterAttr) {
+    const e = unwrap(iterAttr.expr);
+    if (e.kind === "ScopeTraversal" && e.traversal.length === 1 && e.traversal[0]!.kind === "TraverseRoot") name = e.traversal[0]!.name;
+    else name = constString(e) ?? name;
+  }
+  if (forEach) out.push({ expr: forEach.expr, scope });
+  const inner = name && forEach ? bind(scope, [name], forEach.expr) : name ? bind(scope, [name]) : scope;
+  for (const a of b.body.attributes) {
+    if (a.name === "labels") out.push({ expr: a.expr, scope: inner });
+  }
+  for (const c of blocksOf(b.body, "content")) out.push(...bodyExprs(c.body, inner, skip, false));
+  return out;
+}
+
+function lifecycleReferenceExprs(r: Resource): Expression[] {
+  const out: Expression[] = [...r.lifecycle.replaceTriggeredBy];
+  for (const c of [...r.lifecycle.preconditions, ...r.lifecycle.postconditions]) {
+    for (const a of c.body.attributes) out.push(a.expr);
+  }
+  return out;
+}
+
+// ----------------------------------------------------------------- targets
+
+/** Split `var.a.b` / `data.t.n.id` / `aws_x.y[0]` into address and path. */
+function parseTarget(target: string): { address: string; path: string } | null {
+  const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(target);
+  if (!m) return null;
+  const segs: string[] = [m[0]];
+  let rest = target.slice(m[0].length);
+  const n = m[0] === "data" ? 3 : m[0] === "self" ? 1 : 2;
+  while (segs.length < n) {
+    const s = /^\.([A-Za-z_][A-Za-z0-9_-]*)/.exec(rest);
+    if (!s) return null;
+    segs.push(s[1]!);
+    rest = rest.slice(s[0].length);
+  }
+  return { address: segs.join("."), path: normalizePath(rest) };
+}
+
+/** `["enabled"]` -> `.enabled` so both spellings compare equal. */
+function normalizePath(path: string): string {
+  return path.replace(/\["([A-Za-z_][A-Za-z0-9_-]*)"\]/g, ".$1");
+}
+
+function hasPathPrefix(path: string, prefix: string): boolean {
+  if (prefix === "") return true;
+  if (!path.startsWith(prefix)) return false;
+  const next = path[prefix.length];
+  return next === undefined || next === "." || next === "[";
+}
+

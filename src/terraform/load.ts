@@ -1,0 +1,256 @@
+/**
+ * Load a module directory and its local nested modules into ModuleUnits.
+ *
+ * - Files: files.ts decides which entries are module files and reads them;
+ *   each file is read and parsed once, even when it is in both file sets.
+ * - Nested modules: only calls whose constant `source` is `.`, `..`, `./x`
+ *   or `../x` are followed. A source that leaves the root lexically, cannot
+ *   be resolved, or resolves (through symlinks) outside the root's real
+ *   path is a `source-escape` problem at the call's `source` attribute, and
+ *   the child is not loaded. A call back into a directory already on the
+ *   current load path is skipped silently (cycles). A directory reached by
+ *   two different calls is loaded once and shared.
+ * - `opts.stdin` replaces one file's content (an editor's unsaved buffer);
+ *   the file need not exist on disk. A relative stdin path is resolved
+ *   against the current directory, or else against the root module
+ *   directory.
+ *
+ * Never throws on user input.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parseHcl } from "../hcl/index.js";
+import type { LoadProblem, LoadResult, Module, ModuleCall, ModuleUnit, SourceFile } from "./model.js";
+import {
+  type FileEntry,
+  errorText,
+  fileSets,
+  isIgnoredFileName,
+  isInside,
+  isOverrideFileName,
+  listModuleFiles,
+  moduleFileExtension,
+  readModuleFile,
+} from "./files.js";
+import { buildModule } from "./module.js";
+
+export interface LoadOptions {
+  stdin?: { path: string; text: string };
+}
+
+interface LoadState {
+  rootAbs: string;
+  rootReal: string;
+  problems: LoadProblem[];
+  units: ModuleUnit[];
+  /** Units by real directory path (a directory is loaded once). */
+  byReal: Map<string, ModuleUnit>;
+  stdin: { candidates: string[]; text: string } | null;
+}
+
+export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
+  const rootAbs = path.resolve(dir);
+  const problems: LoadProblem[] = [];
+  let rootReal = rootAbs;
+  try {
+    rootReal = fs.realpathSync(rootAbs);
+  } catch (err) {
+    problems.push({ kind: "unreadable", message: `cannot read module directory ${dir}: ${errorText(err)}`, file: "", range: null });
+  }
+  const state: LoadState = {
+    rootAbs,
+    rootReal,
+    problems,
+    units: [],
+    byReal: new Map(),
+    stdin: opts.stdin
+      ? {
+          candidates: unique([path.resolve(opts.stdin.path), path.resolve(rootAbs, opts.stdin.path)]),
+          text: opts.stdin.text,
+        }
+      : null,
+  };
+  const root = loadUnit(state, rootAbs, rootReal, "", []);
+  return { root, units: state.units, problems };
+}
+
+function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
+
+function loadUnit(state: LoadState, dirAbs: string, dirReal: string, relDir: string, loadPath: string[]): ModuleUnit {
+  const { files, fileProblems } = readUnitFiles(state, dirAbs, relDir);
+  const names = files.map((f) => f.name);
+  const sets = fileSets(names);
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const pick = (list: string[]) => list.map((n) => byName.get(n)!).filter(Boolean);
+  const terraform = buildModule(pick(sets.terraform), { dir: dirAbs, relDir, fileSet: "terraform" });
+  const opentofu = buildModule(pick(sets.opentofu), { dir: dirAbs, relDir, fileSet: "opentofu" });
+  const hasTofu = names.some((n) => n.endsWith(".tofu") || n.endsWith(".tofu.json"));
+  const tofuOnly = hasTofu && !names.some((n) => n.endsWith(".tf") || n.endsWith(".tf.json"));
+  const unit: ModuleUnit = {
+    dir: dirAbs,
+    relDir,
+    allFiles: files,
+    terraform,
+    opentofu,
+    hasTofu,
+    tofuOnly,
+    declarations: tofuOnly ? opentofu : terraform,
+    expressions: hasTofu ? opentofu : terraform,
+    children: [],
+    hasParseErrors: fileProblems > 0 || files.some((f) => f.diagnostics.some((d) => d.severity === "error")),
+  };
+  state.units.push(unit);
+  state.byReal.set(dirReal, unit);
+
+  const innerPath = [...loadPath, dirReal];
+  for (const call of localCalls(unit)) {
+    const child = resolveChild(state, unit, call, innerPath);
+    if (child) unit.children.push({ call, unit: child });
+  }
+  return unit;
+}
+
+/** Local module calls of both file sets, the expression set's first, one per name. */
+function localCalls(unit: ModuleUnit): ModuleCall[] {
+  const seen = new Map<string, ModuleCall>();
+  for (const mod of [unit.expressions, unit.declarations, unit.terraform, unit.opentofu]) {
+    for (const call of mod.moduleCalls.values()) {
+      if (call.isLocal && call.source !== null && !seen.has(call.name)) seen.set(call.name, call);
+    }
+  }
+  return [...seen.values()];
+}
+
+function resolveChild(state: LoadState, unit: ModuleUnit, call: ModuleCall, loadPath: string[]): ModuleUnit | null {
+  const source = call.source!;
+  const escape = (why: string): null => {
+    state.problems.push({
+      kind: "source-escape",
+      message: `module "${call.name}": source "${source}" ${why}`,
+      file: call.file.path,
+      range: call.sourceAttr ? call.sourceAttr.range : call.block.range,
+    });
+    return null;
+  };
+  const relDir = path.posix.normalize(path.posix.join(unit.relDir === "" ? "." : unit.relDir, source.replace(/\\/g, "/")));
+  if (relDir === ".." || relDir.startsWith("../")) return escape("leaves the root module directory; only what is inside it ships with the module");
+  const childRel = relDir === "." ? "" : relDir.replace(/\/$/, "");
+  const childAbs = path.resolve(unit.dir, source);
+  let childReal: string;
+  try {
+    childReal = fs.realpathSync(childAbs);
+  } catch (err) {
+    return escape(`cannot be resolved (${errorText(err)})`);
+  }
+  if (!isInside(childReal, state.rootReal)) return escape(`resolves to ${childReal}, outside the root module directory; only what is inside it ships with the module`);
+  let isDir = false;
+  try {
+    isDir = fs.statSync(childReal).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) return escape("is not a directory");
+  if (loadPath.includes(childReal)) return null;
+  const existing = state.byReal.get(childReal);
+  if (existing) return existing;
+  return loadUnit(state, childAbs, childReal, childRel, loadPath);
+}
+
+/** Read and parse every module file of a directory (plus the stdin substitute). */
+function readUnitFiles(
+  state: LoadState,
+  dirAbs: string,
+  relDir: string,
+): { files: SourceFile[]; fileProblems: number } {
+  const before = state.problems.length;
+  const rel = (name: string) => (relDir === "" ? name : `${relDir}/${name}`);
+  const listed = listModuleFiles(dirAbs, state.rootReal);
+  if (listed.dirError !== null) {
+    state.problems.push({
+      kind: "unreadable",
+      message: `cannot list module directory ${relDir === "" ? "." : relDir}: ${listed.dirError}`,
+      file: relDir,
+      range: null,
+    });
+  }
+  const entries: FileEntry[] = [...listed.entries];
+  let stdinName: string | null = null;
+  if (state.stdin) {
+    for (const c of state.stdin.candidates) {
+      if (path.dirname(c) !== dirAbs) continue;
+      const name = path.basename(c);
+      const extension = moduleFileExtension(name);
+      if (!extension || isIgnoredFileName(name)) continue;
+      stdinName = name;
+      if (!entries.some((e) => e.name === name)) {
+        entries.push({ name, absPath: c, extension });
+        entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      }
+      break;
+    }
+  }
+  for (const p of listed.problems) {
+    if (p.name === stdinName) continue;
+    state.problems.push({ kind: p.kind, message: p.message, file: rel(p.name), range: null });
+  }
+  const files: SourceFile[] = [];
+  for (const e of entries) {
+    let text: string;
+    if (e.name === stdinName) {
+      text = state.stdin!.text;
+    } else {
+      const read = readModuleFile(e.absPath, e.name);
+      if (!read.ok) {
+        state.problems.push({ kind: read.kind, message: read.message, file: rel(e.name), range: null });
+        continue;
+      }
+      text = read.text;
+    }
+    const filePath = rel(e.name);
+    const parsed = safeParse(text, filePath);
+    files.push({
+      path: filePath,
+      absPath: e.absPath,
+      name: e.name,
+      extension: e.extension,
+      hcl: parsed.file,
+      diagnostics: parsed.diagnostics,
+      isOverride: isOverrideFileName(e.name),
+    });
+  }
+  return { files, fileProblems: state.problems.length - before };
+}
+
+/** Parse; a parser crash (a bug) is reported as a diagnostic, not thrown. */
+function safeParse(text: string, filename: string): ReturnType<typeof parseHcl> {
+  try {
+    return parseHcl(text, filename);
+  } catch (err) {
+    const pos = { line: 1, column: 1, offset: 0 };
+    return {
+      file: {
+        filename,
+        syntax: filename.endsWith(".json") ? "json" : "native",
+        text,
+        body: { kind: "Body", attributes: [], blocks: [], range: { start: pos, end: pos } },
+        comments: [],
+        lineStarts: [0],
+      },
+      diagnostics: [
+        {
+          severity: "error",
+          summary: "Internal parser error",
+          detail: `The parser failed on this file (${err instanceof Error ? err.message : String(err)}); please report this.`,
+          subject: { start: pos, end: pos },
+        },
+      ],
+    };
+  }
+}
+
+/** Convenience: the module of a unit for a file set name. */
+export function unitModule(unit: ModuleUnit, set: "terraform" | "opentofu"): Module {
+  return set === "terraform" ? unit.terraform : unit.opentofu;
+}

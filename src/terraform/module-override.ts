@@ -1,0 +1,197 @@
+/**
+ * Terraform override files (`override.tf`, `*_override.tf`, and the
+ * `.tf.json`/`.tofu`/`.tofu.json` forms): merged into the declarations they
+ * override, after every ordinary file, in file-name order.
+ *
+ * Merging follows Terraform: an attribute in the override replaces the one
+ * of the same name; nested blocks are replaced by type (all base blocks of
+ * a type give way to the override's blocks of that type; a `dynamic "x"`
+ * block counts as type `x`); a resource's `lifecycle` block is merged
+ * argument by argument; locals are replaced one name at a time; in
+ * `terraform` blocks `required_version`, the backend/cloud choice and
+ * individual `required_providers` entries are replaced. Overriding
+ * something that has no base declaration is an error, as in Terraform.
+ *
+ * Merged declarations keep the base block's file and ranges; attributes
+ * supplied by an override keep their own ranges (use `fileOf` to find the
+ * file they are in). `overriddenBy` lists the override blocks applied.
+ */
+import type { Block, Body } from "../hcl/ast.js";
+import type { Declared, Module, SourceFile, TerraformSettings } from "./model.js";
+import {
+  buildLocal,
+  buildModuleCall,
+  buildOutput,
+  buildProvider,
+  buildResource,
+  buildTerraform,
+  buildVariable,
+  labelRange,
+  modelDiagnostic,
+} from "./module.js";
+import { constString, findAttr } from "./expr.js";
+
+export function applyOverrides(mod: Module, overrides: SourceFile[]): void {
+  for (const file of overrides) {
+    for (const block of file.hcl.body.blocks) overrideBlock(mod, file, block);
+  }
+}
+
+function overrideBlock(mod: Module, file: SourceFile, block: Block): void {
+  const name = block.labels[0] ?? "";
+  switch (block.type) {
+    case "variable": {
+      if (block.labels.length !== 1) return;
+      const base = mod.variables.get(name);
+      if (!base) return missingBase(mod, file, block, "variable", name);
+      const v = buildVariable(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      const typeAttr = findAttr(block.body, "type");
+      if (typeAttr) v.typeText = buildVariable(file, block).typeText;
+      else v.typeText = base.typeText;
+      mod.variables.set(name, withOverride(v, base, file, block));
+      return;
+    }
+    case "output": {
+      if (block.labels.length !== 1) return;
+      const base = mod.outputs.get(name);
+      if (!base) return missingBase(mod, file, block, "output value", name);
+      const o = buildOutput(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      mod.outputs.set(name, withOverride(o, base, file, block));
+      return;
+    }
+    case "locals":
+      for (const attr of block.body.attributes) {
+        if (!mod.locals.has(attr.name)) {
+          mod.diagnostics.push(
+            modelDiagnostic(
+              file,
+              attr.nameRange,
+              "Missing base local value definition to override",
+              `${file.name} overrides local.${attr.name}, but no ordinary (non-override) file of the module defines it. Define it in a regular file or remove the override.`,
+              "override-without-base",
+            ),
+          );
+          continue;
+        }
+        mod.locals.set(attr.name, buildLocal(file, attr));
+      }
+      return;
+    case "resource":
+    case "data": {
+      if (block.labels.length !== 2) return;
+      const address = block.type === "data" ? `data.${block.labels[0]}.${block.labels[1]}` : `${block.labels[0]}.${block.labels[1]}`;
+      const map = block.type === "data" ? mod.dataSources : mod.resources;
+      const base = map.get(address);
+      if (!base) return missingBase(mod, file, block, block.type === "data" ? "data source" : "resource", address);
+      const r = buildResource(base.file, mergeBlocks(base.block, block, LIFECYCLE_MERGE));
+      map.set(address, withOverride(r, base, file, block));
+      return;
+    }
+    case "provider": {
+      if (block.labels.length !== 1) return;
+      const aliasAttr = findAttr(block.body, "alias");
+      const alias = aliasAttr ? constString(aliasAttr.expr) : null;
+      const idx = mod.providers.findIndex((p) => p.name === name && p.alias === alias);
+      if (idx < 0) return missingBase(mod, file, block, "provider configuration", alias ? `${name}.${alias}` : name);
+      const base = mod.providers[idx]!;
+      const p = buildProvider(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      mod.providers[idx] = withOverride(p, base, file, block);
+      return;
+    }
+    case "module": {
+      if (block.labels.length !== 1) return;
+      const base = mod.moduleCalls.get(name);
+      if (!base) return missingBase(mod, file, block, "module call", name);
+      const m = buildModuleCall(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      mod.moduleCalls.set(name, withOverride(m, base, file, block));
+      return;
+    }
+    case "terraform":
+      overrideTerraform(mod, file, block);
+      return;
+  }
+}
+
+function withOverride<T extends Declared>(decl: T, base: T, file: SourceFile, block: Block): T {
+  decl.overriddenBy = [...(base.overriddenBy ?? []), { file, block }];
+  return decl;
+}
+
+function missingBase(mod: Module, file: SourceFile, block: Block, what: string, name: string): void {
+  mod.diagnostics.push(
+    modelDiagnostic(
+      file,
+      labelRange(block),
+      `Missing base ${what} to override`,
+      `${file.name} overrides the ${what} "${name}", but no ordinary (non-override) file of the module declares it. Declare it in a regular file or remove the override.`,
+      "override-without-base",
+    ),
+  );
+}
+
+const NO_NESTED_MERGE: ReadonlySet<string> = new Set();
+const LIFECYCLE_MERGE: ReadonlySet<string> = new Set(["lifecycle"]);
+
+/** The type a nested block stands for when merging (`dynamic "x"` is an `x`). */
+function blockKey(b: Block): string {
+  return b.type === "dynamic" && b.labels.length > 0 ? b.labels[0]! : b.type;
+}
+
+/**
+ * Merge `over` into `base`: attributes replace by name (in place; new ones
+ * appended), nested blocks replace by type, except types in `mergeNested`,
+ * which are merged the same way recursively.
+ */
+export function mergeBlocks(base: Block, over: Block, mergeNested: ReadonlySet<string>): Block {
+  return { ...base, body: mergeBodies(base.body, over.body, mergeNested) };
+}
+
+function mergeBodies(base: Body, over: Body, mergeNested: ReadonlySet<string>): Body {
+  const overAttrs = new Map(over.attributes.map((a) => [a.name, a]));
+  const attributes = base.attributes.map((a) => overAttrs.get(a.name) ?? a);
+  const baseNames = new Set(base.attributes.map((a) => a.name));
+  for (const a of over.attributes) if (!baseNames.has(a.name)) attributes.push(a);
+
+  const overKeys = new Set(over.blocks.map(blockKey));
+  const blocks: Block[] = [];
+  const merged = new Set<string>();
+  for (const b of base.blocks) {
+    const key = blockKey(b);
+    if (!overKeys.has(key)) {
+      blocks.push(b);
+    } else if (mergeNested.has(key) && b.type === key && !merged.has(key)) {
+      const o = over.blocks.find((x) => x.type === key)!;
+      blocks.push(mergeBlocks(b, o, NO_NESTED_MERGE));
+      merged.add(key);
+    }
+  }
+  for (const o of over.blocks) {
+    const key = blockKey(o);
+    if (merged.has(key) && o.type === key) continue;
+    blocks.push(o);
+  }
+  return { ...base, attributes, blocks };
+}
+
+function overrideTerraform(mod: Module, file: SourceFile, block: Block): void {
+  const over = buildTerraform(file, block);
+  const replacesBackend = over.backends.length > 0 || over.clouds.length > 0;
+  const overridden = new Set<string>();
+  for (const rp of over.requiredProviders) for (const a of rp.body.attributes) overridden.add(a.name);
+  mod.terraformBlocks = mod.terraformBlocks.map((t): TerraformSettings => {
+    const next: TerraformSettings = { ...t };
+    if (over.requiredVersion) next.requiredVersion = null;
+    if (replacesBackend) {
+      next.backends = [];
+      next.clouds = [];
+    }
+    if (overridden.size) {
+      next.requiredProviders = t.requiredProviders.map((rp) => ({
+        ...rp,
+        body: { ...rp.body, attributes: rp.body.attributes.filter((a) => !overridden.has(a.name)) },
+      }));
+    }
+    return next;
+  });
+  mod.terraformBlocks.push(over);
+}

@@ -1,0 +1,324 @@
+import { describe, expect, it } from "vitest";
+import { chmodSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import * as path from "node:path";
+import { fixtureFiles, insensitiveBootstrap, noInterruptible, REPO, runCli, tree } from "./helpers.js";
+
+const CLEAN = path.join(REPO, "fixtures", "cli", "machine-clean");
+
+interface JsonDoc {
+  module: string;
+  role: string;
+  roleSource: string;
+  findings: { id: string; severity: string; file: string; line: number; column: number }[];
+  summary: { error: number; warning: number; info: number };
+  suppressed: unknown[];
+}
+
+function json(stdout: string): JsonDoc {
+  return JSON.parse(stdout) as JsonDoc;
+}
+
+function ids(doc: JsonDoc): string[] {
+  return doc.findings.map((f) => `${f.id} ${f.severity} ${f.file}:${f.line}:${f.column}`);
+}
+
+describe("exit codes", () => {
+  it("0 for a clean module (role detected and reported)", () => {
+    const r = runCli(["--format", "json", CLEAN]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const doc = json(r.stdout);
+    expect(doc.module).toBe(CLEAN);
+    expect(doc.role).toBe("machine");
+    expect(doc.roleSource).toBe("detected");
+    expect(ids(doc)).toEqual([]);
+  });
+
+  it("1 for error findings", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", noInterruptible));
+    const r = runCli(["--json", "--role", "machine", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    const doc = json(r.stdout);
+    expect(doc.module).toBe(".");
+    expect(doc.roleSource).toBe("flag");
+    expect(ids(doc)).toEqual(["output/required error :0:0"]);
+  });
+
+  it("warnings pass by default, fail with --strict, and --allow-warning turns them into info", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    const plain = runCli(["--json", dir]);
+    expect(plain.code).toBe(0);
+    expect(ids(json(plain.stdout))).toEqual(["input/sensitive warning variables.tf:28:10"]);
+    expect(runCli(["--json", "--strict", dir]).code).toBe(1);
+    expect(runCli(["--json", "--max-warnings", "0", dir]).code).toBe(1);
+    expect(runCli(["--json", "--max-warnings", "1", dir]).code).toBe(0);
+    const allowed = runCli(["--json", "--strict", "--allow-warning", "input/sensitive", dir]);
+    expect(allowed.code).toBe(0);
+    expect(ids(json(allowed.stdout))).toEqual(["input/sensitive info variables.tf:28:10"]);
+    const off = runCli(["--json", "--strict", "--rule", "input/sensitive=off", dir]);
+    expect(off.code).toBe(0);
+    expect(ids(json(off.stdout))).toEqual([]);
+    const raised = runCli(["--json", "--rule", "input/sensitive=error", dir]);
+    expect(raised.code).toBe(1);
+    expect(ids(json(raised.stdout))).toEqual(["input/sensitive error variables.tf:28:10"]);
+  });
+
+  it("2 for a nonexistent path", () => {
+    const r = runCli(["/nonexistent/tfcapi-lint/module"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("tfcapi-lint: /nonexistent/tfcapi-lint/module: no such file or directory\n");
+  });
+
+  it("2 for a binary module file", () => {
+    const dir = tree({ ...fixtureFiles("machine-clean"), "blob.tf": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x00, 0x00]) });
+    const r = runCli(["--json", dir]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^tfcapi-lint: .*blob\.tf: .+\n$/);
+  });
+
+  it("3 for usage errors, each with one line and a pointer to --help", () => {
+    const cases: [string[], string][] = [
+      [["--frobnicate"], "unknown option --frobnicate"],
+      [["--role", "pool", CLEAN], 'unknown role "pool" (use cluster, machine or machinepool)'],
+      [["--contract", "v1beta1", CLEAN], 'unknown contract version "v1beta1" (known: v1alpha1)'],
+      [["--rule", "input/nope=off", CLEAN], '--rule: unknown rule "input/nope" (run "tfcapi-lint rules" for the list)'],
+      [["--rule", "input/default=loud", CLEAN], '--rule input/default: severity must be one of off, info, warning, error (got "loud")'],
+      [["--format", "yaml", CLEAN], 'unknown format "yaml" (known: text, compact, json, sarif, github, checkstyle, junit)'],
+      [["--role"], "option --role needs a value"],
+    ];
+    for (const [args, message] of cases) {
+      const r = runCli(args);
+      expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 3, stderr: `tfcapi-lint: ${message}\nRun tfcapi-lint --help for usage.\n` });
+      expect(r.stdout).toBe("");
+    }
+  });
+
+  it("3 when the role cannot be detected", () => {
+    const dir = tree({ "main.tf": 'variable "region" {\n  type    = string\n  default = "eu-central-1"\n}\n' });
+    const r = runCli([dir]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("cannot tell which role the module implements");
+    expect(r.stderr).toContain("pass --role cluster|machine|machinepool");
+    expect(r.stderr.endsWith("Run tfcapi-lint --help for usage.\n")).toBe(true);
+  });
+});
+
+describe("commands", () => {
+  it("module <dir> is the reference form", () => {
+    const r = runCli(["module", "--role", "machine", "--json", CLEAN]);
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).roleSource).toBe("flag");
+    expect(runCli(["module"]).code).toBe(3);
+  });
+
+  it("a file path lints its module once", () => {
+    const r = runCli(["--json", path.join(CLEAN, "main.tf"), path.join(CLEAN, "outputs.tf"), CLEAN]);
+    expect(r.code).toBe(0);
+    const doc = json(r.stdout);
+    expect(Array.isArray(doc)).toBe(false);
+    expect(doc.module).toBe(CLEAN);
+  });
+
+  it("rules lists the catalogue (json and text)", () => {
+    const r = runCli(["rules", "--format", "json"]);
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout) as { id: string; severity: string; roles: string[] }[];
+    const byId = new Map(list.map((x) => [x.id, x]));
+    expect(byId.get("lint/unused-ignore")).toMatchObject({ severity: "warning", roles: ["cluster", "machine", "machinepool"] });
+    expect(byId.get("input/sensitive")).toMatchObject({ severity: "warning", roles: ["machine", "machinepool"] });
+    const text = runCli(["rules"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split("\n").filter((l) => l.startsWith("lint/unknown-rule "))).toHaveLength(1);
+  });
+
+  it("explain prints the docs page; unknown rules are a usage error", () => {
+    const r = runCli(["explain", "lint/expired-ignore"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(readFileSync(path.join(REPO, "rules", "lint", "expired-ignore.md"), "utf8"));
+    const bad = runCli(["explain", "nope/nope"]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toBe('tfcapi-lint: unknown rule "nope/nope" (run "tfcapi-lint rules" for the list)\nRun tfcapi-lint --help for usage.\n');
+  });
+
+  it("version --json and --version", () => {
+    const pkg = JSON.parse(readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string };
+    const r = runCli(["version", "--json"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ name: "tfcapi-lint", version: pkg.version, contracts: ["v1alpha1"], node: process.version });
+    const v = runCli(["--version"]);
+    expect(v.stdout).toBe(`tfcapi-lint ${pkg.version} (contract v1alpha1)\n`);
+  });
+
+  it("--help prints usage", () => {
+    const r = runCli(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.startsWith("Usage: tfcapi-lint [options] [paths...]\n")).toBe(true);
+  });
+});
+
+describe("--stdin", () => {
+  it("lints piped text in place of the named file, with the rest of the module from disk", () => {
+    const dir = tree(fixtureFiles("machine-clean"));
+    const outputs = readFileSync(path.join(dir, "outputs.tf"), "utf8");
+    const r = runCli(["--json", "--stdin", "--stdin-filename", "outputs.tf"], { cwd: dir, input: noInterruptible("outputs.tf", outputs) });
+    expect(r.code).toBe(1);
+    expect(ids(json(r.stdout))).toEqual(["output/required error :0:0"]);
+    const clean = runCli(["--json", "--stdin", "--stdin-filename", "outputs.tf"], { cwd: dir, input: outputs });
+    expect(clean.code).toBe(0);
+    expect(runCli(["--stdin"], { cwd: dir }).code).toBe(3);
+  });
+});
+
+describe("--recursive", () => {
+  it("lints every module directory and honours config excludes", () => {
+    const root = tree({
+      ".tfcapi-lint.hcl": 'exclude = ["examples/**"]\n',
+      ...fixtureFiles("machine-clean", "modules/vm/"),
+      ...fixtureFiles("machine-clean", "modules/broken/", noInterruptible),
+      ...fixtureFiles("machine-clean", "examples/demo/", noInterruptible),
+      ...fixtureFiles("machine-clean", "modules/vm/.terraform/modules/x/"),
+      "node_modules/pkg/main.tf": "this is not terraform {",
+    });
+    const r = runCli(["--json", "--recursive", "."], { cwd: root });
+    expect(r.code).toBe(1);
+    const docs = JSON.parse(r.stdout) as JsonDoc[];
+    expect(docs.map((d) => [d.module, ids(d)])).toEqual([
+      ["modules/broken", ["output/required error :0:0"]],
+      ["modules/vm", []],
+    ]);
+  });
+});
+
+describe("--fix", () => {
+  it("rewrites files atomically; without --fix nothing is touched", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    const file = path.join(dir, "variables.tf");
+    chmodSync(file, 0o640);
+    const before = readFileSync(file, "utf8");
+    const plain = runCli(["--json", dir]);
+    expect(plain.code).toBe(0);
+    expect(readFileSync(file, "utf8")).toBe(before);
+
+    const dry = runCli(["--json", "--fix-dry-run", dir]);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    expect(dry.stderr).toContain("+  sensitive = true\n");
+
+    const fixed = runCli(["--json", "--strict", "--fix", dir]);
+    expect(fixed.code).toBe(0);
+    expect(ids(json(fixed.stdout))).toEqual([]);
+    const after = readFileSync(file, "utf8");
+    expect(after).toBe(before.replace('variable "bootstrap_data" {\n  type = string\n}', 'variable "bootstrap_data" {\n  type = string\n  sensitive = true\n}'));
+    expect(statSync(file).mode & 0o777).toBe(0o640);
+  });
+});
+
+describe("config through the CLI", () => {
+  it("nearest config wins; CLI beats config; --print-config shows origins", () => {
+    const root = tree({
+      ".tfcapi-lint.hcl": 'fail_on = "warning"\n',
+      ...fixtureFiles("machine-clean", "a/", insensitiveBootstrap),
+      "b/.tfcapi-lint.hcl": 'rule "input/sensitive" {\n  severity = "off"\n}\n',
+      ...fixtureFiles("machine-clean", "b/", insensitiveBootstrap),
+    });
+    expect(runCli(["--json", "a"], { cwd: root }).code).toBe(1);
+    const b = runCli(["--json", "b"], { cwd: root });
+    expect(b.code).toBe(0);
+    expect(ids(json(b.stdout))).toEqual([]);
+    const bCli = runCli(["--json", "--rule", "input/sensitive=error", "b"], { cwd: root });
+    expect(bCli.code).toBe(1);
+    expect(runCli(["--json", "--no-config", "a"], { cwd: root }).code).toBe(0);
+    expect(runCli(["--json", "--config", "b/.tfcapi-lint.hcl", "a"], { cwd: root }).code).toBe(0);
+    const printed = runCli(["--print-config", "b", "--strict"], { cwd: root });
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe(
+      [
+        "# effective tfcapi-lint config for b",
+        `# config file: ${path.join(root, "b", ".tfcapi-lint.hcl")}`,
+        "role = (detected from the module)            # default",
+        'fail_on = "warning"                          # --strict',
+        "max_warnings = (no limit)                    # default",
+        "exclude = []                                 # default",
+        'rule "input/sensitive" { severity = "off" }  # b/.tfcapi-lint.hcl:2:14',
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("a config role is used and reported as from config", () => {
+    const root = tree({ ".tfcapi-lint.hcl": 'role = "machine"\n', ...fixtureFiles("machine-clean") });
+    const r = runCli(["--json", "."], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).roleSource).toBe("config");
+  });
+
+  it("an invalid config exits 3 naming file:line:column", () => {
+    const root = tree({ ".tfcapi-lint.hcl": 'role = "machine"\nfail_on = "sometimes"\n', ...fixtureFiles("machine-clean") });
+    const r = runCli(["."], { cwd: root });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('tfcapi-lint: config error:\n.tfcapi-lint.hcl:2:11: fail_on must be one of "error", "warning", "info"\n');
+  });
+});
+
+describe("inline config through the CLI", () => {
+  it("suppressed findings do not fail; --no-inline-config brings them back", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", (f, t) =>
+      f === "variables.tf"
+        ? t.replace('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}', 'variable "bootstrap_data" { # tfcapi-lint-ignore: input/sensitive -- masked by the runner\n  type = string\n}')
+        : t,
+    ));
+    const r = runCli(["--json", "--strict", dir]);
+    expect(r.code).toBe(0);
+    const doc = json(r.stdout);
+    expect(ids(doc)).toEqual([]);
+    expect(doc.suppressed).toHaveLength(1);
+    expect(runCli(["--json", "--strict", "--no-inline-config", dir]).code).toBe(1);
+  });
+});
+
+describe("output options", () => {
+  it("--quiet reports errors only; --output-file writes the report", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", (f, t) => insensitiveBootstrap(f, noInterruptible(f, t))));
+    const all = runCli(["--json", dir]);
+    expect(ids(json(all.stdout))).toEqual(["output/required error :0:0", "input/sensitive warning variables.tf:28:10"]);
+    const quiet = runCli(["--json", "--quiet", dir]);
+    expect(quiet.code).toBe(1);
+    expect(ids(json(quiet.stdout))).toEqual(["output/required error :0:0"]);
+    expect(json(quiet.stdout).summary).toEqual({ error: 1, warning: 0, info: 0 });
+    const out = path.join(dir, "report.json");
+    const written = runCli(["--format", "json", "--output-file", out, dir]);
+    expect(written.stdout).toBe("");
+    expect(ids(json(readFileSync(out, "utf8")))).toEqual(["output/required error :0:0", "input/sensitive warning variables.tf:28:10"]);
+  });
+
+  it("--fix-dry-run prints a diff and leaves files alone (also with --stdin)", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    const diff = [
+      "--- a/variables.tf",
+      "+++ b/variables.tf",
+      "@@ -27,6 +27,7 @@",
+      " ",
+      ' variable "bootstrap_data" {',
+      "   type = string",
+      "+  sensitive = true",
+      " }",
+      " ",
+      ' variable "bootstrap_format" {',
+      "",
+    ].join("\n");
+    const r = runCli(["--json", "--fix-dry-run", "."], { cwd: dir });
+    expect(r.stderr).toBe(diff);
+    const text = readFileSync(path.join(dir, "variables.tf"), "utf8");
+    const piped = runCli(["--json", "--fix-dry-run", "--stdin", "--stdin-filename", "variables.tf"], { cwd: dir, input: text });
+    expect(piped.stderr).toBe(diff);
+    expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toBe(text);
+    expect(runCli(["--fix", "--stdin", "--stdin-filename", "variables.tf"], { cwd: dir, input: text }).code).toBe(3);
+  });
+
+  it("--recursive does not loop on directory symlinks", () => {
+    const root = tree(fixtureFiles("machine-clean", "modules/vm/"));
+    symlinkSync(path.join(root, "modules"), path.join(root, "modules", "vm", "loop"));
+    const r = runCli(["--json", "--recursive", "modules"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).module).toBe("modules/vm");
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Realistic CAPTF modules (fixtures/realistic), the contract's own minimal
+ * skeletons (fixtures/skeletons) and the shipped examples are linted with
+ * EVERY rule, as `--strict` would: `findings` lists the errors and warnings
+ * exactly (a clean module has none, so any there is either a false positive
+ * of a rule or a real mistake in the module) and `info`, when present, the
+ * info findings (they never fail a run; the skeletons have no
+ * required_version, which module/version notes).
+ */
+import { describe, expect, it } from "vitest";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { lintModule } from "../src/lint/engine.js";
+import type { Role } from "../src/contract/roles-api.js";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const NOW = new Date("2026-01-01T00:00:00Z");
+
+interface ExpectedFinding {
+  ruleId: string;
+  severity: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+interface Expected {
+  role: Role;
+  rules: "all";
+  /** Errors and warnings. */
+  findings: ExpectedFinding[];
+  /** Info findings (default none). */
+  info?: ExpectedFinding[];
+}
+
+interface Case {
+  name: string;
+  dir: string;
+  expected: Expected;
+}
+
+function casesUnder(base: string): Case[] {
+  const abs = path.join(ROOT, base);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs)
+    .sort()
+    .filter((entry) => existsSync(path.join(abs, entry, "expected.json")))
+    .map((entry) => ({
+      name: `${base}/${entry}`,
+      dir: path.join(abs, entry),
+      expected: JSON.parse(readFileSync(path.join(abs, entry, "expected.json"), "utf8")) as Expected,
+    }));
+}
+
+function lintAll(dir: string, role?: Role) {
+  const outcome = lintModule(dir, { ...(role ? { role } : {}), now: NOW });
+  if (outcome.kind !== "report") throw new Error(`lint failed: ${outcome.message}`);
+  return outcome;
+}
+
+function project(findings: ReturnType<typeof lintAll>["report"]["findings"]): ExpectedFinding[] {
+  return findings.map((f) => ({
+    ruleId: f.ruleId,
+    severity: f.severity,
+    file: f.file,
+    line: f.range.start.line,
+    column: f.range.start.column,
+    endLine: f.range.end.line,
+    endColumn: f.range.end.column,
+  }));
+}
+
+const CASES = [...casesUnder("fixtures/realistic"), ...casesUnder("fixtures/skeletons")];
+
+describe("realistic modules and skeletons, every rule", () => {
+  it("has the realistic corpus and the three skeletons", () => {
+    const names = CASES.map((c) => c.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "fixtures/realistic/aws-cluster",
+        "fixtures/realistic/aws-machine",
+        "fixtures/realistic/aws-machine-json",
+        "fixtures/realistic/aws-machinepool",
+        "fixtures/realistic/azure-machinepool",
+        "fixtures/realistic/gcp-machinepool",
+        "fixtures/realistic/hcloud-machine",
+        "fixtures/realistic/oci-machinepool",
+        "fixtures/skeletons/cluster",
+        "fixtures/skeletons/machine",
+        "fixtures/skeletons/machinepool",
+      ]),
+    );
+    for (const c of CASES) expect(c.expected.rules, c.name).toBe("all");
+  });
+
+  for (const c of CASES) {
+    it(`${c.name} (${c.expected.role}): findings match exactly`, () => {
+      const outcome = lintAll(c.dir, c.expected.role);
+      expect(outcome.report.role).toBe(c.expected.role);
+      expect(outcome.readErrors).toEqual([]);
+      const failing = outcome.report.findings.filter((f) => f.severity !== "info");
+      const info = outcome.report.findings.filter((f) => f.severity === "info");
+      expect(project(failing)).toEqual(c.expected.findings);
+      expect(project(info)).toEqual(c.expected.info ?? []);
+      expect(outcome.report.findings.filter((f) => f.suppressed)).toEqual([]);
+    });
+
+    it(`${c.name}: the role is detected as ${c.expected.role} without --role`, () => {
+      const outcome = lintAll(c.dir);
+      expect(outcome.report.role).toBe(c.expected.role);
+      expect(outcome.report.roleSource).toBe("detected");
+    });
+  }
+});
+
+/** The examples the README's quick start lints. */
+const EXAMPLES: { dir: string; role: Role; findings: ExpectedFinding[] }[] = [
+  { dir: "examples/cluster-aws", role: "cluster", findings: [] },
+  { dir: "examples/machine-aws", role: "machine", findings: [] },
+  { dir: "examples/machinepool-aws", role: "machinepool", findings: [] },
+];
+
+describe("examples", () => {
+  for (const ex of EXAMPLES) {
+    it(`${ex.dir} is clean under every rule`, () => {
+      const outcome = lintAll(path.join(ROOT, ex.dir));
+      expect(outcome.report.role).toBe(ex.role);
+      expect(project(outcome.report.findings)).toEqual(ex.findings);
+    });
+  }
+
+  it("the clean examples are the realistic AWS modules, file for file", () => {
+    const pairs: [string, string][] = [
+      ["examples/cluster-aws", "fixtures/realistic/aws-cluster"],
+      ["examples/machine-aws", "fixtures/realistic/aws-machine"],
+      ["examples/machinepool-aws", "fixtures/realistic/aws-machinepool"],
+    ];
+    for (const [example, fixture] of pairs) {
+      const files = readdirSync(path.join(ROOT, example)).sort();
+      expect(files, example).toEqual(readdirSync(path.join(ROOT, fixture)).filter((f) => f !== "expected.json").sort());
+      for (const f of files) {
+        expect(readFileSync(path.join(ROOT, example, f), "utf8"), `${example}/${f}`).toBe(readFileSync(path.join(ROOT, fixture, f), "utf8"));
+      }
+    }
+  });
+});

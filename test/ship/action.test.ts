@@ -1,0 +1,214 @@
+/**
+ * The GitHub Action: action.yml's wiring (read with a small YAML reader) and
+ * its run script, scripts/action-run.sh, executed the way the runner does it:
+ * INPUT_* variables, GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and
+ * GITHUB_ACTION_PATH pointing at this checkout. What the script prints, writes
+ * and returns is compared with direct runs of the CLI on the same modules.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { parseYaml, type Yaml } from "./mini-yaml.js";
+import { cleanEnv, cleanup, copyFromRoot, ensureBuilt, ROOT, run, runCli, tempDir, type Run } from "./helpers.js";
+
+type Map = { [key: string]: Yaml };
+const action = parseYaml(readFileSync(path.join(ROOT, "action.yml"), "utf8")) as Map;
+const inputs = action.inputs as { [name: string]: Map };
+const outputs = action.outputs as { [name: string]: Map };
+const steps = (action.runs as Map).steps as Map[];
+
+describe("action.yml", () => {
+  it("is a composite action with the documented inputs and defaults", () => {
+    expect((action.runs as Map).using).toBe("composite");
+    expect(Object.keys(inputs)).toEqual(["path", "role", "recursive", "format", "fail-on", "config", "sarif-file", "version", "args"]);
+    expect(inputs.path!.default).toBe(".");
+    expect(inputs.format!.default).toBe("github");
+    expect(inputs.recursive!.default).toBe("false");
+    for (const [name, input] of Object.entries(inputs)) {
+      expect(typeof input.description === "string" && input.description.length > 10, name).toBe(true);
+      expect(input.required, name).toBe("false");
+    }
+  });
+
+  it("passes every input to the run script and exposes its outputs", () => {
+    const lint = steps.find((s) => s.id === "lint")!;
+    expect(lint.shell).toBe("bash");
+    expect(lint.run).toBe('bash "$GITHUB_ACTION_PATH/scripts/action-run.sh"');
+    const env = lint.env as { [k: string]: string };
+    for (const name of Object.keys(inputs)) {
+      expect(env[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`], name).toBe(`\${{ inputs.${name} }}`);
+    }
+    expect(Object.keys(env).length).toBe(Object.keys(inputs).length);
+    for (const name of ["findings", "errors", "warnings", "sarif-file"]) {
+      expect(outputs[name]!.value, name).toBe(`\${{ steps.lint.outputs.${name} }}`);
+    }
+  });
+
+  it("builds the bundled CLI in the action directory only when it is not built and no npm version is asked for", () => {
+    const setup = steps[0]!;
+    expect(setup.if).toBe("inputs.version == '' || inputs.version == 'bundled'");
+    expect(setup["working-directory"]).toBe("${{ github.action_path }}");
+    expect(setup.run).toBe("if [ ! -f dist/cli.js ]; then\n  npm ci --no-audit --no-fund\n  npm run build\nfi\n");
+    expect(steps.map((s) => s.name)).toEqual(["Build the bundled tfcapi-lint", "Run tfcapi-lint"]);
+  });
+});
+
+describe("scripts/action-run.sh", () => {
+  let ws: string | undefined;
+  const SCRIPT = path.join(ROOT, "scripts", "action-run.sh");
+
+  beforeAll(() => {
+    ensureBuilt();
+    ws = tempDir("action");
+    mkdirSync(path.join(ws, ".git"));
+    copyFromRoot("examples/broken-machinepool", path.join(ws, "modules", "broken"));
+    copyFromRoot("examples/machinepool-aws", path.join(ws, "modules", "pool"));
+    copyFromRoot("examples/cluster-aws", path.join(ws, "cluster"));
+  });
+  afterAll(() => cleanup(ws));
+
+  interface ActionRun extends Run {
+    outputs: Record<string, string>;
+    summary: string;
+  }
+
+  let counter = 0;
+  function runAction(inputsEnv: Record<string, string>, extraEnv: Record<string, string> = {}): ActionRun {
+    counter++;
+    const outFile = path.join(ws!, `.out-${counter}`);
+    const summaryFile = path.join(ws!, `.summary-${counter}`);
+    writeFileSync(outFile, "");
+    writeFileSync(summaryFile, "");
+    const env = cleanEnv({
+      GITHUB_ACTIONS: "true",
+      GITHUB_WORKSPACE: ws,
+      GITHUB_OUTPUT: outFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_ACTION_PATH: ROOT,
+      RUNNER_TEMP: ws,
+      ...inputsEnv,
+      ...extraEnv,
+    });
+    const r = run("bash", [SCRIPT], { cwd: ROOT, env });
+    const outputs: Record<string, string> = {};
+    for (const line of readFileSync(outFile, "utf8").split("\n")) {
+      const eq = line.indexOf("=");
+      if (eq > 0) outputs[line.slice(0, eq)] = line.slice(eq + 1);
+    }
+    return { ...r, outputs, summary: readFileSync(summaryFile, "utf8") };
+  }
+
+  /** The CLI run directly in the workspace, as the script should run it. */
+  function direct(args: string[]): Run & { summary: string } {
+    counter++;
+    const summaryFile = path.join(ws!, `.direct-summary-${counter}`);
+    writeFileSync(summaryFile, "");
+    const r = runCli(args, { cwd: ws!, env: cleanEnv({ GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: ws, GITHUB_STEP_SUMMARY: summaryFile }) });
+    return { ...r, summary: readFileSync(summaryFile, "utf8") };
+  }
+
+  function counts(paths: string[]): { error: number; warning: number; info: number } {
+    const docs = ([] as { summary: { error: number; warning: number; info: number } }[]).concat(JSON.parse(direct(["--format", "json", ...paths]).stdout));
+    return docs.reduce((s, d) => ({ error: s.error + d.summary.error, warning: s.warning + d.summary.warning, info: s.info + d.summary.info }), { error: 0, warning: 0, info: 0 });
+  }
+
+  it("annotates a broken module, writes the summary, SARIF and outputs, and fails", () => {
+    const r = runAction({ INPUT_PATH: "modules/broken\nmodules/pool\n", INPUT_SARIF_FILE: "reports/tfcapi-lint.sarif" });
+    const expected = direct(["--format", "github", "modules/broken", "modules/pool"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(expected.stdout);
+    expect(r.stdout).toMatch(/^::error file=modules\/broken\/versions\.tf,line=5,col=3,endLine=5,endColumn=15,title=module\/backend::/m);
+    expect(r.summary).toBe(expected.summary);
+    expect(r.summary).toContain("## tfcapi-lint");
+    const c = counts(["modules/broken", "modules/pool"]);
+    expect(c.error).toBeGreaterThan(0);
+    expect(r.outputs).toEqual({
+      findings: String(c.error + c.warning + c.info),
+      errors: String(c.error),
+      warnings: String(c.warning),
+      notices: String(c.info),
+      modules: "2",
+      "sarif-file": "reports/tfcapi-lint.sarif",
+      "exit-code": "1",
+    });
+    const sarif = readFileSync(path.join(ws!, "reports", "tfcapi-lint.sarif"), "utf8");
+    expect(sarif).toBe(direct(["--format", "sarif", "modules/broken", "modules/pool"]).stdout);
+    expect((JSON.parse(sarif) as { runs: { results: unknown[] }[] }).runs[0]!.results.length).toBe(c.error + c.warning + c.info);
+  });
+
+  it("passes on clean modules, even with fail-on warning, and writes no SARIF unless asked", () => {
+    const r = runAction({ INPUT_PATH: "modules/pool cluster", "INPUT_FAIL_ON": "warning" });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(direct(["--format", "github", "modules/pool", "cluster"]).stdout);
+    expect(r.stdout).not.toContain("::error");
+    expect(r.stdout).not.toContain("::warning");
+    expect(r.outputs).toEqual({ findings: "0", errors: "0", warnings: "0", notices: "0", modules: "2", "sarif-file": "", "exit-code": "0" });
+    expect(existsSync(path.join(ws!, "reports", "none.sarif"))).toBe(false);
+  });
+
+  it("applies the fail-on threshold: never passes a broken module, warning fails on warnings alone", () => {
+    const never = runAction({ INPUT_PATH: "modules/broken", INPUT_FAIL_ON: "never" });
+    expect(never.code).toBe(0);
+    expect(never.outputs["exit-code"]).toBe("1");
+    // Only the warnings of the broken module: every error rule turned off.
+    const errorRules = JSON.parse(direct(["--format", "json", "modules/broken"]).stdout).findings
+      .filter((f: { severity: string }) => f.severity === "error")
+      .map((f: { id: string }) => `--rule ${f.id}=off`);
+    const args = [...new Set<string>(errorRules)].join(" ");
+    const warnOnly = runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args });
+    expect(warnOnly.outputs.errors).toBe("0");
+    expect(Number(warnOnly.outputs.warnings)).toBeGreaterThan(0);
+    expect(warnOnly.code).toBe(0);
+    expect(runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args, INPUT_FAIL_ON: "warning" }).code).toBe(1);
+    expect(runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args, INPUT_FAIL_ON: "error" }).code).toBe(0);
+  });
+
+  it("lints recursively with a role, in another format", () => {
+    const r = runAction({ INPUT_PATH: "modules", INPUT_RECURSIVE: "true", INPUT_ROLE: "machinepool", INPUT_FORMAT: "compact" });
+    const expected = direct(["--recursive", "--role", "machinepool", "--format", "compact", "modules"]);
+    expect(r.stdout).toBe(expected.stdout);
+    expect(r.code).toBe(expected.code);
+    expect(r.outputs.modules).toBe("2");
+    expect(r.summary).toBe("");
+  });
+
+  it("runs a published version through npx when version is set", () => {
+    const bin = path.join(ws!, "fake-bin");
+    mkdirSync(bin, { recursive: true });
+    const log = path.join(ws!, "npx.log");
+    // Stands in for npx: records its arguments, then runs this checkout's CLI.
+    writeFileSync(path.join(bin, "npx"), `#!/usr/bin/env bash\necho "$1 $2" >> "${log}"\nshift 2\nexec node "${path.join(ROOT, "bin", "tfcapi-lint.js")}" "$@"\n`);
+    chmodSync(path.join(bin, "npx"), 0o755);
+    const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "0.1.0" }, { PATH: `${bin}:${process.env.PATH}` });
+    expect(r.code).toBe(0);
+    expect(readFileSync(log, "utf8")).toBe("--yes tfcapi-lint@0.1.0\n--yes tfcapi-lint@0.1.0\n");
+  });
+
+  it("rejects bad inputs with an error annotation and exit code 3", () => {
+    const bad = runAction({ INPUT_PATH: "modules/pool", INPUT_FAIL_ON: "sometimes" });
+    expect(bad.code).toBe(3);
+    expect(bad.stdout).toBe('::error title=tfcapi-lint action::fail-on must be error, warning, info or never, got "sometimes"\n');
+    const rec = runAction({ INPUT_PATH: "modules/pool", INPUT_RECURSIVE: "maybe" });
+    expect(rec.code).toBe(3);
+    expect(rec.stdout).toBe('::error title=tfcapi-lint action::recursive must be true or false, got "maybe"\n');
+    expect(bad.outputs).toEqual({});
+  });
+
+  it("stops with exit code 2 when a path cannot be read", () => {
+    const r = runAction({ INPUT_PATH: "does/not/exist" });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("::error title=tfcapi-lint action::tfcapi-lint could not lint does/not/exist (exit 2)\n");
+    expect(r.stderr).toBe(direct(["--format", "json", "does/not/exist"]).stderr);
+    expect(r.outputs).toEqual({});
+  });
+
+  it("says how to build when the bundled CLI is missing", () => {
+    const empty = path.join(ws!, "unbuilt-action");
+    mkdirSync(empty, { recursive: true });
+    const r = runAction({ INPUT_PATH: "modules/pool" }, { GITHUB_ACTION_PATH: empty });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe(
+      `::error title=tfcapi-lint action::the bundled CLI is not built (${empty}/dist/cli.js is missing): run npm ci && npm run build in the action directory\n`,
+    );
+  });
+});
