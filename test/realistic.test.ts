@@ -86,6 +86,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/aws-machinepool",
         "fixtures/realistic/azure-machinepool",
         "fixtures/realistic/gcp-machinepool",
+        "fixtures/realistic/hcloud-cluster",
         "fixtures/realistic/hcloud-machine",
         "fixtures/realistic/oci-machinepool",
         "fixtures/skeletons/cluster",
@@ -145,5 +146,40 @@ describe("examples", () => {
         expect(readFileSync(path.join(ROOT, example, f), "utf8"), `${example}/${f}`).toBe(readFileSync(path.join(ROOT, fixture, f), "utf8"));
       }
     }
+  });
+});
+
+/**
+ * examples/broken-machinepool exists to show the rules off: every rule it
+ * was written to break must report it once that rule is registered, and
+ * nothing else may fire (anything else would be a false positive there).
+ */
+const BROKEN_SHOWS = [
+  "syntax/one-line-block",
+  "input/sensitive",
+  "input/default",
+  "input/reserved",
+  "input/user-variable-default",
+  "module/backend",
+  "version/distro-suffix",
+  "drift/non-idempotent",
+  "output/provider-id-list-shape",
+  "output/health-shape",
+  "pool/autoscaling-ignore-changes",
+  "pool/min-max-unpinned",
+  "pool/replicas-output",
+  "pool/node-labels-unused",
+  "pool/bootstrap-replaces-instances",
+  "bootstrap/encoding",
+];
+
+describe("examples/broken-machinepool", () => {
+  it("breaks exactly the rules it was written to break (those registered so far)", async () => {
+    const { ALL_RULES } = await import("../rules/index.js");
+    const registered = new Set(ALL_RULES.map((r) => r.id));
+    const outcome = lintAll(path.join(ROOT, "examples/broken-machinepool"));
+    expect(outcome.report.role).toBe("machinepool");
+    const fired = [...new Set(outcome.report.findings.map((f) => f.ruleId))].sort();
+    expect(fired).toEqual(BROKEN_SHOWS.filter((id) => registered.has(id)).sort());
   });
 });

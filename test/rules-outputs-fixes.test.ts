@@ -67,7 +67,7 @@ describe("syntax/one-line-block fix", () => {
   it("expands a variable with two arguments, aligning the equals signs", () => {
     const r = fixCase("syntax/one-line-block/two-arguments", rule);
     expect(r.before.map((f) => f.fix!.description)).toEqual(["Expand the block to one argument per line"]);
-    const v = r.files.get("variables.tf")!;
+    const v = r.files.get("instance.tf")!;
     expect(v.after).toBe(
       replaced(
         v.before,
@@ -213,6 +213,7 @@ describe("pool/autoscaling-ignore-changes fix", () => {
       ["azure-scale-set-missing", "main.tf", "instances"],
       ["oci-instance-pool-missing", "main.tf", "size"],
       ["gcp-target-size-always-set", "main.tf", "target_size"],
+      ["azure-legacy-scale-set-missing", "main.tf", "sku[0].capacity"],
       ["unknown-type-fallback-name", "main.tf", "size"],
       ["nested-module-missing", "modules/group/main.tf", "desired_capacity"],
     ];
@@ -224,5 +225,74 @@ describe("pool/autoscaling-ignore-changes fix", () => {
       expect(f.after).toContain(`\n\n  lifecycle {\n    ignore_changes = [${attr}]\n  }\n}\n`);
       expect(r.after).toEqual([]);
     }
+  });
+});
+
+describe("syntax/one-line-block fix of a nested block", () => {
+  it("puts the nested block on its own lines and expands it too", () => {
+    const r = fixCase("syntax/one-line-block/nested-block", "syntax/one-line-block");
+    const f = r.files.get("image.tf")!;
+    expect(f.after).toBe(
+      replaced(
+        f.before,
+        'data "aws_ami" "node" { filter { name = "name" values = ["ubuntu-jammy-22.04-amd64-server-*"] } }',
+        'data "aws_ami" "node" {\n  filter {\n    name   = "name"\n    values = ["ubuntu-jammy-22.04-amd64-server-*"]\n  }\n}',
+      ),
+    );
+    expect(r.after).toEqual([]);
+  });
+});
+
+describe("syntax/one-line-block beyond the parser's first error", () => {
+  it("fixes every one-line block of a file in one pass", () => {
+    const r = fixCase("syntax/one-line-block/several-in-one-file", "syntax/one-line-block");
+    expect(r.before.map((f) => f.range.start.line)).toEqual([2, 4, 6]);
+    const f = r.files.get("settings.tf")!;
+    expect(f.after).toBe(
+      [
+        "# Module variables, squeezed onto one line each.",
+        'variable "instance_type" {',
+        "  type    = string",
+        '  default = "m6i.large"',
+        "}",
+        "",
+        'variable "root_volume_size" {',
+        "  type    = number",
+        "  default = 50",
+        "}",
+        "",
+        'variable "spot" {',
+        "  type = bool",
+        "  /* cheaper, may be reclaimed */",
+        "  default = false",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    expect(r.after).toEqual([]);
+  });
+
+  it("keeps CRLF line endings and expands a nested block found after the first error", () => {
+    const r = fixCase("syntax/one-line-block/crlf", "syntax/one-line-block");
+    const f = r.files.get("image.tf")!;
+    expect(f.after).toBe(
+      [
+        "# Node image lookup, written on Windows.",
+        'variable "image_owner" {',
+        "  type    = string",
+        '  default = "099720109477"',
+        "}",
+        "",
+        'data "aws_ami" "node" {',
+        "  owners = [var.image_owner]",
+        "  filter {",
+        '    name   = "name"',
+        '    values = ["ubuntu-jammy-*"]',
+        "  }",
+        "}",
+        "",
+      ].join("\r\n"),
+    );
+    expect(r.after).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export function comparableDeclarations(mod: Module): Map<string, ComparableDecl>
   }
   for (const t of mod.terraformBlocks) {
     for (const b of t.backends) add(blockDecl(`backend "${b.labels[0] ?? ""}"`, t.file, b));
-    for (const c of t.clouds) add(blockDecl("cloud", t.file, c));
+    for (const c of t.clouds) add(blockDecl("cloud block", t.file, c));
     for (const rp of t.requiredProviders) {
       for (const a of rp.body.attributes) {
         const body = canonicalText(t.file, a.expr.range.start.offset, a.expr.range.end.offset);

@@ -1,35 +1,33 @@
 /**
- * Whether a module really uses one of its variables: a reference from any
- * declaration other than a module call (directly or through locals that
- * reach such a declaration), or an argument of a local module call whose
- * child uses the matching variable in turn (recursively). Used by
- * input/tags-unused.
+ * Whether a module really uses one of its variables: a reference from a
+ * resource, data source, output or provider (directly or through locals
+ * that reach one), or an argument of a local module call whose child uses
+ * the matching variable in turn (recursively). Used by input/tags-unused.
  */
 import type { Expression } from "../../src/hcl/ast.js";
 import type { Module, ModuleCall, ModuleUnit } from "../../src/terraform/model.js";
 import { bodyAttributes, findRefs, localRefs } from "./inputs-expr.js";
+import { propagateThroughLocals } from "./inputs-locals.js";
 
 /** Locals whose value mentions `var.<name>`, directly or through other such locals. */
 export function localsMentioning(mod: Module, name: string): Set<string> {
-  const tainted = new Set<string>();
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const local of mod.locals.values()) {
-      if (tainted.has(local.name)) continue;
-      if (mentions(local.value, name, tainted)) {
-        tainted.add(local.name);
-        changed = true;
-      }
-    }
-  }
-  return tainted;
+  return propagateThroughLocals(mod, (local) => ({
+    direct: findRefs(local.value, "var", name).length > 0,
+    refs: localRefs(local.value).map((r) => r.name),
+  }));
 }
 
 function mentions(expr: Expression, name: string, tainted: ReadonlySet<string>): boolean {
   if (findRefs(expr, "var", name).length > 0) return true;
   return localRefs(expr).some((r) => tainted.has(r.name));
 }
+
+/**
+ * Top-level blocks whose expressions can put a value to use. Locals only
+ * count through what reads them, module calls through their child, and
+ * variable validations or `check` assertions only inspect the value.
+ */
+const APPLYING_BLOCKS = new Set(["resource", "data", "output", "provider", "terraform", "import", "ephemeral"]);
 
 export interface Usage {
   used: boolean;
@@ -47,8 +45,7 @@ export function variableUsage(unit: ModuleUnit, name: string, visiting: Set<stri
 
   for (const file of mod.files) {
     for (const block of file.hcl.body.blocks) {
-      if (block.type === "locals" || block.type === "module") continue;
-      if (block.type === "variable" && block.labels[0] === name) continue;
+      if (!APPLYING_BLOCKS.has(block.type)) continue;
       for (const { attr } of bodyAttributes(block.body)) {
         if (mentions(attr.expr, name, tainted)) return { used: true, passedTo: [] };
       }

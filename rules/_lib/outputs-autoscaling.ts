@@ -58,6 +58,16 @@ function localValue(module: Module, expr: Expression): Expression | null {
   return module.locals.get(attr!.name)?.value ?? null;
 }
 
+function isNullLiteral(expr: Expression): boolean {
+  const e = unwrap(expr);
+  return e.kind === "LiteralValue" && e.type === "null";
+}
+
+/** `var.autoscaling` is a prefix of `var.autoscaling.enabled`. */
+function isPathPrefix(prefix: string, full: string): boolean {
+  return full === prefix || full.startsWith(`${prefix}.`);
+}
+
 function boolLiteral(expr: Expression): boolean | null {
   const e = unwrap(expr);
   return e.kind === "LiteralValue" && e.type === "bool" ? (e.value as boolean) : null;
@@ -74,6 +84,13 @@ export function impliedByEnabled(module: Module, cond: Expression, want: boolean
     case "UnaryOp":
       return e.op === "!" && impliedByEnabled(module, e.operand, !want, depth + 1);
     case "BinaryOp": {
+      if ((e.op === "==" || e.op === "!=") && (isNullLiteral(e.lhs) || isNullLiteral(e.rhs))) {
+        // `var.autoscaling != null` is certainly true when autoscaling is enabled.
+        const other = isNullLiteral(e.lhs) ? e.rhs : e.lhs;
+        const path = canonicalTraversal(module, other);
+        if (path === null || !isPathPrefix(path, ENABLED)) return false;
+        return want === (e.op === "!=");
+      }
       if (e.op === "==" || e.op === "!=") {
         const [ref, lit] = boolLiteral(e.rhs) !== null ? [e.lhs, boolLiteral(e.rhs)!] : [e.rhs, boolLiteral(e.lhs)];
         if (lit === null) return false;
@@ -94,6 +111,11 @@ export function impliedByEnabled(module: Module, cond: Expression, want: boolean
       return false;
     }
     case "FunctionCall":
+      if (e.name === "lookup" && e.args.length >= 2 && !e.expandFinal) {
+        const base = canonicalTraversal(module, e.args[0]!);
+        if (base !== null && `${base}.${literalString(e.args[1]!) ?? ""}` === ENABLED) return want;
+        return false;
+      }
       if ((e.name === "try" || e.name === "tobool" || e.name === "coalesce") && e.args.length >= 1 && !e.expandFinal) {
         return impliedByEnabled(module, e.args[0]!, want, depth + 1);
       }

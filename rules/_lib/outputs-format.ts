@@ -4,6 +4,38 @@
  */
 import type { Attribute, Block, Comment, File } from "../../src/hcl/ast.js";
 import { INDENT_UNIT, lineIndentAt, newlineOf } from "./outputs-expr.js";
+import { splitOneLineBody } from "./outputs-oneline.js";
+
+/** A replacement of [start, end) in a file. */
+export interface Replacement {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * Expand an invalid one-line block: the replacement for its braces and
+ * everything between them. Uses the syntax tree when the parser kept the
+ * whole block; otherwise (a nested block inside a one-line block makes the
+ * parser give up on the rest of the block) re-reads the text between the
+ * braces on their line. Null when neither gives a faithful rewrite.
+ */
+export function expandOneLineBlock(file: File, block: Block, indent?: string): Replacement | null {
+  const own = indent ?? lineIndentAt(file.text, block.range.start.offset);
+  if (block.singleLine) {
+    const text = expandBlockBody(file, block, [], own);
+    if (text !== null) return { start: block.openBraceRange.start.offset, end: block.closeBraceRange.end.offset, text };
+  }
+  return expandFromLine(file, block, own);
+}
+
+function expandFromLine(file: File, block: Block, own: string): Replacement | null {
+  const split = splitOneLineBody(file, block);
+  if (split === null) return null;
+  const expanded = expandBlockBody(split.file, split.wrapper, [], own);
+  if (expanded === null) return null;
+  return { start: block.openBraceRange.start.offset, end: split.close + 1, text: expanded };
+}
 
 type Item = { kind: "attr"; node: Attribute; start: number; end: number } | { kind: "block"; node: Block; start: number; end: number };
 
@@ -65,9 +97,9 @@ export function expandBlockBody(file: File, block: Block, extraLines: readonly s
     } else {
       const b = item.node;
       if (isInvalidOneLineBlock(b)) {
-        const expanded = expandBlockBody(file, b, [], inner);
+        const expanded = expandOneLineBlock(file, b, inner);
         if (expanded === null) return null;
-        out.push({ text: text.slice(b.range.start.offset, b.openBraceRange.start.offset) + expanded });
+        out.push({ text: text.slice(b.range.start.offset, expanded.start) + expanded.text });
       } else {
         out.push({ text: text.slice(item.start, item.end) });
       }

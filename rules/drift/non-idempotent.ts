@@ -1,9 +1,10 @@
 import { defineRule } from "../../src/lint/types.js";
-import type { Body, Expression, FunctionCall, Range } from "../../src/hcl/ast.js";
+import type { Body, Expression, Range } from "../../src/hcl/ast.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf } from "../../src/terraform/module.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
-import { childExpressions, localName, objectKey } from "../_lib/inputs-expr.js";
+import { childExpressions, localName, localRefs, objectKey } from "../_lib/inputs-expr.js";
+import { localsInDependencyOrder } from "../_lib/inputs-locals.js";
 
 /** Functions whose result differs on every evaluation, with a stable alternative. */
 const VOLATILE: Record<string, string> = {
@@ -36,20 +37,23 @@ export default defineRule({
   fixable: false,
   tags: ["drift", "idempotency"],
   check(ctx) {
+    const scanner = new Scanner(ctx.expressions);
     for (const resource of ctx.expressions.resources.values()) {
       const ignored = resource.lifecycle.ignoreChanges;
       if (ignored === "all") continue;
       const ignorePaths = ignored.map((i) => parseIgnorePath(i.path));
       const hits: Hit[] = [];
-      scanBody(ctx.expressions, resource.body, [], hits);
-      const seen = new Set<number>();
+      scanner.body(resource.body, [], hits);
+      const seen = new Set<string>();
       for (const hit of hits) {
         if (ignorePaths.some((p) => isPrefix(p, hit.path))) continue;
-        if (seen.has(hit.range.start.offset)) continue;
-        seen.add(hit.range.start.offset);
+        const file = fileOf(resource, hit.node).path;
+        const at = `${file}:${hit.range.start.offset}`;
+        if (seen.has(at)) continue;
+        seen.add(at);
         ctx.report({
           message: message(resource, hit),
-          file: fileOf(resource, hit.node).path,
+          file,
           range: hit.range,
         });
       }
@@ -79,73 +83,103 @@ function isPrefix(prefix: readonly string[], path: readonly string[]): boolean {
   return prefix.every((s, i) => path[i] === s);
 }
 
-function scanBody(mod: Module, body: Body, path: string[], hits: Hit[]): void {
-  for (const attr of body.attributes) {
-    if (path.length === 0 && SKIPPED_ARGS.has(attr.name)) continue;
-    scanExpr(mod, attr.expr, [...path, attr.name], true, null, hits, new Set());
-  }
-  for (const block of body.blocks) {
-    if (SKIPPED_BLOCKS.has(block.type)) continue;
-    if (block.type === "dynamic") {
-      const name = block.labels[0] ?? "dynamic";
-      for (const inner of block.body.blocks) {
-        if (inner.type === "content") scanBody(mod, inner.body, [...path, name], hits);
-      }
-      for (const attr of block.body.attributes) {
-        if (attr.name === "content") scanExpr(mod, attr.expr, [...path, name], true, null, hits, new Set());
-      }
-      continue;
+/** Finds volatile calls in one module's resources, following locals (memoized). */
+class Scanner {
+  private readonly memo = new Map<string, { fn: string; suffix: string[] }[]>();
+  private prepared = false;
+
+  constructor(private readonly mod: Module) {}
+
+  body(body: Body, path: string[], hits: Hit[]): void {
+    for (const attr of body.attributes) {
+      if (path.length === 0 && SKIPPED_ARGS.has(attr.name)) continue;
+      this.expr(attr.expr, [...path, attr.name], true, hits);
     }
-    scanBody(mod, block.body, [...path, block.type], hits);
+    for (const block of body.blocks) {
+      if (SKIPPED_BLOCKS.has(block.type)) continue;
+      if (block.type === "dynamic") {
+        const name = block.labels[0] ?? "dynamic";
+        for (const inner of block.body.blocks) {
+          if (inner.type === "content") this.body(inner.body, [...path, name], hits);
+        }
+        for (const attr of block.body.attributes) {
+          if (attr.name === "content") this.expr(attr.expr, [...path, name], true, hits);
+        }
+        continue;
+      }
+      this.body(block.body, [...path, block.type], hits);
+    }
+  }
+
+  /**
+   * Find volatile calls in `expr`. `open` says whether object keys still
+   * extend the path (inside object constructors, merge() and conditional
+   * branches; not inside other calls, where the value's shape is unknown).
+   */
+  expr(e: Expression, path: string[], open: boolean, hits: Hit[]): void {
+    if (e.kind === "FunctionCall" && e.name in VOLATILE) {
+      hits.push({ fn: e.name, range: e.range, node: e, via: null, path });
+    }
+    const local = localName(e);
+    if (local !== null) {
+      const keepOpen = open && e.kind === "ScopeTraversal" && e.traversal.length === 2;
+      for (const h of this.localHits(local, keepOpen)) {
+        hits.push({ fn: h.fn, range: e.range, node: e, via: local, path: [...path, ...h.suffix] });
+      }
+      return;
+    }
+    if (e.kind === "ObjectCons") {
+      for (const item of e.items) {
+        const key = objectKey(item);
+        this.expr(item.key, path, false, hits);
+        const extend = open && key !== null;
+        this.expr(item.value, extend ? [...path, key] : path, extend, hits);
+      }
+      return;
+    }
+    const passesShape = e.kind === "Parentheses" || (e.kind === "FunctionCall" && e.name === "merge") || e.kind === "Conditional";
+    for (const child of childExpressions(e)) {
+      const isCondition = e.kind === "Conditional" && child === e.condition;
+      this.expr(child, path, open && passesShape && !isCondition, hits);
+    }
+  }
+
+  /** Volatile calls a local's value holds, with their path inside the value. */
+  private localHits(name: string, open: boolean): { fn: string; suffix: string[] }[] {
+    const key = `${open ? "o" : "c"}:${name}`;
+    const known = this.memo.get(key);
+    if (known) return known;
+    if (!this.prepared) {
+      // Fill the memo bottom-up so that following a chain of locals never
+      // recurses deeper than one local.
+      this.prepared = true;
+      for (const n of localsInDependencyOrder(this.mod, (l) => localRefs(l.value).map((r) => r.name))) {
+        this.localHits(n, true);
+        this.localHits(n, false);
+      }
+      return this.localHits(name, open);
+    }
+    this.memo.set(key, []); // a cycle (invalid in Terraform) contributes nothing
+    const def = this.mod.locals.get(name);
+    const raw: Hit[] = [];
+    if (def) this.expr(def.value, [], open, raw);
+    const result = distinctHits(raw);
+    this.memo.set(key, result);
+    return result;
   }
 }
+
+/** At most this many distinct (function, path) pairs are kept per local. */
+const MAX_LOCAL_HITS = 32;
 
 /**
- * Find volatile calls in `expr`. `open` says whether object keys still extend
- * the path (inside object constructors and merge(); not inside other calls,
- * where the value's shape is unknown).
+ * Distinct hits of a local's value. Past the cap, paths are dropped (only
+ * the whole argument can then cover them): conservative, and it keeps
+ * locals that combine each other many times from growing without bound.
  */
-function scanExpr(
-  mod: Module,
-  expr: Expression,
-  path: string[],
-  open: boolean,
-  via: { name: string; range: Range; node: object } | null,
-  hits: Hit[],
-  visiting: Set<string>,
-): void {
-  const e = expr;
-  if (e.kind === "FunctionCall" && e.name in VOLATILE) {
-    hits.push(hitFor(e, path, via));
-  }
-  const local = localName(e);
-  if (local !== null) {
-    const def = mod.locals.get(local);
-    if (def && !visiting.has(local)) {
-      visiting.add(local);
-      const carrier = via ?? { name: local, range: e.range, node: e };
-      const keepOpen = open && e.kind === "ScopeTraversal" && e.traversal.length === 2;
-      scanExpr(mod, def.value, path, keepOpen, carrier, hits, visiting);
-      visiting.delete(local);
-    }
-    return;
-  }
-  if (e.kind === "ObjectCons") {
-    for (const item of e.items) {
-      const key = objectKey(item);
-      scanExpr(mod, item.key, path, false, via, hits, visiting);
-      scanExpr(mod, item.value, open && key !== null ? [...path, key] : path, open && key !== null, via, hits, visiting);
-    }
-    return;
-  }
-  const passesShape = e.kind === "Parentheses" || (e.kind === "FunctionCall" && e.name === "merge") || e.kind === "Conditional";
-  for (const child of childExpressions(e)) {
-    const isCondition = e.kind === "Conditional" && child === e.condition;
-    scanExpr(mod, child, path, open && passesShape && !isCondition, via, hits, visiting);
-  }
-}
-
-function hitFor(call: FunctionCall, path: string[], via: { name: string; range: Range; node: object } | null): Hit {
-  if (via) return { fn: call.name, range: via.range, node: via.node, via: via.name, path };
-  return { fn: call.name, range: call.range, node: call, via: null, path };
+function distinctHits(raw: Hit[]): { fn: string; suffix: string[] }[] {
+  const byKey = new Map<string, { fn: string; suffix: string[] }>();
+  for (const h of raw) byKey.set(`${h.fn}\u0000${h.path.join("\u0000")}`, { fn: h.fn, suffix: h.path });
+  if (byKey.size <= MAX_LOCAL_HITS) return [...byKey.values()];
+  return [...new Set(raw.map((h) => h.fn))].map((fn) => ({ fn, suffix: [] }));
 }

@@ -10,6 +10,8 @@ export default defineRule({
   summary: "captf_tags is applied to the module's resources, not just declared",
   scope: "root",
   fixable: false,
+  // A file that failed to parse may hold the missing use or twin declaration.
+  declarationCheck: true,
   tags: ["contract", "inputs", "tagging"],
   check(ctx) {
     const variable = ctx.expressions.variables.get("captf_tags");

@@ -34,7 +34,10 @@ export default defineRule({
       if (!variable.typeExpr) {
         ctx.report({
           severity: "warning",
-          message: `Contract input "${input.name}" has no type: declare type = ${input.type} so a wrong value fails at plan time with a clear error.`,
+          message:
+            input.type === "any"
+              ? `Contract input "${input.name}" has no type: declare the shape the module reads (or type = any) so readers and plans know what it expects.`
+              : `Contract input "${input.name}" has no type: declare type = ${input.type} so a wrong value fails at plan time with a clear error.`,
           file: variable.file.path,
           range: blockNameRange(variable.block),
         });

@@ -23,6 +23,8 @@ export default defineRule({
   summary: "Terraform and OpenTofu read the same declarations when .tofu files shadow .tf files",
   scope: "root",
   fixable: false,
+  // A file that failed to parse may hold the missing use or twin declaration.
+  declarationCheck: true,
   tags: ["module", "opentofu"],
   check(ctx) {
     const unit = ctx.unit;

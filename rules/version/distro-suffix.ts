@@ -1,6 +1,7 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
+import { propagateThroughLocals } from "../_lib/inputs-locals.js";
 import { bodyAttributes, childExpressions, isRefTo, localName, plainString, unwrapParens, visitExpression } from "../_lib/inputs-expr.js";
 
 const VERSION_VAR = "kubernetes_version";
@@ -47,7 +48,7 @@ const BOOLEAN_OPS: ReadonlySet<BinaryOperator> = new Set([...COMPARISONS, "&&", 
  * operators and checks such as can()/length() produce no version string, so
  * a null check like `var.kubernetes_version == null ? ...` is not a use.
  */
-function unstripped(expr: Expression, tainted: ReadonlySet<string>): Mention[] {
+function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
   const out: Mention[] = [];
   const visit = (e: Expression): void => {
     if (isStripper(e)) return;
@@ -103,19 +104,14 @@ function unstripped(expr: Expression, tainted: ReadonlySet<string>): Mention[] {
 
 /** Locals that hold the unstripped version (directly or through other locals). */
 function taintedLocals(mod: Module): Set<string> {
-  const tainted = new Set<string>();
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const local of mod.locals.values()) {
-      if (tainted.has(local.name)) continue;
-      if (unstripped(local.value, tainted).length > 0) {
-        tainted.add(local.name);
-        changed = true;
-      }
-    }
-  }
-  return tainted;
+  const everyLocal = { has: (): boolean => true };
+  return propagateThroughLocals(mod, (local) => {
+    const mentions = unstripped(local.value, everyLocal);
+    return {
+      direct: mentions.some((m) => m.via === null),
+      refs: mentions.flatMap((m) => (m.via === null ? [] : [m.via])),
+    };
+  });
 }
 
 function isEmptyCheckOperand(expr: Expression): boolean {

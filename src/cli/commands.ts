@@ -38,6 +38,7 @@ export function rulesText(json: boolean): string {
       roles: [...r.roles],
       scope: r.scope,
       fixable: r.fixable,
+      tags: [...(r.tags ?? [])],
       summary: r.summary,
       docs: ruleDocUrl(r.id),
     }));

@@ -34,17 +34,17 @@ function joinDisplay(base: string, rel: string): string {
 }
 
 /** The module directory a path names. Throws PathError when it cannot be read. */
-export function moduleDirOf(p: string): Target {
+export function moduleDirOf(p: string, cwd: string = process.cwd()): Target {
+  const abs = path.resolve(cwd, p);
   let st;
   try {
-    st = statSync(p);
+    st = statSync(abs);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new PathError(`${p}: ${code === "ENOENT" ? "no such file or directory" : `cannot read (${code ?? String(err)})`}`);
   }
-  if (st.isDirectory()) return { dir: path.resolve(p), display: p };
-  const parent = path.dirname(p);
-  return { dir: path.resolve(parent), display: parent };
+  if (st.isDirectory()) return { dir: abs, display: p };
+  return { dir: path.dirname(abs), display: path.dirname(p) };
 }
 
 /**

@@ -6,7 +6,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
-import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome } from "../lint/engine.js";
+import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { applyFixes, fixesByFile, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
 import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
 import type { ModuleReport, RunReport } from "../lint/result.js";
@@ -80,6 +80,9 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
   }
   return { ...(role ? { role } : {}), format };
 }
+
+/** A lint outcome without the loaded syntax trees. */
+type Slim = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
 
 interface Planned {
   target: Target;
@@ -172,7 +175,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
 
   try {
     if (args.printConfig !== undefined) {
-      const target = moduleDirOf(args.printConfig);
+      const target = moduleDirOf(args.printConfig, io.cwd);
       const config = resolver.forDir(target.dir);
       io.stdout(printEffective(effectiveConfig(config, cli), args.printConfig, checked.format === "json"));
       return EXIT_OK;
@@ -186,12 +189,12 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const abs = path.resolve(io.cwd, filename);
       const dir = path.dirname(abs);
       const shownDir = path.dirname(filename);
-      moduleDirOf(shownDir === "" ? "." : shownDir);
+      moduleDirOf(shownDir === "" ? "." : shownDir, io.cwd);
       stdin = { path: abs, text: await io.readStdin() };
       roots = [{ dir, display: shownDir }];
     } else {
       const given = args.positionals.length > 0 ? args.positionals : ["."];
-      roots = given.map((p) => moduleDirOf(p));
+      roots = given.map((p) => moduleDirOf(p, io.cwd));
     }
     const targets: Target[] = [];
     const seen = new Set<string>();
@@ -212,21 +215,36 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       return { target, config, effective: effectiveConfig(config, cli) };
     });
 
-    // Lint.
+    // Lint (and fix) every target first.
+    // With --recursive, a directory another linted module loads as a local
+    // child is reported as part of that module, not on its own.
+    const nested = new Set<string>();
+    const results: { plan: Planned; outcome: Slim }[] = [];
+    for (const plan of plans) {
+      const opts = lintOptions(args, plan, stdin);
+      let outcome = lintModule(plan.target.dir, opts);
+      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixOnDisk(plan.target.dir, opts, outcome).outcome;
+      if (outcome.kind === "report") {
+        if (args.recursive) for (const u of outcome.load.units.slice(1)) nested.add(path.resolve(u.dir));
+        // Keep the report, not the syntax trees (memory on large trees).
+        results.push({ plan, outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors } });
+      } else {
+        results.push({ plan, outcome });
+      }
+    }
+
     const modules: ModuleReport[] = [];
     const readErrors: string[] = [];
     let failed = false;
     let diffs = "";
     let warnings = 0;
     let maxWarnings: number | null = null;
-    for (const plan of plans) {
-      const opts = lintOptions(args, plan, stdin);
-      let outcome = lintModule(plan.target.dir, opts);
+    for (const { plan, outcome } of results) {
+      if (nested.has(plan.target.dir)) continue;
       if (outcome.kind === "usage-error") throw new UsageError(`${plan.target.display}: ${outcome.message}`);
-      if (args.fix && outcome.readErrors.length === 0) {
-        const fixed = fixOnDisk(plan.target.dir, opts, outcome);
-        outcome = fixed.outcome;
-        if (outcome.kind === "usage-error") throw new UsageError(`${plan.target.display}: ${outcome.message}`);
+      if (outcome.kind === "no-module") {
+        readErrors.push(`${plan.target.display}: ${outcome.message}`);
+        continue;
       }
       for (const e of outcome.readErrors) {
         readErrors.push(`${plan.target.display}${e.file ? `/${e.file}` : ""}: ${e.message}`);

@@ -123,6 +123,7 @@ const moduleCall: BlockSchema = {
 
 const provider: BlockSchema = {
   labels: 1,
+  blocks: { dynamic: dynamicBlock },
   attrs: { alias: "literal", version: "literal" },
 };
 

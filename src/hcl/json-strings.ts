@@ -9,13 +9,13 @@
  *   source text, on one line, starting after the opening quote;
  * - a string with escapes is parsed at offset 0 and every position in the
  *   result is moved to the source offset of the decoded unit it points at
- *   (`JString.map`), so `"a\n${var.x}"` yields `var.x` at its real column. A
+ *   (`decodedOffsets`), so `"a\n${var.x}"` yields `var.x` at its real column. A
  *   position inside an escape's expansion (only possible for the end of a
  *   range that splits a `\uXXXX` surrogate pair) maps to the escape start.
  */
 
 import type { Diagnostic, Expression, Pos, Range, TemplateExpr } from "./ast.js";
-import type { JString } from "./json-value.js";
+import { decodedOffsets, type JString } from "./json-value.js";
 import { parseExpressionAt, parseTemplateAt } from "./parser.js";
 
 /** Turns a source offset into a full position. */
@@ -29,11 +29,11 @@ export interface StringExpr {
 const ORIGIN: Pos = { line: 1, column: 1, offset: 0 };
 
 /** The string in template mode: `"${var.a}-x"`. */
-export function templateFromString(s: JString, filename: string, posAt: PosAt): StringExpr {
+export function templateFromString(s: JString, text: string, filename: string, posAt: PosAt): StringExpr {
   // Text without template sequences is all literal: skip the parser (this is
   // most strings, and it keeps large files fast).
-  if (!s.value.includes("${") && !s.value.includes("%{")) return { expr: literalFromString(s, posAt), diagnostics: [] };
-  const result = parseInPlace(s, filename, posAt, parseTemplateAt);
+  if (!s.value.includes("${") && !s.value.includes("%{")) return { expr: literalFromString(s, text, posAt), diagnostics: [] };
+  const result = parseInPlace(s, text, filename, posAt, parseTemplateAt);
   const tokenRange: Range = { start: posAt(s.range.start), end: posAt(s.range.end) };
   const expr = result.expr;
   if (expr.kind === "Template") {
@@ -61,8 +61,8 @@ export function templateFromString(s: JString, filename: string, posAt: PosAt): 
 }
 
 /** The string as one native expression: `"list(string)"`, `"aws.west"`. */
-export function expressionFromString(s: JString, filename: string, posAt: PosAt): StringExpr {
-  return parseInPlace(s, filename, posAt, parseExpressionAt);
+export function expressionFromString(s: JString, text: string, filename: string, posAt: PosAt): StringExpr {
+  return parseInPlace(s, text, filename, posAt, parseExpressionAt);
 }
 
 /**
@@ -70,21 +70,25 @@ export function expressionFromString(s: JString, filename: string, posAt: PosAt)
  * template for plain text: one literal part per line (each keeping its line
  * break), and a single empty part for the empty string.
  */
-export function literalFromString(s: JString, posAt: PosAt): TemplateExpr {
-  const sourceAt = (i: number): number => (s.map !== null ? s.map[i] : s.range.start + 1 + i);
-  const parts: TemplateExpr["parts"] = [];
+export function literalFromString(s: JString, text: string, posAt: PosAt): TemplateExpr {
   const value = s.value;
+  // Source offsets where each part ends: after each line break, then the end.
+  const ends = s.escaped ? lineBreakEnds(text, s) : [];
+  if (!s.escaped) for (let nl = value.indexOf("\n"); nl !== -1; nl = value.indexOf("\n", nl + 1)) ends.push(s.range.start + 2 + nl);
+  if (ends.length === 0 || ends[ends.length - 1] !== s.contentEnd) ends.push(s.contentEnd);
+  const parts: TemplateExpr["parts"] = [];
   let from = 0;
-  for (;;) {
+  let fromSource = s.range.start + 1;
+  for (const endSource of ends) {
     const nl = value.indexOf("\n", from);
     const to = nl === -1 ? value.length : nl + 1;
     parts.push({
       kind: "TemplateLiteral",
       value: value.slice(from, to),
-      range: { start: posAt(sourceAt(from)), end: posAt(sourceAt(to)) },
+      range: { start: posAt(fromSource), end: posAt(endSource) },
     });
-    if (nl === -1 || to === value.length) break;
     from = to;
+    fromSource = endSource;
   }
   return {
     kind: "Template",
@@ -95,15 +99,37 @@ export function literalFromString(s: JString, posAt: PosAt): TemplateExpr {
   };
 }
 
+/**
+ * Source offsets just after each escape of an escaped string that decodes to
+ * a line break (`\n` or `\u000a`), in order. (A raw line break cannot occur:
+ * it ends the string token.)
+ */
+function lineBreakEnds(text: string, s: JString): number[] {
+  const ends: number[] = [];
+  for (let i = text.indexOf("\\", s.range.start + 1); i !== -1 && i < s.contentEnd; i = text.indexOf("\\", i)) {
+    const e = text[i + 1];
+    if (e === "n") {
+      ends.push(i + 2);
+      i += 2;
+    } else if (e === "u") {
+      if (/^000[aA]$/.test(text.slice(i + 2, i + 6))) ends.push(i + 6);
+      i += 2;
+    } else {
+      i += 2;
+    }
+  }
+  return ends;
+}
+
 type NativeParse = (text: string, filename: string, base?: Pos) => { expr: Expression; diagnostics: Diagnostic[] };
 
-function parseInPlace(s: JString, filename: string, posAt: PosAt, parse: NativeParse): StringExpr {
-  if (s.map === null) {
+function parseInPlace(s: JString, text: string, filename: string, posAt: PosAt, parse: NativeParse): StringExpr {
+  if (!s.escaped) {
     const r = parse(s.value, filename, posAt(s.range.start + 1));
     return { expr: r.expr, diagnostics: r.diagnostics };
   }
   const r = parse(s.value, filename, ORIGIN);
-  const map = s.map;
+  const map = decodedOffsets(text, s);
   const last = map.length - 1;
   const move = (p: Pos): Pos => {
     const i = p.offset < 0 ? 0 : p.offset > last ? last : p.offset;

@@ -34,7 +34,14 @@ import { expressionFromString, literalFromString, templateFromString } from "./j
 import { computeLineStarts, LineIndex, stripBom } from "./source.js";
 import { readJson, type JObject, type JString, type JValue, type OffsetRange } from "./json-value.js";
 
-/** Parses a JSON-syntax configuration file. Never throws. */
+/**
+ * Parses a JSON-syntax configuration file. Never throws.
+ *
+ * Diagnostics about the JSON text carry `code: "json-syntax"`, those about
+ * its mapping to blocks and arguments `code: "json-structure"`; problems in
+ * the native-syntax templates and expressions inside strings come from the
+ * native parser as they are.
+ */
 export function parseJson(text: string, filename: string): ParseResult {
   const mapper = new JsonMapper(stripBom(text).text, filename);
   try {
@@ -62,6 +69,7 @@ class JsonMapper {
   readonly diagnostics: Diagnostic[] = [];
   /** Argument names already seen per body, for duplicate detection. */
   private readonly attributeNames = new WeakMap<Body, Map<string, Attribute>>();
+  private structureChecks = true;
   private readonly lines: LineIndex;
   readonly posAt = (offset: number): Pos => this.lines.pos(offset);
 
@@ -75,7 +83,11 @@ class JsonMapper {
 
   run(): ParseResult {
     const read = readJson(this.text);
-    for (const d of read.diagnostics) this.error(d.summary, d.detail, { start: d.start, end: d.end });
+    for (const d of read.diagnostics) this.error(d.summary, d.detail, { start: d.start, end: d.end }, "json-syntax");
+    // Like Terraform, which stops at JSON syntax errors, report structure
+    // problems only for well-formed JSON: a broken value would otherwise be
+    // reported twice (e.g. an unclosed array that is "not an object").
+    this.structureChecks = read.diagnostics.length === 0;
     const whole: OffsetRange = { start: 0, end: this.text.length };
     const body = this.emptyBody(whole);
     const root = read.value;
@@ -83,7 +95,7 @@ class JsonMapper {
       if (root.type === "object" || root.type === "array") {
         this.fillBody(body, root, FILE_SCHEMA);
       } else if (root.type !== "invalid") {
-        this.error(
+        this.structureError(
           "Root value must be object",
           "A JSON configuration file must contain one JSON object (or an array of objects) whose properties are the top-level blocks, such as \"variable\" and \"resource\".",
           root.range,
@@ -114,8 +126,13 @@ class JsonMapper {
     return { start: this.posAt(r.start), end: this.posAt(r.end) };
   }
 
-  private error(summary: string, detail: string, r: OffsetRange): void {
-    this.diagnostics.push({ severity: "error", summary, detail, subject: this.range(r) });
+  private error(summary: string, detail: string, r: OffsetRange, code: string): void {
+    this.diagnostics.push({ severity: "error", summary, detail, subject: this.range(r), code });
+  }
+
+  /** A problem with how the JSON maps to blocks and arguments. */
+  private structureError(summary: string, detail: string, r: OffsetRange): void {
+    if (this.structureChecks) this.error(summary, detail, r, "json-structure");
   }
 
   private emptyBody(r: OffsetRange): Body {
@@ -173,7 +190,7 @@ class JsonMapper {
         if (first === undefined) {
           seen.set(name, attr);
         } else {
-          this.error(
+          this.structureError(
             "Duplicate argument",
             `The argument "${name}" is already set on line ${first.nameRange.start.line}. Each argument may be set only once; remove one of them.`,
             key.range,
@@ -192,19 +209,33 @@ class JsonMapper {
   private expandBlocks(out: Block[], typeKey: JString, labels: JString[], value: JValue, schema: BlockSchema): void {
     if (labels.length < schema.labels) {
       const levelName = `label ${labels.length + 1} of ${schema.labels}`;
+      let found = 0;
       const eachObject = (obj: JObject): void => {
-        for (const { key, value: inner } of obj.props) this.expandBlocks(out, typeKey, [...labels, key], inner, schema);
+        for (const { key, value: inner } of obj.props) {
+          found++;
+          this.expandBlocks(out, typeKey, [...labels, key], inner, schema);
+        }
       };
       if (value.type === "object") eachObject(value);
       else if (value.type === "array") {
         for (const item of value.items) {
           if (item.type === "object") eachObject(item);
           else if (item.type !== "invalid" && item.type !== "null") {
+            found++; // reported here; not also a missing label
             this.notAnObject(item, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
           }
         }
       } else if (value.type !== "null" && value.type !== "invalid") {
         this.notAnObject(value, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
+        return;
+      }
+      // As in HCL: a label level must name at least one block.
+      if (found === 0 && value.type !== "null" && value.type !== "invalid") {
+        this.structureError(
+          "Missing block label",
+          `"${typeKey.value}" blocks have ${schema.labels === 1 ? "a label" : `${schema.labels} labels`}, written as nested object keys, but this object has no keys. Add the ${levelName} as a key, or remove the empty "${typeKey.value}".`,
+          value.open,
+        );
       }
       return;
     }
@@ -218,7 +249,7 @@ class JsonMapper {
         }
       }
     } else if (value.type !== "null" && value.type !== "invalid") {
-      this.error(
+      this.structureError(
         "Incorrect JSON value type",
         `"${typeKey.value}" is a block, so its value must be a JSON object holding the block's content, or an array of such objects for several blocks.`,
         value.range,
@@ -227,7 +258,7 @@ class JsonMapper {
   }
 
   private notAnObject(value: JValue, purpose: string): void {
-    this.error("Incorrect JSON value type", `A JSON object is required here, ${purpose}.`, value.range);
+    this.structureError("Incorrect JSON value type", `A JSON object is required here, ${purpose}.`, value.range);
   }
 
   private block(typeKey: JString, labels: JString[], obj: JObject, schema: BlockSchema): Block {
@@ -289,10 +320,10 @@ class JsonMapper {
         keyIsBareIdent = keyExpr.kind === "ScopeTraversal" && keyExpr.traversal.length === 1;
         valueMode = "expr";
       } else if (mode === "requiredProviders") {
-        keyExpr = literalFromString(key, this.posAt);
+        keyExpr = literalFromString(key, this.text, this.posAt);
         valueMode = key.value === "configuration_aliases" ? "exprList" : "requiredProviders";
       } else if (mode === "literal") {
-        keyExpr = literalFromString(key, this.posAt);
+        keyExpr = literalFromString(key, this.text, this.posAt);
         valueMode = "literal";
       } else {
         keyExpr = this.stringExpression(key, "template");
@@ -309,11 +340,11 @@ class JsonMapper {
   }
 
   private stringExpression(s: JString, mode: StringMode): Expression {
-    if (mode === "literal" || mode === "requiredProviders") return literalFromString(s, this.posAt);
+    if (mode === "literal" || mode === "requiredProviders") return literalFromString(s, this.text, this.posAt);
     const parsed =
       mode === "template"
-        ? templateFromString(s, this.filename, this.posAt)
-        : expressionFromString(s, this.filename, this.posAt);
+        ? templateFromString(s, this.text, this.filename, this.posAt)
+        : expressionFromString(s, this.text, this.filename, this.posAt);
     for (const d of parsed.diagnostics) this.diagnostics.push(d);
     return parsed.expr;
   }

@@ -77,9 +77,10 @@ interface Frame {
 }
 
 export interface Tokens {
-  types: number[];
-  starts: number[];
-  ends: number[];
+  /** Token types (T); entries past `count` read as 0 (EOF). */
+  types: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
   /** For OHeredoc tokens: marker word and `<<-` flag, keyed by token index. */
   heredocs: Map<number, { marker: string; indented: boolean }>;
   comments: Comment[];
@@ -126,9 +127,11 @@ function isIdContAt(text: string, i: number): number {
  * template mode and ends at the end of the text.
  */
 export function lex(text: string, template = false): Tokens {
-  const types: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
+  let cap = Math.max(64, text.length >> 2);
+  let types = new Uint8Array(cap);
+  let starts = new Int32Array(cap);
+  let ends = new Int32Array(cap);
+  let count = 0;
   const heredocs = new Map<number, { marker: string; indented: boolean }>();
   const comments: Comment[] = [];
   const n = text.length;
@@ -140,10 +143,24 @@ export function lex(text: string, template = false): Tokens {
   let heredocLineStart = false;
   if (template) stack.push({ kind: F_HEREDOC });
 
+  const grow = (): void => {
+    cap *= 2;
+    const t2 = new Uint8Array(cap);
+    t2.set(types);
+    types = t2;
+    const s2 = new Int32Array(cap);
+    s2.set(starts);
+    starts = s2;
+    const e2 = new Int32Array(cap);
+    e2.set(ends);
+    ends = e2;
+  };
   const emit = (ty: number, s: number, e: number): void => {
-    types.push(ty);
-    starts.push(s);
-    ends.push(e);
+    if (count + 2 >= cap) grow();
+    types[count] = ty;
+    starts[count] = s;
+    ends[count] = e;
+    count++;
   };
 
   const pushComment = (style: "#" | "//" | "/*", s: number, textEnd: number, tokEnd: number, newline: boolean): void => {
@@ -438,7 +455,10 @@ export function lex(text: string, template = false): Tokens {
     i++;
   }
   emit(T.EOF, n, n);
-  return { types, starts, ends, heredocs, comments, count: types.length };
+  // entries past the end read as EOF at the end of the text
+  starts.fill(n, count);
+  ends.fill(n, count);
+  return { types, starts, ends, heredocs, comments, count };
 
   function lineComment(s: number, style: "#" | "//"): number {
     let j = s;
@@ -518,7 +538,7 @@ export function lex(text: string, template = false): Tokens {
     else if (text.charCodeAt(j) === 13 && text.charCodeAt(j + 1) === 10) end = j + 2;
     else return 0;
     const marker = text.slice(ms, me);
-    heredocs.set(types.length, { marker, indented });
+    heredocs.set(count, { marker, indented });
     emit(T.OHeredoc, s, end);
     stack.push({ kind: F_HEREDOC, marker });
     heredocLineStart = true;
@@ -552,7 +572,7 @@ export function lex(text: string, template = false): Tokens {
     let j = s;
     while (j < n) {
       const cc = text.charCodeAt(j);
-      if ((cc === 36 || cc === 37) && j === n - 1) break;
+      if ((cc === 36 || cc === 37 || cc === 92) && j === n - 1) break;
       if (cc === 34 || cc === 10) break;
       if (cc === 13 && text.charCodeAt(j + 1) === 10) break;
       if (cc === 92) {
@@ -562,17 +582,17 @@ export function lex(text: string, template = false): Tokens {
         continue;
       }
       if (cc === 36 || cc === 37) {
+        // Like HashiCorp's scanner, `$` and `%` start a new literal token.
+        if (j > s) break;
         const nx = text.charCodeAt(j + 1);
         if (nx === 123) break;
-        if (nx === cc && text.charCodeAt(j + 2) === 123) {
-          j += 3;
-          continue;
-        }
+        j += nx === cc && text.charCodeAt(j + 2) === 123 ? 3 : 1;
+        break;
       }
       j++;
     }
     if (j === s) {
-      // a lone `$` or `%` right before the end of the input
+      // a lone `$`, `%` or `\` right before the end of the input
       emit(T.Invalid, s, s + 1);
       return s + 1;
     }
@@ -592,12 +612,14 @@ export function lex(text: string, template = false): Tokens {
   /** Scans inside a heredoc starting at i. */
   function lexHeredoc(s: number, frame: Frame): number {
     if (heredocLineStart && frame.marker !== undefined) {
-      // closing marker: optional blanks, the marker, then a newline
+      // closing marker: optional blanks, the marker, optional blanks, then a newline
       let j = s;
       while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
       const marker = frame.marker ?? "";
       if (text.startsWith(marker, j)) {
-        const k = j + marker.length;
+        let k = j + marker.length;
+        // blanks may follow the marker; they belong to the closing token
+        while (text.charCodeAt(k) === 32 || text.charCodeAt(k) === 9) k++;
         let nlEnd = -1;
         if (text.charCodeAt(k) === 10) nlEnd = k + 1;
         else if (text.charCodeAt(k) === 13 && text.charCodeAt(k + 1) === 10) nlEnd = k + 2;
@@ -625,12 +647,11 @@ export function lex(text: string, template = false): Tokens {
         break;
       }
       if (cc === 36 || cc === 37) {
+        if (j > s) break;
         const nx = text.charCodeAt(j + 1);
         if (nx === 123) break;
-        if (nx === cc && text.charCodeAt(j + 2) === 123) {
-          j += 3;
-          continue;
-        }
+        j += nx === cc && text.charCodeAt(j + 2) === 123 ? 3 : 1;
+        break;
       }
       j++;
     }

@@ -7,7 +7,7 @@
  */
 import type { Attribute, Block, Body, Diagnostic, Expression, Pos, Range } from "./ast.js";
 import { parseJson } from "./json.js";
-import { parseNative } from "./parser.js";
+import { parseNativeWithTokens } from "./parser.js";
 import { computeLineStarts, stripBom } from "./source.js";
 import { collectCalls, collectRefs, traversalText } from "./walk.js";
 
@@ -63,20 +63,6 @@ export interface OutlineFile {
 }
 
 let segmenter: Intl.Segmenter | undefined;
-function graphemeCount(s: string): number {
-  let ascii = true;
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) >= 0x300) {
-      ascii = false;
-      break;
-    }
-  }
-  if (ascii) return s.length;
-  segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
-  let n = 0;
-  for (const _ of segmenter.segment(s)) n++;
-  return n;
-}
 
 function utf8Length(s: string): number {
   let n = 0;
@@ -95,17 +81,25 @@ function utf8Length(s: string): number {
   return n;
 }
 
-/** Converts parser positions (UTF-16) to HCL positions (characters, UTF-8 bytes). */
+/**
+ * Converts parser positions (UTF-16) to HCL positions (characters, UTF-8
+ * bytes). HashiCorp's scanner counts grapheme clusters within each token and
+ * one column per byte in the blanks between tokens, so on lines with
+ * non-ASCII text the columns are rebuilt from the token spans.
+ */
 class PosConverter {
   private readonly text: string;
   private readonly lineStarts: number[];
   private readonly lineBytes: number[] = [];
   private readonly bom: number;
+  private readonly spans: Array<[number, number]>;
+  private readonly colCache = new Map<number, Int32Array | null>();
 
-  constructor(text: string, bom: boolean) {
+  constructor(text: string, bom: boolean, spans: Array<[number, number]>) {
     this.text = text;
     this.lineStarts = computeLineStarts(text);
     this.bom = bom ? 3 : 0;
+    this.spans = spans;
     let b = 0;
     for (let l = 0; l < this.lineStarts.length; l++) {
       this.lineBytes.push(b);
@@ -114,12 +108,81 @@ class PosConverter {
     }
   }
 
+  /** Column table for a line with non-ASCII characters (null for ASCII lines). */
+  private lineCols(l: number): Int32Array | null {
+    const cached = this.colCache.get(l);
+    if (cached !== undefined) return cached;
+    const s = this.lineStarts[l];
+    const e = l + 1 < this.lineStarts.length ? this.lineStarts[l + 1] : this.text.length;
+    let ascii = true;
+    for (let i = s; i < e; i++) {
+      if (this.text.charCodeAt(i) >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      this.colCache.set(l, null);
+      return null;
+    }
+    const n = e - s;
+    const cover = new Int32Array(n + 1);
+    const bounds = new Set<number>([0, n]);
+    // spans are sorted by start; find the first that may overlap
+    let lo = 0;
+    let hi = this.spans.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.spans[mid][1] <= s) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = Math.max(0, lo - 4); k < this.spans.length && this.spans[k][0] < e; k++) {
+      const [a0, b0] = this.spans[k];
+      const a = Math.max(a0, s);
+      const b = Math.min(b0, e);
+      if (b <= a) continue;
+      bounds.add(a - s);
+      bounds.add(b - s);
+      cover[a - s]++;
+      cover[b - s]--;
+    }
+    const sorted = [...bounds].sort((x, y) => x - y);
+    const cols = new Int32Array(n + 1);
+    let col = 1;
+    let depth = 0;
+    let ci = 0;
+    for (let bi = 0; bi + 1 < sorted.length; bi++) {
+      const x = sorted[bi];
+      const y = sorted[bi + 1];
+      while (ci <= x) depth += cover[ci++];
+      if (depth > 0) {
+        segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+        for (const seg of segmenter.segment(this.text.slice(s + x, s + y))) {
+          for (let k = 0; k < seg.segment.length; k++) cols[x + seg.index + k] = col;
+          col++;
+        }
+      } else {
+        for (let i = x; i < y; i++) {
+          cols[i] = col;
+          const c = this.text.charCodeAt(s + i);
+          col += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xdc00 && c <= 0xdfff ? 1 : c >= 0xd800 && c <= 0xdbff ? 3 : 3;
+        }
+      }
+    }
+    cols[n] = col;
+    this.colCache.set(l, cols);
+    return cols;
+  }
+
   conv(p: Pos): OutlinePos {
     if (p.line === 0) return { line: 0, col: 0, byte: 0 };
     const l = p.line - 1;
     const ls = this.lineStarts[l] ?? 0;
-    const before = this.text.slice(ls, Math.max(ls, p.offset));
-    return { line: p.line, col: graphemeCount(before) + 1, byte: this.bom + (this.lineBytes[l] ?? 0) + utf8Length(before) };
+    const off = Math.max(ls, p.offset);
+    const before = this.text.slice(ls, off);
+    const cols = this.lineCols(l);
+    const col = cols === null ? off - ls + 1 : cols[Math.min(off - ls, cols.length - 1)];
+    return { line: p.line, col, byte: this.bom + (this.lineBytes[l] ?? 0) + utf8Length(before) };
   }
 
   range(r: Range): OutlineRange {
@@ -170,12 +233,17 @@ function bodyOf(c: PosConverter, b: Body): OutlineBody {
 /** The oracle-shaped outline of one file (JSON syntax: diagnostics only). */
 export function hclOutline(text: string, filename: string): OutlineFile {
   const { text: stripped, hadBom } = stripBom(text);
-  const c = new PosConverter(stripped, hadBom);
   if (filename.endsWith(".json")) {
     const r = parseJson(text, filename);
+    const c = new PosConverter(stripped, hadBom, []);
     return { file: filename, syntax: "json", diags: r.diagnostics.map((d) => diagOf(c, d)) };
   }
-  const r = parseNative(text, filename, { compat: true });
+  const { result: r, tokens } = parseNativeWithTokens(text, filename, { compat: true });
+  const spans: Array<[number, number]> = [];
+  for (let i = 0; i < tokens.count; i++) spans.push([tokens.starts[i], tokens.ends[i]]);
+  for (const cm of r.file.comments) spans.push([cm.range.start.offset, cm.range.end.offset]);
+  spans.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const c = new PosConverter(stripped, hadBom, spans);
   return { file: filename, syntax: "native", diags: r.diagnostics.map((d) => diagOf(c, d)), body: bodyOf(c, r.file.body) };
 }
 

@@ -19,9 +19,9 @@ export const MAX_DEPTH = 256;
 export class ParserState {
   readonly text: string;
   readonly tk: Tokens;
-  readonly types: number[];
-  readonly starts: number[];
-  readonly ends: number[];
+  readonly types: Uint8Array;
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
   readonly li: LineIndex;
   /** Index of the next unread token (newlines/comments not yet skipped). */
   pos = 0;
@@ -42,6 +42,8 @@ export class ParserState {
    * HashiCorp's parser reports after errors. Used by the outline.
    */
   compat = false;
+  /** For a fork: the recovery flag of the parser it was forked from. */
+  recoveryBefore = false;
 
   constructor(text: string, tk: Tokens, li: LineIndex, includeNewlines = true) {
     this.text = text;
@@ -63,6 +65,7 @@ export class ParserState {
     f.depth = this.depth;
     f.tooDeepReported = this.tooDeepReported;
     f.compat = this.compat;
+    f.recoveryBefore = this.recovery;
     return f;
   }
 

@@ -53,7 +53,7 @@ export function parseExpression(p: ParserState): Expression {
 }
 
 function parseTernary(p: ParserState): Expression {
-  const startRange = p.nextRange();
+  const startTok = p.peek();
   const m0 = p.mark();
   const cond = parseBinary(p, 0);
   if (p.recovery && p.hasErrorsSince(m0)) return cond;
@@ -75,7 +75,7 @@ function parseTernary(p: ParserState): Expression {
   const m2 = p.mark();
   const f = parseExpression(p);
   if (p.recovery && p.hasErrorsSince(m2)) return cond;
-  return { kind: "Conditional", condition: cond, trueResult: t, falseResult: f, range: span(startRange, f.range) };
+  return { kind: "Conditional", condition: cond, trueResult: t, falseResult: f, range: span(p.tokRange(startTok), f.range) };
 }
 
 function parseBinary(p: ParserState, level: number): Expression {
@@ -226,9 +226,11 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
 function literalKey(key: Expression): string | number | undefined {
   if (key.kind === "LiteralValue") {
     if (key.type === "number" || key.type === "string") return key.value as string | number;
-    if (key.type === "bool") return String(key.value);
-    return undefined;
+    // bool/null keys stay static steps (as in HCL) but have no string/number key
+    return Number.NaN;
   }
+  // a key that failed to parse: HashiCorp's placeholder is a literal too
+  if (key.kind === "Invalid") return Number.NaN;
   if (key.kind === "Template" && key.parts.length === 1 && key.parts[0].kind === "TemplateLiteral") return key.parts[0].value;
   return undefined;
 }
@@ -268,7 +270,8 @@ function finishAttrSplat(p: ParserState, ret: Expression, dot: number, attrTok: 
         }
       }
       p.recovery = true;
-      break;
+      // HashiCorp's parser abandons the splat and keeps the source expression.
+      return ret;
     }
     const a = p.read();
     trav.push({ kind: "TraverseAttr", name: p.tokText(a), range: span(dr, p.tokRange(a)) });

@@ -419,85 +419,125 @@ function codeUnitsForChars(s: string, chars: number): number {
   return i;
 }
 
-/** Builds the nested part tree (if/for directives) from the flat list. */
+/**
+ * Builds the nested part tree (if/for directives) from the flat list, with
+ * HashiCorp's diagnostics for unbalanced directives. An unbalanced `if` or
+ * `for` is kept with the parts read so far (in compat mode it is dropped, as
+ * HashiCorp's parser replaces it with a placeholder).
+ */
 export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[] {
   let idx = 0;
   const err = (summary: string, detail: string, subject: Range): void => {
     p.error(summary, detail, subject);
   };
-  const seq = (stopAt: ReadonlySet<string>): { parts: TemplatePart[]; stop: Flat } => {
-    const out: TemplatePart[] = [];
+  const keep = (part: TemplatePart, out: TemplatePart[]): void => {
+    if (!p.compat) out.push(part);
+  };
+  /** Parses one element at idx into `out` (nothing for a stray end directive). */
+  const parseElem = (out: TemplatePart[]): void => {
+    const f = flat[idx];
+    switch (f.t) {
+      case "lit":
+        idx++;
+        out.push({ kind: "TemplateLiteral", value: f.value, range: f.range });
+        return;
+      case "interp":
+        idx++;
+        out.push({ kind: "TemplateInterp", expr: f.expr, range: f.range, stripLeft: f.stripLeft, stripRight: f.stripRight });
+        return;
+      case "if":
+        parseIf(f, out);
+        return;
+      case "for":
+        parseFor(f, out);
+        return;
+      case "end":
+        idx++;
+        err("Unexpected end of template", "The template directives are not balanced.", f.range);
+        return;
+      default:
+        idx++;
+        err(`Unexpected ${f.t} directive`, "This directive has no matching opening `%{ if }` or `%{ for }`.", f.range);
+        return;
+    }
+  };
+  const parseIf = (f: Extract<Flat, { t: "if" }>, out: TemplatePart[]): void => {
+    idx++;
+    const thenParts: TemplatePart[] = [];
+    let elseParts: TemplatePart[] | null = null;
+    let cur = thenParts;
     for (;;) {
-      const f = flat[idx];
-      if (f.t === "end" || stopAt.has(f.t)) return { parts: out, stop: f };
-      idx++;
-      switch (f.t) {
-        case "lit":
-          out.push({ kind: "TemplateLiteral", value: f.value, range: f.range });
-          break;
-        case "interp":
-          out.push({ kind: "TemplateInterp", expr: f.expr, range: f.range, stripLeft: f.stripLeft, stripRight: f.stripRight });
-          break;
-        case "if": {
-          const thenR = seq(new Set(["else", "endif", "endfor"]));
-          let elseParts: TemplatePart[] | null = null;
-          let stop = thenR.stop;
-          if (stop.t === "else") {
-            idx++;
-            const elseR = seq(new Set(["else", "endif", "endfor"]));
-            elseParts = elseR.parts;
-            stop = elseR.stop;
-            if (stop.t === "else") {
-              err("Unexpected else directive", "This `if` already has an `else`; remove the extra one.", stop.range);
-              idx++;
-            }
-          }
-          if (stop.t === "endif") {
-            idx++;
-            out.push({ kind: "TemplateIf", condition: f.cond, then: thenR.parts, else: elseParts, range: span(f.range, stop.range) });
-          } else if (stop.t === "end") {
-            err("Unexpected end of template", "This `%{ if }` directive has no matching `%{ endif }`.", stop.range);
-            out.push({ kind: "TemplateIf", condition: f.cond, then: thenR.parts, else: elseParts, range: span(f.range, stop.range) });
-          } else {
-            err(`Unexpected ${stop.t} directive`, "An `%{ endif }` was expected here to close the open `%{ if }`.", stop.range);
-            idx++;
-            out.push({ kind: "TemplateIf", condition: f.cond, then: thenR.parts, else: elseParts, range: span(f.range, stop.range) });
-          }
-          break;
-        }
-        case "for": {
-          const bodyR = seq(new Set(["else", "endif", "endfor"]));
-          const stop = bodyR.stop;
-          if (stop.t === "endfor") {
-            idx++;
-          } else if (stop.t === "end") {
-            err("Unexpected end of template", "This `%{ for }` directive has no matching `%{ endfor }`.", stop.range);
-          } else {
-            err(`Unexpected ${stop.t} directive`, "An `%{ endfor }` was expected here to close the open `%{ for }`.", stop.range);
-            idx++;
-          }
-          out.push({
-            kind: "TemplateFor",
-            keyVar: f.keyVar,
-            valVar: f.valVar,
-            collection: f.coll,
-            body: bodyR.parts,
-            range: span(f.range, stop.range),
-          });
-          break;
-        }
-        default:
-          break;
+      const next = flat[idx];
+      const partial = (end: Range): TemplatePart => ({
+        kind: "TemplateIf",
+        condition: f.cond,
+        then: thenParts,
+        else: elseParts,
+        range: span(f.range, end),
+      });
+      if (next.t === "end") {
+        err("Unexpected end of template", `The \`%{ if }\` on line ${f.range.start.line} has no matching \`%{ endif }\`.`, next.range);
+        keep(partial(next.range), out);
+        return;
       }
+      if (next.t === "else" || next.t === "endif" || next.t === "endfor") {
+        idx++;
+        if (next.t === "else" && cur === thenParts) {
+          elseParts = [];
+          cur = elseParts;
+          continue;
+        }
+        if (next.t === "endif") {
+          out.push(partial(next.range));
+          return;
+        }
+        if (next.t === "else") {
+          err("Unexpected else directive", `The \`%{ if }\` on line ${f.range.start.line} already has an \`%{ else }\`.`, next.range);
+        } else {
+          err("Unexpected endfor directive", `An \`%{ endif }\` is needed first, for the \`%{ if }\` on line ${f.range.start.line}.`, next.range);
+        }
+        keep(partial(next.range), out);
+        return;
+      }
+      parseElem(cur);
+    }
+  };
+  const parseFor = (f: Extract<Flat, { t: "for" }>, out: TemplatePart[]): void => {
+    idx++;
+    const body: TemplatePart[] = [];
+    for (;;) {
+      const next = flat[idx];
+      const partial = (end: Range): TemplatePart => ({
+        kind: "TemplateFor",
+        keyVar: f.keyVar,
+        valVar: f.valVar,
+        collection: f.coll,
+        body,
+        range: span(f.range, end),
+      });
+      if (next.t === "end") {
+        err("Unexpected end of template", `The \`%{ for }\` on line ${f.range.start.line} has no matching \`%{ endfor }\`.`, next.range);
+        keep(partial(next.range), out);
+        return;
+      }
+      if (next.t === "else" || next.t === "endif" || next.t === "endfor") {
+        idx++;
+        if (next.t === "endfor") {
+          out.push(partial(next.range));
+          return;
+        }
+        if (next.t === "else") {
+          err("Unexpected else directive", "A `%{ for }` directive has no `%{ else }` clause.", next.range);
+        } else {
+          err("Unexpected endif directive", `An \`%{ endfor }\` is needed first, for the \`%{ for }\` on line ${f.range.start.line}.`, next.range);
+        }
+        keep(partial(next.range), out);
+        return;
+      }
+      parseElem(body);
     }
   };
   const all: TemplatePart[] = [];
-  for (;;) {
-    const r = seq(new Set(["else", "endif", "endfor"]));
-    all.push(...r.parts);
-    if (r.stop.t === "end") break;
-    err(`Unexpected ${r.stop.t} directive`, "This directive has no matching opening `%{ if }` or `%{ for }`.", r.stop.range);
-    idx++;
-  }
+  while (flat[idx].t !== "end") parseElem(all);
   return all;
 }

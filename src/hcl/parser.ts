@@ -24,6 +24,11 @@ export interface NativeOptions {
 
 /** Parses a native-syntax file. A leading BOM is removed first (positions are relative to the rest). */
 export function parseNative(input: string, filename: string, opts: NativeOptions = {}): ParseResult {
+  return parseNativeWithTokens(input, filename, opts).result;
+}
+
+/** parseNative, also returning the token spans (for HCL-compatible column counting in outline.ts). */
+export function parseNativeWithTokens(input: string, filename: string, opts: NativeOptions = {}): { result: ParseResult; tokens: Tokens } {
   const { text } = stripBom(input);
   const lineStarts = computeLineStarts(text);
   const li = new LineIndex(lineStarts);
@@ -47,7 +52,7 @@ export function parseNative(input: string, filename: string, opts: NativeOptions
   }
   body.range = li.range(0, text.length);
   const file: File = { filename, syntax: "native", text, body, comments, lineStarts };
-  return { file, diagnostics: [...lexDiags, ...p.diags] };
+  return { result: { file, diagnostics: [...lexDiags, ...p.diags] }, tokens: tk };
 }
 
 function fillComments(li: LineIndex, comments: Comment[]): Comment[] {
@@ -218,9 +223,10 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
   const identRange = p.tokRange(ident);
   const m = p.mark();
   const expr = parseExpression(p);
-  let endRange: Range;
+  // the last token of the attribute, as HashiCorp's parser sees it
+  let endTok: number;
   if (p.recovery && p.hasErrorsSince(m)) {
-    endRange = p.prevRange();
+    endTok = p.prev;
     p.recoverAfterBodyItem();
   } else if (!singleLine) {
     const end = p.peek();
@@ -233,16 +239,17 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
           p.error("Missing newline after argument", "Put each argument on its own line.", p.tokRange(end));
         }
       }
-      endRange = p.prevRange();
+      endTok = p.prev;
       p.recoverAfterBodyItem();
     } else {
-      endRange = p.prevRange();
+      endTok = p.prev;
       if (ety === T.Newline || ety === T.EOF) p.read();
     }
   } else {
-    endRange = p.prevRange();
+    endTok = p.prev;
   }
-  const range = p.compat ? span(identRange, endRange) : span(identRange, expr.range.end.offset >= identRange.end.offset ? expr.range : endRange);
+  const range =
+    p.compat || expr.range.end.offset < identRange.end.offset ? span(identRange, p.tokRange(endTok)) : span(identRange, expr.range);
   return { kind: "Attribute", name: p.tokText(ident), nameRange: identRange, expr, range };
 }
 
@@ -393,13 +400,25 @@ function finishBlock(p: ParserState, ident: number): Block {
       body = { kind: "Body", attributes: [], blocks: [], range: { start: bodyStart, end: closeRange.start } };
     }
     if (oneLineDiag !== undefined && fork !== null) {
-      // Re-parse the body leniently so that all its items reach the tree.
+      // Re-parse the body leniently (items may share a line) so that all
+      // its items reach the tree. When that works, continue after the
+      // block's real closing brace with only the one-line diagnostic kept;
+      // HashiCorp's parser instead skips ahead and may lose the rest of the file.
       const lenient = fork;
       lenient.lenient = true;
       lenient.recovery = false;
       const lb = parseBody(lenient, T.CBrace, openRange);
-      if (lenient.prev === closeTok && !lenient.hasErrorsSince(0)) {
-        body = { kind: "Body", attributes: lb.attributes, blocks: lb.blocks, range: body.range };
+      if (!lenient.hasErrorsSince(0) && lenient.types[lenient.prev] === T.CBrace) {
+        const lbClose = lenient.tokRange(lenient.prev);
+        body = { kind: "Body", attributes: lb.attributes, blocks: lb.blocks, range: { start: bodyStart, end: lbClose.start } };
+        closeRange = lbClose;
+        if (lenient.prev !== closeTok) {
+          p.pos = lenient.pos;
+          p.prev = lenient.prev;
+        }
+        p.recovery = fork.recoveryBefore;
+        p.diags.length = mark;
+        p.diags.push(oneLineDiag);
       }
     }
   }

@@ -49,7 +49,9 @@ export interface ReadError {
 
 export type LintOutcome =
   | { kind: "report"; report: ModuleReport; load: LoadResult; readErrors: ReadError[] }
-  | { kind: "usage-error"; message: string; evidence: string[] };
+  | { kind: "usage-error"; message: string; evidence: string[] }
+  /** Nothing to lint: the directory holds no module file. */
+  | { kind: "no-module"; message: string };
 
 const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
@@ -111,6 +113,10 @@ function summarize(findings: readonly Finding[]): Summary {
 export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   const absDir = path.resolve(dir);
   const load = loadModule(absDir, opts.stdin ? { stdin: opts.stdin } : undefined);
+  if (load.root.allFiles.length === 0) {
+    const unreadable = load.problems.find((p) => p.file === "" && p.kind !== "source-escape");
+    return { kind: "no-module", message: unreadable ? unreadable.message : "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory" };
+  }
   const decided = decideRole(load.root, opts);
   if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence };
   const role = decided.role;

@@ -122,7 +122,7 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
     const extension = moduleFileExtension(name);
     if (!extension) continue;
     const absPath = path.join(dir, name);
-    if (d.isSymbolicLink()) {
+    if (isSymlink(d, absPath)) {
       let real: string;
       try {
         real = fs.realpathSync(absPath);
@@ -151,11 +151,8 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
       continue;
     }
     if (st.isDirectory()) {
-      result.problems.push({
-        name,
-        kind: "unreadable",
-        message: `${name} is a directory, not a module file; rename it so it does not end in ${extension}`,
-      });
+      // Terraform and OpenTofu read regular files only and skip directories,
+      // whatever their name (a directory called "network.tf" is not a file).
       continue;
     }
     if (!st.isFile()) {
@@ -175,6 +172,20 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
   }
   result.entries.sort((a, b) => byteOrder(a.name, b.name));
   return result;
+}
+
+/**
+ * Some file systems report no entry type (DT_UNKNOWN); then ask lstat, so a
+ * symbolic link is never mistaken for the file it points to.
+ */
+function isSymlink(d: fs.Dirent, absPath: string): boolean {
+  if (d.isSymbolicLink()) return true;
+  if (d.isFile() || d.isDirectory() || d.isFIFO() || d.isSocket() || d.isBlockDevice() || d.isCharacterDevice()) return false;
+  try {
+    return fs.lstatSync(absPath).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 export type ReadResult =

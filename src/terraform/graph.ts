@@ -50,51 +50,69 @@ function chainOf(node: ChainNode): ChainStep[] {
 }
 
 /**
- * A read-only Map of address -> chain whose chain arrays are built on first
- * access (and then kept).
+ * A Map of address -> chain whose chain arrays are built on first access.
+ * Mutating it (callers should not: results are cached) first turns it into
+ * an ordinary Map with every chain built.
  */
 class ChainMap extends Map<string, ChainStep[]> {
-  constructor(private readonly nodes: Map<string, ChainNode>) {
+  private nodes: Map<string, ChainNode> | null;
+  constructor(nodes: Map<string, ChainNode>) {
     super();
+    this.nodes = nodes;
+  }
+  private plain(): void {
+    const nodes = this.nodes;
+    if (!nodes) return;
+    // Rebuild in breadth-first order (chains read earlier were added first).
+    const ordered = [...nodes.keys()].map((k) => [k, this.get(k)!] as const);
+    this.nodes = null;
+    super.clear();
+    for (const [k, v] of ordered) super.set(k, v);
   }
   override get size(): number {
-    return this.nodes.size;
+    return this.nodes ? this.nodes.size : super.size;
   }
   override has(key: string): boolean {
-    return this.nodes.has(key);
+    return this.nodes ? this.nodes.has(key) : super.has(key);
   }
   override get(key: string): ChainStep[] | undefined {
     let chain = super.get(key);
-    if (chain) return chain;
+    if (chain || !this.nodes) return chain;
     const node = this.nodes.get(key);
     if (!node) return undefined;
     chain = chainOf(node);
     super.set(key, chain);
     return chain;
   }
-  override set(): this {
-    throw new Error("dependency maps are read-only");
+  override set(key: string, value: ChainStep[]): this {
+    this.plain();
+    return super.set(key, value);
   }
-  override delete(): boolean {
-    throw new Error("dependency maps are read-only");
+  override delete(key: string): boolean {
+    this.plain();
+    return super.delete(key);
   }
   override clear(): void {
-    throw new Error("dependency maps are read-only");
+    this.nodes = null;
+    super.clear();
   }
   override keys(): MapIterator<string> {
-    return this.nodes.keys();
+    return this.nodes ? this.nodes.keys() : super.keys();
   }
-  override *values(): MapIterator<ChainStep[]> {
-    for (const k of this.nodes.keys()) yield this.get(k)!;
+  override values(): MapIterator<ChainStep[]> {
+    this.plain();
+    return super.values();
   }
-  override *entries(): MapIterator<[string, ChainStep[]]> {
-    for (const k of this.nodes.keys()) yield [k, this.get(k)!];
+  override entries(): MapIterator<[string, ChainStep[]]> {
+    this.plain();
+    return super.entries();
   }
   override [Symbol.iterator](): MapIterator<[string, ChainStep[]]> {
     return this.entries();
   }
   override forEach(cb: (value: ChainStep[], key: string, map: Map<string, ChainStep[]>) => void, thisArg?: unknown): void {
-    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
+    this.plain();
+    super.forEach(cb, thisArg);
   }
 }
 
@@ -114,7 +132,7 @@ class Graph implements DependencyGraph {
   private readonly scopes = new Map<Expression, Scope>();
   private readonly scanCache = new WeakMap<Expression, ScanResult>();
   private readonly depCache = [new WeakMap<Expression, Map<string, ChainStep[]>>(), new WeakMap<Expression, Map<string, ChainStep[]>>()];
-  private readonly effCache = new WeakMap<Reference, EffectiveRef>();
+  private readonly effCache = new WeakMap<Reference, EffectiveRef[]>();
   private readonly edgeCache = [new Map<string, ChainStep[]>(), new Map<string, ChainStep[]>()];
   private readonly resExprCache = new WeakMap<Resource, Expression[]>();
   private allRefs: { ref: Reference; owner: string }[] | null = null;
@@ -324,9 +342,10 @@ class Graph implements DependencyGraph {
   private reachesPath(expr: Expression, address: string, path: string, through: boolean): ChainStep[] | null {
     const match = (refs: Reference[]): ChainStep[] | null => {
       for (const r of refs) {
-        const eff = this.effective(r);
-        if (eff.address === address && hasPathPrefix(eff.path, path)) {
-          return [{ address: r.address, range: r.range }, ...eff.via];
+        for (const eff of this.effective(r)) {
+          if (eff.address === address && hasPathPrefix(eff.path, path)) {
+            return [{ address: r.address, range: r.range }, ...eff.via];
+          }
         }
       }
       return null;
@@ -346,25 +365,39 @@ class Graph implements DependencyGraph {
   }
 
   /**
-   * What a reference stands for after passing through locals whose value is
-   * a plain traversal, with the steps passed (cached; cycle-safe).
+   * What a reference stands for after passing through locals that alias
+   * other values: a local whose value is a plain traversal, or a
+   * conditional / `try(...)` / `coalesce(...)` some of whose results are
+   * plain traversals (`local.as = var.as != null ? var.as : local.d`). The
+   * reference's own path is appended to each. Cached; cycle-safe.
    */
-  private effective(ref: Reference, guard: Set<string> = new Set()): EffectiveRef {
-    const cached = this.effCache.get(ref);
-    if (cached) return cached;
-    let eff: EffectiveRef = { address: ref.address, path: normalizePath(ref.path), via: [] };
-    if (ref.kind === "local" && !guard.has(ref.address)) {
+  private effective(ref: Reference, visiting: Set<string> = new Set()): EffectiveRef[] {
+    const top = visiting.size === 0;
+    if (top) {
+      const cached = this.effCache.get(ref);
+      if (cached) return cached;
+    }
+    const own: EffectiveRef = { address: ref.address, path: normalizePath(ref.path), via: [] };
+    let out: EffectiveRef[] = [own];
+    if (ref.kind === "local" && !visiting.has(ref.address)) {
       const l = this.module.locals.get(ref.address.slice(6));
-      const v = l ? unwrap(l.value) : null;
-      const inner = v && v.kind === "ScopeTraversal" ? this.scan(v).refs[0] : undefined;
-      if (inner && inner.expr === v) {
-        guard.add(ref.address);
-        const e = this.effective(inner, guard);
-        eff = { address: e.address, path: e.path + normalizePath(ref.path), via: [{ address: inner.address, range: inner.range }, ...e.via] };
+      const targets = l ? aliasTargets(l.value) : [];
+      if (targets.length) {
+        out = [];
+        visiting.add(ref.address);
+        for (const t of targets) {
+          const inner = this.scan(t).refs[0];
+          if (!inner || inner.expr !== t) continue;
+          for (const e of this.effective(inner, visiting)) {
+            out.push({ address: e.address, path: e.path + own.path, via: [{ address: inner.address, range: inner.range }, ...e.via] });
+          }
+        }
+        visiting.delete(ref.address);
+        if (out.length === 0) out = [own];
       }
     }
-    if (guard.size === 0) this.effCache.set(ref, eff);
-    return eff;
+    if (top) this.effCache.set(ref, out);
+    return out;
   }
 
   resourceExpressions(resource: Resource): Expression[] {
@@ -576,6 +609,18 @@ function lifecycleReferenceExprs(r: Resource): Expression[] {
     for (const a of c.body.attributes) out.push(a.expr);
   }
   return out;
+}
+
+/**
+ * The plain traversals an expression may evaluate to unchanged: itself, the
+ * branches of a conditional, the arguments of `try`/`coalesce`.
+ */
+function aliasTargets(expr: Expression): Extract<Expression, { kind: "ScopeTraversal" }>[] {
+  const e = unwrap(expr);
+  if (e.kind === "ScopeTraversal") return [e];
+  if (e.kind === "Conditional") return [...aliasTargets(e.trueResult), ...aliasTargets(e.falseResult)];
+  if (e.kind === "FunctionCall" && (e.name === "try" || e.name === "coalesce")) return e.args.flatMap(aliasTargets);
+  return [];
 }
 
 // ----------------------------------------------------------------- targets

@@ -45,7 +45,8 @@ interface LoadState {
   units: ModuleUnit[];
   /** Units by real directory path (a directory is loaded once). */
   byReal: Map<string, ModuleUnit>;
-  stdin: { candidates: string[]; text: string } | null;
+  /** Candidate absolute paths of the stdin file, with their directory's real path. */
+  stdin: { candidates: { abs: string; dirReal: string | null }[]; text: string } | null;
 }
 
 export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
@@ -65,7 +66,10 @@ export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
     byReal: new Map(),
     stdin: opts.stdin
       ? {
-          candidates: unique([path.resolve(opts.stdin.path), path.resolve(rootAbs, opts.stdin.path)]),
+          candidates: unique([path.resolve(opts.stdin.path), path.resolve(rootAbs, opts.stdin.path)]).map((abs) => ({
+            abs,
+            dirReal: realOrNull(path.dirname(abs)),
+          })),
           text: opts.stdin.text,
         }
       : null,
@@ -74,12 +78,20 @@ export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
   return { root, units: state.units, problems };
 }
 
+function realOrNull(p: string): string | null {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return null;
+  }
+}
+
 function unique<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }
 
 function loadUnit(state: LoadState, dirAbs: string, dirReal: string, relDir: string, loadPath: string[]): ModuleUnit {
-  const { files, fileProblems } = readUnitFiles(state, dirAbs, relDir);
+  const { files, fileProblems } = readUnitFiles(state, dirAbs, dirReal, relDir);
   const names = files.map((f) => f.name);
   const sets = fileSets(names);
   const byName = new Map(files.map((f) => [f.name, f]));
@@ -134,7 +146,7 @@ function resolveChild(state: LoadState, unit: ModuleUnit, call: ModuleCall, load
     });
     return null;
   };
-  const relDir = path.posix.normalize(path.posix.join(unit.relDir === "" ? "." : unit.relDir, source.replace(/\\/g, "/")));
+  const relDir = path.posix.normalize(path.posix.join(unit.relDir === "" ? "." : unit.relDir, source));
   if (relDir === ".." || relDir.startsWith("../")) return escape("leaves the root module directory; only what is inside it ships with the module");
   const childRel = relDir === "." ? "" : relDir.replace(/\/$/, "");
   const childAbs = path.resolve(unit.dir, source);
@@ -162,6 +174,7 @@ function resolveChild(state: LoadState, unit: ModuleUnit, call: ModuleCall, load
 function readUnitFiles(
   state: LoadState,
   dirAbs: string,
+  dirReal: string,
   relDir: string,
 ): { files: SourceFile[]; fileProblems: number } {
   const before = state.problems.length;
@@ -178,14 +191,14 @@ function readUnitFiles(
   const entries: FileEntry[] = [...listed.entries];
   let stdinName: string | null = null;
   if (state.stdin) {
-    for (const c of state.stdin.candidates) {
-      if (path.dirname(c) !== dirAbs) continue;
-      const name = path.basename(c);
+    for (const { abs, dirReal: candReal } of state.stdin.candidates) {
+      if (path.dirname(abs) !== dirAbs && (candReal === null || candReal !== dirReal)) continue;
+      const name = path.basename(abs);
       const extension = moduleFileExtension(name);
       if (!extension || isIgnoredFileName(name)) continue;
       stdinName = name;
       if (!entries.some((e) => e.name === name)) {
-        entries.push({ name, absPath: c, extension });
+        entries.push({ name, absPath: path.join(dirAbs, name), extension });
         entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       }
       break;

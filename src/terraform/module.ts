@@ -403,8 +403,9 @@ export interface ArgumentMatch {
  * Find nested arguments by path, e.g. `["scaling_config", "desired_size"]`,
  * through nested blocks (including `dynamic "x" { content { ... } }`) and
  * object/tuple-valued attributes alike (JSON syntax, or `x = { ... }`).
- * A numeric step (`"0"`) selects the n-th block or tuple element. Returns
- * every match in source order.
+ * A numeric step (`"0"`) selects the n-th block or tuple element (a single
+ * object counts as a one-element list, as a JSON-syntax block does).
+ * Returns every match in source order.
  */
 export function findArguments(body: Body, path: readonly string[]): ArgumentMatch[] {
   const out: ArgumentMatch[] = [];
@@ -464,6 +465,11 @@ function searchValue(expr: Expression, path: readonly string[], i: number, dyn: 
     return;
   }
   if (e.kind !== "ObjectCons") return;
+  if (step === "0" && !last) {
+    // A single nested block written as an object (JSON syntax): `[0]` is itself.
+    searchValue(e, path, i + 1, dyn, out);
+    return;
+  }
   for (const item of e.items) {
     if (objectKeyName(item) !== step) continue;
     if (last) out.push({ attr: null, expr: item.value, range: item.range, nameRange: item.key.range, viaDynamic: dyn });

@@ -93,7 +93,7 @@ function fromExpr(expr: Expression, inObject: boolean): TypeNode {
     const s = constString(expr);
     throw new TypeError_(
       s !== null
-        ? `quoted type constraints are not accepted since Terraform 0.15; write ${s} without quotes`
+        ? `quoted type constraints are no longer accepted; write ${s} without quotes`
         : "a type constraint cannot be a string template",
       expr.range,
     );
@@ -197,7 +197,7 @@ export function parseTypeText(text: string): TypeParse {
     p.skipNl();
     if (p.peek() && p.peek()!.t === "str") {
       const s = p.peek()!.v;
-      throw new TypeError_(`quoted type constraints are not accepted; write ${s} without quotes`, null);
+      throw new TypeError_(`quoted type constraints are no longer accepted; write ${s} without quotes`, null);
     }
     const type = p.type(false);
     p.skipNl();

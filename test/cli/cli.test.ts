@@ -69,6 +69,13 @@ describe("exit codes", () => {
     expect(r.stderr).toBe("tfcapi-lint: /nonexistent/tfcapi-lint/module: no such file or directory\n");
   });
 
+  it("2 for a directory without module files", () => {
+    const dir = tree({ "README.md": "# nothing here\n" });
+    const r = runCli(["--role", "machine", "."], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("tfcapi-lint: .: no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory\n");
+  });
+
   it("2 for a binary module file", () => {
     const dir = tree({ ...fixtureFiles("machine-clean"), "blob.tf": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x00, 0x00]) });
     const r = runCli(["--json", dir]);
@@ -244,6 +251,23 @@ describe("config through the CLI", () => {
     );
   });
 
+  it("config excludes also drop findings in excluded files; --print-config --json", () => {
+    const root = tree({ ".tfcapi-lint.hcl": 'exclude = ["vm/variables.tf"]\n', ...fixtureFiles("machine-clean", "vm/", insensitiveBootstrap) });
+    const r = runCli(["--json", "--strict", "vm"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(ids(json(r.stdout))).toEqual([]);
+    const printed = runCli(["--print-config", "vm/main.tf", "--json"], { cwd: root });
+    expect(JSON.parse(printed.stdout)).toEqual({
+      path: "vm/main.tf",
+      configFile: path.join(root, ".tfcapi-lint.hcl"),
+      role: null,
+      fail_on: { value: "error", origin: "default" },
+      max_warnings: { value: null, origin: "default" },
+      exclude: { value: ["vm/variables.tf"], origin: ".tfcapi-lint.hcl:1:11" },
+      rule: {},
+    });
+  });
+
   it("a config role is used and reported as from config", () => {
     const root = tree({ ".tfcapi-lint.hcl": 'role = "machine"\n', ...fixtureFiles("machine-clean") });
     const r = runCli(["--json", "."], { cwd: root });
@@ -320,5 +344,20 @@ describe("output options", () => {
     const r = runCli(["--json", "--recursive", "modules"], { cwd: root });
     expect(r.code).toBe(0);
     expect(json(r.stdout).module).toBe("modules/vm");
+  });
+});
+
+describe("--recursive and nested local modules", () => {
+  it("a directory loaded as a local child is reported with its parent, not on its own", () => {
+    const root = tree({
+      ...fixtureFiles("machine-clean", "vm/", (f, t) =>
+        f === "main.tf" ? `${t}\nmodule "dns" {\n  source = "./modules/dns"\n\n  name = var.machine_name\n}\n` : t,
+      ),
+      "vm/modules/dns/main.tf": 'variable "name" {\n  type = string\n}\n\noutput "fqdn" {\n  value = "${var.name}.nodes.example.internal"\n}\n',
+    });
+    const r = runCli(["--json", "--recursive", "."], { cwd: root });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(json(r.stdout).module).toBe("vm");
   });
 });

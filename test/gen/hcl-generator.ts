@@ -86,14 +86,16 @@ class Generator {
 
   private ident(): string {
     const w = this.rng.pick(WORDS);
-    const r = this.rng.int(10);
+    const r = this.rng.int(40);
+    if (r === 39) return this.rng.pick(["café", "größe", "ñame"]);
     if (r === 0) return w + "-" + this.rng.int(9);
     if (r === 1) return w + "_" + this.rng.int(99);
     return w;
   }
 
   private uniqueName(used: Set<string>): string {
-    let name = this.ident();
+    // Keywords of the expression language are ordinary names for arguments.
+    let name = this.rng.chance(0.03) ? this.rng.pick(["if", "for", "in", "true", "null", "endif"]) : this.ident();
     while (used.has(name)) name = this.ident() + "_" + this.rng.int(1000);
     used.add(name);
     return name;
@@ -169,7 +171,8 @@ class Generator {
 
   private block(level: number, head: string, items: ((used: Set<string>) => string)[]): string {
     const trail = this.rng.chance(0.15) ? " " + this.lineComment() : "";
-    return `${this.ind(level)}${head} {${trail}\n${this.body(level + 1, items)}${this.ind(level)}}\n`;
+    const beforeBrace = this.rng.chance(0.05) ? " /* header */" : "";
+    return `${this.ind(level)}${head}${beforeBrace} {${trail}\n${this.body(level + 1, items)}${this.ind(level)}}\n`;
   }
 
   private lineComment(): string {
@@ -333,12 +336,42 @@ class Generator {
         case 11:
           return `(${this.expr(level, multiline)})`;
         case 12:
-          return this.splat();
+          return this.rng.chance(0.7) ? this.splat() : this.edge(level, multiline);
         default:
           return `${this.traversal()}[${this.expr(level, false)}]`;
       }
     } finally {
       this.depth--;
+    }
+  }
+
+  /** Rarer valid forms that parsers get wrong. */
+  private edge(level: number, multiline: boolean): string {
+    switch (this.rng.int(multiline ? 12 : 8)) {
+      case 0:
+        return `${this.traversal()}.0.${this.ident()}`; // legacy index step
+      case 1:
+        return `${this.traversal()}[*][0]`;
+      case 2:
+        return `${this.traversal()}.*[0]`;
+      case 3:
+        return `/* before */ ${this.simple()}`;
+      case 4:
+        return `!!${this.traversal()}`;
+      case 5:
+        return `- -${this.rng.int(9)}`;
+      case 6:
+        return `${this.operand(level, multiline)} ? ${this.operand(level, multiline)} : ${this.operand(level, multiline)} ? ${this.simple()} : ${this.simple()}`;
+      case 7:
+        return `"\\U0001F600 \\u00e9"`;
+      case 8:
+        return `(\n${this.ind(level + 1)}${this.operand(level, multiline)} +\n${this.ind(level + 1)}${this.operand(level, multiline)}\n${this.ind(level)})`;
+      case 9:
+        return `[\n${this.ind(level + 1)}${this.heredoc().replace(/\n$/, "")}\n${this.ind(level + 1)}, ${this.simple()}\n${this.ind(level)}]`;
+      case 10:
+        return `${this.rng.pick(FUNCTIONS)}(\n${this.ind(level + 1)}${this.simple()} # first\n${this.ind(level + 1)}, ${this.simple()}\n${this.ind(level)})`;
+      default:
+        return `{\n${this.ind(level + 1)}"\${${this.traversal()}}" = ${this.simple()}\n${this.ind(level + 1)}${this.ident()}.${this.ident()} = 1\n${this.ind(level)}}`;
     }
   }
 

@@ -1,7 +1,7 @@
 /** The JSON reader under HCL's JSON syntax: values, offsets, diagnostics. */
 
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, readJson, type JObject, type JString } from "../../src/hcl/json-value.js";
+import { decodedOffsets, MAX_JSON_DEPTH, readJson, type JObject, type JString } from "../../src/hcl/json-value.js";
 
 /** [summary, start, end] of every diagnostic. */
 function diags(text: string): [string, number, number][] {
@@ -34,7 +34,7 @@ describe("readJson values", () => {
       { type: "bool", value: true, range: { start: 17, end: 21 } },
       { type: "bool", value: false, range: { start: 23, end: 28 } },
       { type: "null", range: { start: 30, end: 34 } },
-      { type: "string", value: "", range: { start: 36, end: 38 }, map: null },
+      { type: "string", value: "", range: { start: 36, end: 38 }, contentEnd: 37, escaped: false },
     ]);
   });
 
@@ -43,20 +43,24 @@ describe("readJson values", () => {
     const s = (readJson(text).value as JObject).props[0].value as JString;
     expect(s.value).toBe('a\né😀"//');
     // a=7, \n=8, \u00e9=10, surrogate pair=16 and 22, \"=28, /=30, \/=31, closing quote=33
-    expect(s.map).toEqual([7, 8, 10, 16, 22, 28, 30, 31, 33]);
+    expect(s.escaped).toBe(true);
+    expect(decodedOffsets(text, s)).toEqual([7, 8, 10, 16, 22, 28, 30, 31, 33]);
     expect(s.range).toEqual({ start: 6, end: 34 });
   });
 
   it("turns lone surrogate escapes into U+FFFD like Go does", () => {
-    const s = (readJson(String.raw`{"k": "\ud800x\udc00"}`).value as JObject).props[0].value as JString;
+    const text = String.raw`{"k": "\ud800x\udc00"}`;
+    const s = (readJson(text).value as JObject).props[0].value as JString;
     expect(s.value).toBe("\ufffdx\ufffd");
-    expect(s.map).toEqual([7, 13, 14, 20]);
+    expect(decodedOffsets(text, s)).toEqual([7, 13, 14, 20]);
   });
 
   it("keeps non-ASCII text and lone surrogates in the source as they are", () => {
-    const s = (readJson('{"k": "é\ud800ß"}').value as JObject).props[0].value as JString;
+    const text = '{"k": "é\ud800ß"}';
+    const s = (readJson(text).value as JObject).props[0].value as JString;
     expect(s.value).toBe("é\ud800ß");
-    expect(s.map).toBeNull();
+    expect(s.escaped).toBe(false);
+    expect(decodedOffsets(text, s)).toEqual([7, 8, 9, 10]);
     expect(s.range).toEqual({ start: 6, end: 11 });
   });
 });

@@ -274,6 +274,26 @@ describe("parseJson expressions", () => {
   });
 });
 
+describe("parseJson plain strings", () => {
+  it("splits text after each line break like the native parser, with exact ranges", () => {
+    // `\n` and `\u000a` both decode to a line break; `\\n` is a backslash and "n".
+    const text = '{"locals": {"s": "ab\\ncd\\u000a\\\\n"}}';
+    const s = attr(parseOk(text).blocks[0].body, "s") as TemplateExpr;
+    expect(s.jsonValue).toBe("ab\ncd\n\\n");
+    expect(s.parts.map((p) => [p.kind === "TemplateLiteral" && p.value, r(p.range)])).toEqual([
+      ["ab\n", "1:19-1:23"],
+      ["cd\n", "1:23-1:31"],
+      ["\\n", "1:31-1:34"],
+    ]);
+  });
+
+  it("gives the empty string one empty part", () => {
+    const s = attr(parseOk('{"locals": {"s": ""}}').blocks[0].body, "s") as TemplateExpr;
+    expect(s.parts.map((p) => r(p.range))).toEqual(["1:19-1:19"]);
+    expect(r(s.range)).toBe("1:18-1:20");
+  });
+});
+
 describe("parseJson diagnostics", () => {
   it("reports JSON syntax errors with exact ranges and keeps what it could read", () => {
     const text = '{\n  "variable": {"a": {}},\n  "output": {"o": {"value": tru}}\n}';
@@ -293,6 +313,12 @@ describe("parseJson diagnostics", () => {
     expect(diags('{"variable": {"v": 1}}')).toEqual(["Incorrect JSON value type @ 1:20-1:21"]);
     expect(diags('{"resource": {"t": ["x"]}}')).toEqual(["Incorrect JSON value type @ 1:21-1:24"]);
     expect(diags("[1]")).toEqual(["Incorrect JSON value type @ 1:2-1:3"]);
+  });
+
+  it("requires at least one label key for labelled blocks", () => {
+    expect(diags('{"variable": {}}')).toEqual(["Missing block label @ 1:14-1:15"]);
+    expect(diags('{"resource": {"aws_instance": []}}')).toEqual(["Missing block label @ 1:31-1:32"]);
+    expect(diags('{"variable": null, "locals": {}}')).toEqual([]);
   });
 
   it("reports an argument set twice where Terraform knows all arguments", () => {

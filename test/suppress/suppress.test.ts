@@ -167,4 +167,41 @@ describe("inline suppressions", () => {
     const dir = tree({ "main.tf": ['variable "a" {', "  default = 1 # tfcapi-lint-ignore: input/default, bogus/rule", "}", ""].join("\n") });
     expect(brief(lint(dir, { only: ["input/default", "lint/unknown-rule"], inlineConfig: false }).findings)).toEqual(["input/default warning main.tf:2:3"]);
   });
+
+  it("/* */ and // comments work like #", () => {
+    const dir = tree({
+      "main.tf": [
+        "/* tfcapi-lint-ignore: input/reserved -- block comment */",
+        'variable "a" {',
+        "  default = 1 // tfcapi-lint-ignore: input/default",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    expect(brief(lint(dir, { only: ["input/default", "input/reserved"] }).findings)).toEqual([
+      "input/reserved error main.tf:2:1 suppressed",
+      "input/default warning main.tf:3:3 suppressed",
+    ]);
+  });
+
+  it("a JSON // in the top-level object covers the file", () => {
+    const dir = tree({
+      "main.tf.json": JSON.stringify({ "//": "tfcapi-lint-ignore: input/default", variable: { a: { default: 1 } } }, null, 2),
+      "other.tf.json": JSON.stringify({ variable: { b: { default: 2 } } }, null, 2),
+    });
+    expect(brief(lint(dir, { only: ["input/default"] }).findings)).toEqual([
+      "input/default warning main.tf.json:5:7 suppressed",
+      "input/default warning other.tf.json:4:7",
+    ]);
+  });
+
+  it("an end-of-line comment on a block's first line covers the block", () => {
+    const dir = tree({
+      "main.tf": ['variable "a" { # tfcapi-lint-ignore: input/default, input/reserved', "  type    = number", "  default = 1", "}", ""].join("\n"),
+    });
+    expect(brief(lint(dir, { only: ["input/default", "input/reserved"] }).findings)).toEqual([
+      "input/reserved error main.tf:1:1 suppressed",
+      "input/default warning main.tf:3:3 suppressed",
+    ]);
+  });
 });

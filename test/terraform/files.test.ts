@@ -8,6 +8,7 @@ import {
   isIgnoredFileName,
   isOverrideFileName,
   listModuleFiles,
+  MAX_FILE_BYTES,
   moduleFileExtension,
   readModuleFile,
 } from "../../src/terraform/files.js";
@@ -95,21 +96,13 @@ describe("listModuleFiles", () => {
     expect(r.dirError).toBeNull();
   });
 
-  it("reports a directory named like a module file as unreadable", () => {
-    // Tests run as root, so EACCES cannot be produced with chmod; a directory
-    // named x.tf exercises the same "cannot read this module file" path.
+  it("skips a directory named like a module file, as Terraform does", () => {
     const d = tmp();
     fs.mkdirSync(path.join(d, "network.tf"));
     fs.writeFileSync(path.join(d, "main.tf"), "");
     const r = listModuleFiles(d, d);
     expect(r.entries.map((e) => e.name)).toEqual(["main.tf"]);
-    expect(r.problems).toEqual([
-      {
-        name: "network.tf",
-        kind: "unreadable",
-        message: "network.tf is a directory, not a module file; rename it so it does not end in .tf",
-      },
-    ]);
+    expect(r.problems).toEqual([]);
   });
 
   it("reports symlinked module files that dangle or point outside the root", () => {
@@ -134,6 +127,23 @@ describe("listModuleFiles", () => {
         message: `module file shared.tf is a symbolic link to ${path.join(outside, "shared.tf")}, outside the module directory; it would not ship with the module`,
       },
     ].sort((a, b) => (a.name < b.name ? -1 : 1)));
+  });
+
+  it("reports files over the size limit without reading them", () => {
+    const d = tmp();
+    fs.writeFileSync(path.join(d, "main.tf"), "");
+    // A sparse file: large on stat, no disk space used.
+    fs.writeFileSync(path.join(d, "generated.tf.json"), "");
+    fs.truncateSync(path.join(d, "generated.tf.json"), MAX_FILE_BYTES + 1);
+    const r = listModuleFiles(d, d);
+    expect(r.entries.map((e) => e.name)).toEqual(["main.tf"]);
+    expect(r.problems).toEqual([
+      {
+        name: "generated.tf.json",
+        kind: "too-large",
+        message: `generated.tf.json is ${MAX_FILE_BYTES + 1} bytes, over the ${MAX_FILE_BYTES}-byte limit for a module file`,
+      },
+    ]);
   });
 
   it("reports a directory that cannot be listed", () => {

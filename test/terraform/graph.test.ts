@@ -304,3 +304,74 @@ describe("JSON syntax", () => {
     expect(g.isReferenced("var.bootstrap_data")).toBe(false);
   });
 });
+
+describe("self, count and each", () => {
+  const native = loadModule(fixture("model-native")).root.expressions;
+  const g = buildGraph(native);
+
+  it("classifies self in postconditions and each in module arguments", () => {
+    const asg = native.resources.get("aws_autoscaling_group.pool")!;
+    const post = asg.lifecycle.postconditions[0]!.body.attributes[0]!;
+    expect(refs(g.directRefs(post.expr))).toEqual([
+      ["self", "self", ".max_size", "self.max_size", "47:23-47:36"],
+      ["self", "self", ".min_size", "self.min_size", "47:40-47:53"],
+    ]);
+    const vpc = native.moduleCalls.get("vpc")!;
+    expect(refs(g.directRefs(vpc.args.get("name")!.expr))).toEqual([["each", "each.key", "", "each.key", "67:14-67:22"]]);
+    // provider references (`aws.pool`) and depends_on are not values.
+    expect(g.isReferenced("aws.pool")).toBe(false);
+    expect(g.isReferenced("aws_launch_template.pool")).toBe(true);
+  });
+});
+
+describe("path-aware reaches through aliasing locals", () => {
+  const m = loadModule(fixture("graph-alias")).root.expressions;
+  const g = buildGraph(m);
+  const igm = m.resources.get("google_compute_region_instance_group_manager.pool")!;
+  const autoscaler = m.resources.get("google_compute_region_autoscaler.pool")!;
+
+  it("follows conditionals whose branches are plain traversals, through several locals", () => {
+    const target = findArgument(igm.body, ["target_size"])!.expr;
+    expect(chain(g.reaches(target, "var.autoscaling.enabled"))).toEqual([
+      ["local.scaling_alias", "27:24-27:51"],
+      ["local.scaling", "17:21-17:34"],
+      ["var.autoscaling", "16:47-16:62"],
+    ]);
+    expect(g.reaches(target, "var.autoscaling.min")).toBeNull();
+  });
+
+  it("does not pretend a computed object keeps the variable's attributes", () => {
+    const min = findArgument(autoscaler.body, ["autoscaling_policy", "min_replicas"])!.expr;
+    expect(g.reaches(min, "var.autoscaling.min")).toBeNull();
+    expect(chain(g.reaches(min, "var.autoscaling"))).toEqual([
+      ["local.merged", "35:20-35:36"],
+      ["var.autoscaling", "18:27-18:42"],
+    ]);
+  });
+
+  it("terminates on a cycle of aliasing locals and still finds the way out", () => {
+    const max = findArgument(autoscaler.body, ["autoscaling_policy", "max_replicas"])!.expr;
+    expect(chain(g.reaches(max, "var.autoscaling.max"))).toEqual([
+      ["local.loop_b", "36:20-36:36"],
+      ["local.loop_a", "20:21-20:33"],
+      ["var.autoscaling", "19:39-19:54"],
+    ]);
+  });
+});
+
+describe("dependency maps", () => {
+  it("keep breadth-first order however they are read, and tolerate mutation", () => {
+    const m = graph.dependencies(arg("custom_data"));
+    const copy = graph.dependencies(arg("custom_data"), { throughResources: true });
+    expect(chain(copy.get("var.bootstrap_data"))!.length).toBe(3);
+    expect([...copy.keys()]).toEqual(["local.custom_data", "local.bootstrap", "var.bootstrap_data"]);
+    expect([...copy.entries()].map(([k]) => k)).toEqual(["local.custom_data", "local.bootstrap", "var.bootstrap_data"]);
+    expect(m.size).toBe(3);
+    copy.delete("local.bootstrap");
+    expect([...copy.keys()]).toEqual(["local.custom_data", "var.bootstrap_data"]);
+    expect(copy.size).toBe(2);
+    const seen: string[] = [];
+    copy.forEach((_v, k) => seen.push(k));
+    expect(seen).toEqual(["local.custom_data", "var.bootstrap_data"]);
+  });
+});

@@ -265,3 +265,15 @@ describe("stdin substitution", () => {
     expect([...r.units[1]!.declarations.outputs.keys()]).toEqual(["fixed"]);
   });
 });
+
+describe("stdin substitution through a symlinked root", () => {
+  it("matches the stdin file by real directory", () => {
+    const real = tmp();
+    write(real, { "main.tf": 'variable "on_disk" {\n  type = string\n}\n' });
+    const parent = tmp();
+    fs.symlinkSync(real, path.join(parent, "link"));
+    const r = loadModule(path.join(parent, "link"), { stdin: { path: path.join(real, "main.tf"), text: 'variable "edited" {\n  type = string\n}\n' } });
+    expect([...r.root.declarations.variables.keys()]).toEqual(["edited"]);
+    expect(r.root.allFiles.map((f) => f.absPath)).toEqual([path.join(parent, "link", "main.tf")]);
+  });
+});

@@ -223,7 +223,9 @@ describe("module model (JSON syntax)", () => {
     const m = findArgument(ng.body, ["scaling_config", "desired_size"])!;
     expect([m.attr, at(m.range), at(m.nameRange)]).toEqual([null, "33:11-33:45", "33:11-33:25"]);
     expect(m.expr.kind).toBe("TemplateWrap");
-    expect(findArgument(ng.body, ["scaling_config", "0", "min_size"])).toBeNull();
+    // `scaling_config[0]` of a block written as one JSON object is that object.
+    expect(at(findArgument(ng.body, ["scaling_config", "0", "min_size"])!.range)).toBe("34:11-34:47");
+    expect(findArgument(ng.body, ["scaling_config", "1", "min_size"])).toBeNull();
   });
 
   it("reads module calls and terraform settings", () => {
@@ -354,5 +356,40 @@ describe("duplicate declarations", () => {
         'An output value named "name" is already declared at b.tf:18; names must be unique within a module. Rename or remove one of them.',
       ],
     ]);
+  });
+});
+
+describe("ignore_changes forms", () => {
+  it("accepts legacy quoted entries and quoted all", async () => {
+    const { parseHcl } = await import("../../src/hcl/index.js");
+    const { buildModule } = await import("../../src/terraform/module.js");
+    const text = [
+      'resource "aws_autoscaling_group" "legacy" {',
+      "  lifecycle {",
+      '    ignore_changes = ["desired_capacity", tags]',
+      "  }",
+      "}",
+      'resource "aws_autoscaling_group" "quoted_all" {',
+      "  lifecycle {",
+      '    ignore_changes = ["all"]',
+      "  }",
+      "}",
+      'resource "aws_autoscaling_group" "bare_all" {',
+      "  lifecycle {",
+      "    ignore_changes = all",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const parsed = parseHcl(text, "main.tf");
+    const file = { path: "main.tf", absPath: "/m/main.tf", name: "main.tf", extension: ".tf" as const, hcl: parsed.file, diagnostics: parsed.diagnostics, isOverride: false };
+    const mod = buildModule([file], { dir: "/m", relDir: "", fileSet: "terraform" });
+    const legacy = mod.resources.get("aws_autoscaling_group.legacy")!.lifecycle.ignoreChanges as { path: string; range: never }[];
+    expect(legacy.map((p) => [p.path, at(p.range)])).toEqual([
+      ["desired_capacity", "3:23-3:41"],
+      ["tags", "3:43-3:47"],
+    ]);
+    expect(mod.resources.get("aws_autoscaling_group.quoted_all")!.lifecycle.ignoreChanges).toBe("all");
+    expect(mod.resources.get("aws_autoscaling_group.bare_all")!.lifecycle.ignoreChanges).toBe("all");
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseTypeText, typeAccepts, typeToString, type TypeNode } from "../../src/terraform/types.js";
+import { parseHcl } from "../../src/hcl/index.js";
+import { parseTypeExpr, parseTypeText, typeAccepts, typeToString, type TypeNode, type TypeParse } from "../../src/terraform/types.js";
 
 function t(text: string): TypeNode {
   const r = parseTypeText(text);
@@ -54,7 +55,7 @@ describe("parseTypeText", () => {
     ["object({a=string a2=number})", 'expected ",", a newline or "}" in object({...})'],
     ["object({a=string, a=number})", 'attribute "a" is declared twice'],
     ["tuple(string)", 'expected "[" but found "string"'],
-    ['"string"', "quoted type constraints are not accepted; write string without quotes"],
+    ['"string"', "quoted type constraints are no longer accepted; write string without quotes"],
     ["list(string) x", 'unexpected "x" after the type'],
     ["foo(string)", '"foo" is not a type constructor'],
     ["", "unexpected end of type"],
@@ -126,5 +127,50 @@ describe("typeAccepts (rules.md input/type)", () => {
   ];
   it.each(cases)("declared %s accepts contract %s: %s", (declared, contract, accepts) => {
     expect(typeAccepts(t(declared), t(contract))).toBe(accepts);
+  });
+});
+
+describe("parseTypeExpr", () => {
+  function typeOf(src: string, filename = "variables.tf") {
+    const r = parseHcl(src, filename);
+    expect(r.diagnostics).toEqual([]);
+    const v = r.file.body.blocks[0]!;
+    const attr = v.body.attributes.find((a) => a.name === "type")!;
+    return parseTypeExpr(attr.expr);
+  }
+  const show = (r: TypeParse) => (r.ok ? typeToString(r.type) : `error ${r.error} at ${r.range ? `${r.range.start.line}:${r.range.start.column}-${r.range.end.line}:${r.range.end.column}` : "-"}`);
+
+  it.each([
+    ["type = string", "string"],
+    ["type = list", "list(any)"],
+    ["type = map(object({ name = string, tags = optional(map(string), {}) }))", "map(object({name=string, tags=optional(map(string))}))"],
+    ['type = object({ "captf.io/cluster" = string })', 'object({"captf.io/cluster"=string})'],
+    ["type = tuple([string, number])", "tuple([string, number])"],
+    ["type = object({\n    enabled = bool\n    min     = number\n  })", "object({enabled=bool, min=number})"],
+    ["type = (list(string))", "list(string)"],
+  ])("parses native %j", (body, expected) => {
+    expect(show(typeOf(`variable "x" {\n  ${body}\n}\n`))).toBe(expected);
+  });
+
+  it.each([
+    ['type = "string"', "error quoted type constraints are no longer accepted; write string without quotes at 2:10-2:18"],
+    ["type = strin", 'error "strin" is not a type; use string, number, bool, any, or a type constructor at 2:10-2:15'],
+    ["type = map(string, number)", "error map(...) takes exactly one element type at 2:10-2:29"],
+    ["type = optional(string)", "error optional(...) is only allowed for an attribute of object(...) at 2:10-2:26"],
+    ["type = object({ a = optional(string, 1, 2) })", "error optional(...) takes a type and an optional default value at 2:23-2:45"],
+    ["type = tuple(string)", "error tuple(...) takes a list of element types, e.g. tuple([string, number]) at 2:10-2:23"],
+    ["type = frob(string)", 'error "frob" is not a type constructor at 2:10-2:14'],
+    ["type = var.x", "error not a valid type constraint at 2:10-2:15"],
+  ])("rejects native %j", (body, expected) => {
+    expect(show(typeOf(`variable "x" {\n  ${body}\n}\n`))).toBe(expected);
+  });
+
+  it("parses JSON-syntax types from their strings", () => {
+    const src = '{"variable": {"x": {"type": "object({enabled = bool, max = optional(number, 3)})"}}}';
+    expect(show(typeOf(src, "variables.tf.json"))).toBe("object({enabled=bool, max=optional(number)})");
+    const bad = '{"variable": {"x": {"type": "list(strin)"}}}';
+    const r = typeOf(bad, "variables.tf.json");
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error).toBe('"strin" is not a type; use string, number, bool, any, or a type constructor');
   });
 });

@@ -1,0 +1,207 @@
+// Benchmarks of the built CLI and parser (not a test: `npm run bench`).
+//
+//   (a) cold start: `node bin/tfcapi-lint.js examples/machinepool-aws` against
+//       `node -e ""`, interleaved in the same run, medians and their ratio;
+//   (b) `--recursive` over the whole corpus, MB/s of module source;
+//   (c) peak RSS of that run (the child reports its own maxRSS);
+//   (d) parseHcl over every corpus file in-process, MB/s, against reading
+//       the same files.
+//
+// Writes bench/RESULTS.md. Options: --quick (fewer repetitions),
+// --runs N (repetitions of (b)-(d), default 5), --no-write.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { performance } from "node:perf_hooks";
+import { CORPUS_VERSION, generateCorpus } from "./corpus.mjs";
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH, "..");
+const CORPUS = path.join(BENCH, "corpus");
+const OUT = path.join(BENCH, ".out");
+const CLI = path.join(ROOT, "bin", "tfcapi-lint.js");
+const TYPICAL = "examples/machinepool-aws";
+
+const TARGETS = { coldRatio: 2.0, recursiveMBs: 10, peakRssMB: 200, parseMBs: 20 };
+
+const argv = process.argv.slice(2);
+const QUICK = argv.includes("--quick");
+const runsAt = argv.indexOf("--runs");
+const RUNS = runsAt >= 0 && Number(argv[runsAt + 1]) > 0 ? Number(argv[runsAt + 1]) : QUICK ? 3 : 5;
+const COLD_RUNS = QUICK ? 7 : 21;
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** The environment of every child: no extra CA bundle (it slows TLS setup at start-up), no colour. */
+function childEnv() {
+  const env = { ...process.env, NO_COLOR: "1" };
+  delete env.NODE_EXTRA_CA_CERTS;
+  delete env.NODE_OPTIONS;
+  delete env.FORCE_COLOR;
+  return env;
+}
+
+function timeChild(args, opts = {}) {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, env: childEnv(), stdio: ["ignore", "ignore", "pipe"], ...opts });
+  const ms = performance.now() - t0;
+  if (r.error) throw r.error;
+  return { ms, status: r.status, stderr: String(r.stderr ?? "") };
+}
+
+function moduleFiles(dir, out = []) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) moduleFiles(p, out);
+    else if (/\.(tf|tofu)(\.json)?$/.test(entry.name)) out.push(p);
+  }
+  return out;
+}
+
+function ensureCorpus() {
+  const manifest = path.join(CORPUS, ".manifest.json");
+  if (existsSync(manifest)) {
+    const m = JSON.parse(readFileSync(manifest, "utf8"));
+    if (m.version === CORPUS_VERSION) return m;
+  }
+  process.stderr.write("bench: generating the corpus...\n");
+  const stats = generateCorpus(CORPUS);
+  const m = { version: CORPUS_VERSION, ...stats };
+  writeFileSync(manifest, JSON.stringify(m, null, 2));
+  return m;
+}
+
+function cpuModel() {
+  try {
+    const line = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("model name"));
+    if (line) return line.split(":")[1].trim();
+  } catch {
+    // not Linux
+  }
+  return os.cpus()[0]?.model ?? "unknown";
+}
+
+// ---------------------------------------------------------------------------
+
+if (!existsSync(path.join(ROOT, "dist", "cli.js"))) {
+  process.stderr.write("bench: dist/ is missing; run `npm run bench` (it builds first)\n");
+  process.exit(2);
+}
+mkdirSync(OUT, { recursive: true });
+const corpus = ensureCorpus();
+const files = moduleFiles(CORPUS).sort();
+const corpusBytes = files.reduce((n, f) => n + statSync(f).size, 0);
+const corpusMB = corpusBytes / 1e6;
+const loadBefore = os.loadavg();
+process.stderr.write(`bench: ${files.length} module files, ${corpusMB.toFixed(2)} MB; load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")}\n`);
+
+// (a) Cold start, interleaved so that machine noise hits both alike.
+const typical = timeChild([CLI, TYPICAL]);
+if (typical.status !== 0) throw new Error(`bench: ${TYPICAL} should lint clean (exit ${typical.status}): ${typical.stderr}`);
+const nodeTimes = [];
+const cliTimes = [];
+for (let i = 0; i < COLD_RUNS; i++) {
+  nodeTimes.push(timeChild(["-e", ""]).ms);
+  cliTimes.push(timeChild([CLI, TYPICAL]).ms);
+}
+const nodeMs = median(nodeTimes);
+const cliMs = median(cliTimes);
+const coldRatio = cliMs / nodeMs;
+process.stderr.write(`bench: (a) node -e "" ${nodeMs.toFixed(1)} ms, lint ${TYPICAL} ${cliMs.toFixed(1)} ms, ratio ${coldRatio.toFixed(2)}\n`);
+
+// (b) + (c) Recursive over the corpus; the probe runs the CLI's main() and
+// writes process.resourceUsage().maxRSS (KiB) when it is done.
+const probe = path.join(OUT, "rss-probe.mjs");
+writeFileSync(
+  probe,
+  `import { writeFileSync } from "node:fs";\n` +
+    `import { main } from ${JSON.stringify(pathToFileURL(path.join(ROOT, "dist", "cli.js")).href)};\n` +
+    `const code = await main(process.argv.slice(2));\n` +
+    `writeFileSync(process.env.TFCAPI_LINT_RSS_FILE, String(process.resourceUsage().maxRSS));\n` +
+    `process.exitCode = code;\n`,
+);
+const rssFile = path.join(OUT, "rss.txt");
+const recursiveTimes = [];
+const rssKiB = [];
+let recursiveStatus = null;
+for (let i = 0; i < RUNS; i++) {
+  rmSync(rssFile, { force: true });
+  const r = timeChild([probe, "--recursive", "--format", "json", "--output-file", path.join(OUT, "corpus-report.json"), path.relative(ROOT, CORPUS)], {
+    env: { ...childEnv(), TFCAPI_LINT_RSS_FILE: rssFile },
+  });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`bench: --recursive failed (exit ${r.status}): ${r.stderr}`);
+  recursiveStatus = r.status;
+  recursiveTimes.push(r.ms);
+  rssKiB.push(Number(readFileSync(rssFile, "utf8")));
+}
+const report = [].concat(JSON.parse(readFileSync(path.join(OUT, "corpus-report.json"), "utf8")));
+const recursiveMs = median(recursiveTimes);
+const recursiveMBs = corpusMB / (recursiveMs / 1000);
+const peakRssMB = Math.max(...rssKiB) / 1024;
+process.stderr.write(`bench: (b) --recursive ${report.length} modules in ${recursiveMs.toFixed(0)} ms = ${recursiveMBs.toFixed(1)} MB/s; (c) peak RSS ${peakRssMB.toFixed(1)} MB\n`);
+
+// (d) Parser throughput in this process.
+const { parseHcl } = await import(pathToFileURL(path.join(ROOT, "dist", "index.js")).href);
+const readTimes = [];
+const parseTimes = [];
+let diagnostics = 0;
+let texts = [];
+for (let i = 0; i < RUNS + 1; i++) {
+  const t0 = performance.now();
+  texts = files.map((f) => readFileSync(f, "utf8"));
+  const t1 = performance.now();
+  let diags = 0;
+  for (let k = 0; k < texts.length; k++) diags += parseHcl(texts[k], files[k]).diagnostics.length;
+  const t2 = performance.now();
+  if (i === 0) {
+    diagnostics = diags;
+    continue; // warm-up
+  }
+  readTimes.push(t1 - t0);
+  parseTimes.push(t2 - t1);
+}
+const readMs = median(readTimes);
+const parseMs = median(parseTimes);
+const parseMBs = corpusMB / (parseMs / 1000);
+const readMBs = corpusMB / (readMs / 1000);
+process.stderr.write(`bench: (d) parse ${parseMs.toFixed(0)} ms = ${parseMBs.toFixed(1)} MB/s; read ${readMs.toFixed(0)} ms = ${readMBs.toFixed(1)} MB/s; ${diagnostics} diagnostics\n`);
+
+// ---------------------------------------------------------------------------
+
+const loadAfter = os.loadavg();
+const pass = (ok) => (ok ? "met" : "**missed**");
+const results = `# Benchmark results
+
+Generated by \`npm run bench\` (\`bench/run.mjs\`); do not edit by hand.
+
+| | |
+| --- | --- |
+| Date | ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC |
+| Machine | ${cpuModel()}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.platform()} ${os.release()} |
+| Load average (1/5/15 min) | before ${loadBefore.map((l) => l.toFixed(2)).join(" / ")}, after ${loadAfter.map((l) => l.toFixed(2)).join(" / ")} |
+| Node.js | ${process.version} |
+| tfcapi-lint | ${JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version} (bundled \`dist/\`) |
+| Corpus | ${corpus.modules} modules, ${files.length} module files (\`.tf\`, \`.tf.json\`, \`.tofu\`), ${corpusMB.toFixed(2)} MB; generator v${CORPUS_VERSION} |
+| Repetitions | cold start ${COLD_RUNS} (interleaved), others ${RUNS} (medians) |
+
+| Measure | Result | Target | |
+| --- | --- | --- | --- |
+| (a) Cold start, \`node bin/tfcapi-lint.js ${TYPICAL}\` | ${cliMs.toFixed(1)} ms = ${coldRatio.toFixed(2)}× \`node -e ""\` (${nodeMs.toFixed(1)} ms) | ≤ ${TARGETS.coldRatio.toFixed(1)}× | ${pass(coldRatio <= TARGETS.coldRatio)} |
+| (b) \`--recursive\` over the corpus (${report.length} modules, exit ${recursiveStatus}) | ${recursiveMs.toFixed(0)} ms = ${recursiveMBs.toFixed(1)} MB/s | ≥ ${TARGETS.recursiveMBs} MB/s | ${pass(recursiveMBs >= TARGETS.recursiveMBs)} |
+| (c) Peak RSS of (b) | ${peakRssMB.toFixed(1)} MB | ≤ ${TARGETS.peakRssMB} MB | ${pass(peakRssMB <= TARGETS.peakRssMB)} |
+| (d) \`parseHcl\` over every corpus file, in-process | ${parseMs.toFixed(0)} ms = ${parseMBs.toFixed(1)} MB/s (${diagnostics} diagnostics) | ≥ ${TARGETS.parseMBs} MB/s | ${pass(parseMBs >= TARGETS.parseMBs)} |
+| (d) Reading the same files (\`readFileSync\`) | ${readMs.toFixed(0)} ms = ${readMBs.toFixed(1)} MB/s; parsing costs ${(parseMs / readMs).toFixed(1)}× reading | | |
+
+Method: wall-clock times of child processes started with \`NODE_EXTRA_CA_CERTS\`
+and \`NODE_OPTIONS\` unset; (c) is \`process.resourceUsage().maxRSS\` reported by
+the CLI process itself at exit; (d) runs after one warm-up pass. A loaded
+machine (load average above its core count) inflates every number.
+`;
+if (!argv.includes("--no-write")) writeFileSync(path.join(BENCH, "RESULTS.md"), results);
+process.stdout.write(results);

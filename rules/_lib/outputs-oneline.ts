@@ -1,0 +1,168 @@
+/**
+ * One-line blocks that HCL rejects, found from the text when the parser
+ * could not keep them whole. After the first error of a file HashiCorp's
+ * parser (and ours, which matches it) reports nothing more of the same kind
+ * and keeps only the first argument of each later one-line block; a nested
+ * block inside a one-line block ends the parse of that block. To report and
+ * fix every such block, the text between the braces is re-read on its own,
+ * one item per line.
+ */
+import type { Block, File, Pos, Range } from "../../src/hcl/ast.js";
+import { parseNative } from "../../src/hcl/parser.js";
+import { newlineOf } from "./outputs-expr.js";
+
+const WRAPPER = "__tfcapi_lint_wrap";
+const MAX_ITEMS = 200;
+
+export interface SplitBody {
+  /** The re-read text: `WRAPPER {`, one item per line, `}`. */
+  file: File;
+  wrapper: Block;
+  /** Map a start offset in `file` (not an inserted newline) to the original file. */
+  toOriginal(offset: number): number;
+  /** Map an exclusive end offset in `file` to the original file. */
+  toOriginalEnd(offset: number): number;
+  /** Offset of the original closing brace. */
+  close: number;
+}
+
+/**
+ * The closing brace of the one-line block whose opening brace ends at
+ * `bodyStart`: the last `}` of the line before any end-of-line comment.
+ */
+function closingBraceOnLine(file: File, bodyStart: number): number | null {
+  const text = file.text;
+  let lineEnd = text.indexOf("\n", bodyStart);
+  if (lineEnd < 0) lineEnd = text.length;
+  const trailing = file.comments.find((c) => c.range.start.offset >= bodyStart && c.range.start.offset < lineEnd && c.style !== "/*");
+  const limit = trailing ? trailing.range.start.offset : lineEnd;
+  const close = text.lastIndexOf("}", limit - 1);
+  if (close < bodyStart || text.slice(close + 1, limit).trim() !== "") return null;
+  return close;
+}
+
+/**
+ * Re-read the body of a one-line block with each item on its own line:
+ * parse it inside a multi-line wrapper and, while the parser asks for a
+ * newline between two items, insert one there. Null when the body has any
+ * other problem (then a rewrite would be a guess).
+ */
+export function splitOneLineBody(file: File, block: Block): SplitBody | null {
+  const bodyStart = block.openBraceRange.end.offset;
+  const close = closingBraceOnLine(file, bodyStart);
+  if (close === null) return null;
+  const nl = newlineOf(file.text);
+  const prefix = `${WRAPPER} {${nl}`;
+  let body = file.text.slice(bodyStart, close);
+  // Original offset (relative to bodyStart) of each character of `body`; -1 for inserted ones.
+  let origin = Array.from({ length: body.length }, (_, i) => i);
+  for (let i = 0; i <= MAX_ITEMS; i++) {
+    const parsed = parseNative(`${prefix}${body}${nl}}${nl}`, file.filename);
+    const problem = parsed.diagnostics.find((d) => d.code !== "one-line-block");
+    if (!problem) {
+      const blocks = parsed.file.body.blocks;
+      if (blocks.length !== 1 || blocks[0]!.type !== WRAPPER || parsed.file.body.attributes.length > 0) return null;
+      const at = (offset: number): number => {
+        // Item boundaries never fall on an inserted newline; clamp anyway.
+        let i = Math.min(Math.max(offset - prefix.length, 0), origin.length - 1);
+        while (i > 0 && origin[i]! < 0) i--;
+        return bodyStart + Math.max(origin[i] ?? 0, 0);
+      };
+      return {
+        file: parsed.file,
+        wrapper: blocks[0]!,
+        toOriginal: at,
+        toOriginalEnd: (offset) => at(offset - 1) + 1,
+        close,
+      };
+    }
+    if (!problem.summary.startsWith("Missing newline after")) return null;
+    const pos = problem.subject.start.offset - prefix.length;
+    if (pos <= 0 || pos > body.length) return null;
+    body = body.slice(0, pos) + nl + body.slice(pos);
+    origin = [...origin.slice(0, pos), ...Array.from({ length: nl.length }, () => -1), ...origin.slice(pos)];
+  }
+  return null;
+}
+
+/** Line/column of an offset, from the file's line starts. */
+export function posAt(file: File, offset: number): Pos {
+  const starts = file.lineStarts;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo + 1, column: offset - starts[lo]! + 1, offset };
+}
+
+/**
+ * Where HCL would report this block: at its first nested block (type and
+ * brace) when that comes first, else at the name of its second item. Null
+ * when the block is a valid one-line block.
+ */
+export function oneLineSubject(file: File, split: SplitBody): Range | null {
+  type Item = { start: number; subject: Range };
+  const attrs: Item[] = split.wrapper.body.attributes.map((a) => ({ start: a.range.start.offset, subject: a.nameRange }));
+  const blocks: (Item & { header: Range })[] = split.wrapper.body.blocks.map((b) => ({
+    start: b.range.start.offset,
+    subject: b.typeRange,
+    header: { start: b.typeRange.start, end: b.openBraceRange.end },
+  }));
+  const items: Item[] = [...attrs, ...blocks].sort((a, b) => a.start - b.start);
+  const first = items[0];
+  if (!first) return null;
+  const firstBlock = blocks.find((b) => b.start === first.start);
+  const r = firstBlock ? firstBlock.header : items[1]?.subject;
+  if (!r) return null;
+  return { start: posAt(file, split.toOriginal(r.start.offset)), end: posAt(file, split.toOriginalEnd(r.end.offset)) };
+}
+
+/** True when something other than blanks or a comment follows the block's `{` on its line. */
+function opensOneLine(file: File, block: Block): boolean {
+  const text = file.text;
+  const from = block.openBraceRange.end.offset;
+  let lineEnd = text.indexOf("\n", from);
+  if (lineEnd < 0) lineEnd = text.length;
+  let rest = text.slice(from, lineEnd);
+  for (const c of file.comments) {
+    if (c.range.start.offset >= from && c.range.start.offset < lineEnd) {
+      rest = rest.slice(0, c.range.start.offset - from) + " ".repeat(Math.min(c.range.end.offset, lineEnd) - c.range.start.offset) + rest.slice(Math.min(c.range.end.offset, lineEnd) - from);
+    }
+  }
+  return rest.trim() !== "";
+}
+
+export interface OneLineBlock {
+  block: Block;
+  subject: Range;
+  /** What the block holds, as re-read from its text. */
+  attributes: number;
+  blocks: number;
+}
+
+/**
+ * Every block of the file written on one line with more than one item or a
+ * nested block, found from the text (nested blocks included), in source
+ * order.
+ */
+export function findInvalidOneLineBlocks(file: File): OneLineBlock[] {
+  const out: OneLineBlock[] = [];
+  const visit = (blocks: readonly Block[]): void => {
+    for (const block of blocks) {
+      if (opensOneLine(file, block)) {
+        const split = splitOneLineBody(file, block);
+        const subject = split ? oneLineSubject(file, split) : null;
+        if (split && subject) {
+          out.push({ block, subject, attributes: split.wrapper.body.attributes.length, blocks: split.wrapper.body.blocks.length });
+        }
+        continue;
+      }
+      visit(block.body.blocks);
+    }
+  };
+  if (file.syntax === "native") visit(file.body.blocks);
+  return out;
+}

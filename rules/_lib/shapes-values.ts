@@ -1,0 +1,423 @@
+/**
+ * Static shape analysis of output values for the contract-depth output
+ * rules (output/*-shape): which object constructors a value can evaluate
+ * to, which elements a list value holds, and which literal values an
+ * attribute can take. Everything here looks only through forms a careful
+ * author writes (parentheses, `"${x}"`, exact `local.x` references,
+ * conditionals, `try`, `coalesce`, `(non)sensitive`, `merge` of objects,
+ * `concat`/`flatten`/`tolist`, `for` results, `lookup` in a literal map);
+ * anything else is unknown and yields nothing, so rules stay silent on it.
+ */
+import type { Expression, FunctionCall, ObjectCons, Range } from "../../src/hcl/ast.js";
+import { constantValue, objectKeyName, type ConstValue } from "../../src/hcl/walk.js";
+import type { Module, SourceFile } from "../../src/terraform/model.js";
+import { localNameOf, unwrap } from "./outputs-expr.js";
+
+/** An expression with the file it is in and the locals passed to reach it. */
+export interface Site {
+  expr: Expression;
+  file: SourceFile;
+  /** `local.a`, `local.b`: the locals followed, outermost first. */
+  via: readonly string[];
+}
+
+/** Deep local chains or self-referencing values stop here (nothing is reported past it). */
+const MAX_DEPTH = 200;
+/**
+ * Expansion steps per question: locals that each branch twice into the next
+ * would otherwise take exponential time. Stopping early only drops
+ * alternatives, so whatever is reported stays certain.
+ */
+const MAX_STEPS = 5000;
+
+interface Budget {
+  steps: number;
+}
+
+/** Functions whose result is one of their arguments. */
+const PICK_ONE = new Set(["try", "coalesce"]);
+/** Functions whose single argument passes through unchanged. */
+const PASS_THROUGH = new Set(["nonsensitive", "sensitive"]);
+/** List functions whose elements are the elements of their (list) arguments. */
+const LIST_UNION = new Set(["concat", "tolist", "coalescelist"]);
+
+function isLiteralNull(e: Expression): boolean {
+  const u = unwrap(e);
+  return u.kind === "LiteralValue" && u.type === "null";
+}
+
+/** Follow `local.x` (possibly parenthesised); null when `site` is not one or the local is unknown / cyclic. */
+export function followLocal(module: Module, site: Site): Site | null {
+  const name = localNameOf(unwrap(site.expr));
+  if (name === null) return null;
+  const local = module.locals.get(name);
+  const address = `local.${name}`;
+  if (!local || site.via.includes(address)) return null;
+  return { expr: local.value, file: local.file, via: [...site.via, address] };
+}
+
+/** Parentheses and exact local references only: the one value `site` certainly is. */
+export function resolveStrict(module: Module, site: Site): Site {
+  let cur: Site = { ...site, expr: unwrap(site.expr) };
+  for (let i = 0; i < MAX_DEPTH; i++) {
+    const next = followLocal(module, cur);
+    if (!next) return cur;
+    cur = { ...next, expr: unwrap(next.expr) };
+  }
+  return cur;
+}
+
+export interface ExpandOptions {
+  /**
+   * Scalar mode: also look into `lookup(map, key, default)` and
+   * `map[key]` when the map is a literal object (every value of the map
+   * is a possible result).
+   */
+  scalar?: boolean;
+}
+
+/**
+ * The expressions `site` may evaluate to, each a leaf that is not itself
+ * one of the forms looked through. A conditional whose condition is a
+ * constant contributes only its live branch.
+ */
+export function alternatives(module: Module, site: Site, opts: ExpandOptions = {}): Site[] {
+  return alternativesWithin(module, site, opts, { steps: 0 });
+}
+
+function alternativesWithin(module: Module, site: Site, opts: ExpandOptions, budget: Budget): Site[] {
+  const out: Site[] = [];
+  expand(module, site, opts, out, 0, budget);
+  return out;
+}
+
+function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
+  const e = unwrap(site.expr);
+  const here: Site = { ...site, expr: e };
+  if (depth > MAX_DEPTH || ++budget.steps > MAX_STEPS) return;
+  const local = followLocal(module, here);
+  if (local) {
+    expand(module, local, opts, out, depth + 1, budget);
+    return;
+  }
+  if (localNameOf(e) !== null) {
+    // An undeclared or cyclic local: unknown.
+    out.push(here);
+    return;
+  }
+  switch (e.kind) {
+    case "Conditional": {
+      // A condition that is a constant, also through locals (`local.debug = false`).
+      const c = constantValue(resolveStrict(module, { ...here, expr: e.condition }).expr);
+      if (c.known && typeof c.value === "boolean") {
+        expand(module, { ...here, expr: c.value ? e.trueResult : e.falseResult }, opts, out, depth + 1, budget);
+        return;
+      }
+      expand(module, { ...here, expr: e.trueResult }, opts, out, depth + 1, budget);
+      expand(module, { ...here, expr: e.falseResult }, opts, out, depth + 1, budget);
+      return;
+    }
+    case "FunctionCall": {
+      if (e.expandFinal) break;
+      if (PICK_ONE.has(e.name) && e.args.length > 0) {
+        for (const a of e.args) {
+          const sub: Site[] = [];
+          expand(module, { ...here, expr: a }, opts, sub, depth + 1, budget);
+          // coalesce() never returns null: it skips null arguments.
+          for (const x of sub) if (!(e.name === "coalesce" && isLiteralNull(x.expr))) out.push(x);
+        }
+        return;
+      }
+      if (PASS_THROUGH.has(e.name) && e.args.length === 1) {
+        expand(module, { ...here, expr: e.args[0]! }, opts, out, depth + 1, budget);
+        return;
+      }
+      if (opts.scalar && e.name === "lookup" && (e.args.length === 2 || e.args.length === 3)) {
+        mapValues(module, { ...here, expr: e.args[0]! }, out, depth, budget);
+        if (e.args.length === 3) expand(module, { ...here, expr: e.args[2]! }, opts, out, depth + 1, budget);
+        return;
+      }
+      break;
+    }
+    case "Index":
+      if (opts.scalar) {
+        const before = out.length;
+        mapValues(module, { ...here, expr: e.collection }, out, depth, budget);
+        if (out.length > before) return;
+      }
+      break;
+    default:
+      break;
+  }
+  out.push(here);
+}
+
+/** Every value of a literal map (object constructor) `site` resolves to, in scalar mode. */
+function mapValues(module: Module, site: Site, out: Site[], depth: number, budget: Budget): void {
+  for (const alt of alternativesWithin(module, site, {}, budget)) {
+    if (alt.expr.kind !== "ObjectCons") continue;
+    for (const item of alt.expr.items) {
+      expand(module, { expr: item.value, file: alt.file, via: alt.via }, { scalar: true }, out, depth + 1, budget);
+    }
+  }
+}
+
+// ----------------------------------------------------------------- values
+
+export type ValueKind = "string" | "number" | "bool" | "null" | "list" | "object" | "unknown";
+
+export interface Classified {
+  kind: ValueKind;
+  /** The constant value when known (scalars only). */
+  value?: string | number | boolean | null;
+}
+
+function kindOf(v: ConstValue): ValueKind {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "list";
+  if (typeof v === "object") return "object";
+  return typeof v === "string" ? "string" : typeof v === "number" ? "number" : "bool";
+}
+
+/**
+ * The type of a leaf written as a literal: a literal value, a template
+ * (always a string, constant or not), a tuple / `[for]` (list), an object
+ * constructor / `{for}` (object), or an operator over constants. Anything
+ * else (references, calls) is "unknown".
+ */
+export function classify(expr: Expression): Classified {
+  const e = unwrap(expr);
+  switch (e.kind) {
+    case "LiteralValue":
+      return { kind: e.type === "string" ? "string" : e.type === "number" ? "number" : e.type === "bool" ? "bool" : "null", value: e.value };
+    case "Template": {
+      const c = constantValue(e);
+      return c.known && typeof c.value === "string" ? { kind: "string", value: c.value } : { kind: "string" };
+    }
+    case "TupleCons":
+      return { kind: "list" };
+    case "ObjectCons":
+      return { kind: "object" };
+    case "For":
+      return { kind: e.form === "tuple" ? "list" : "object" };
+    case "UnaryOp":
+    case "BinaryOp":
+    case "Conditional": {
+      const c = constantValue(e);
+      if (!c.known) return { kind: "unknown" };
+      const kind = kindOf(c.value);
+      return kind === "list" || kind === "object" ? { kind } : { kind, value: c.value as string | number | boolean | null };
+    }
+    default:
+      return { kind: "unknown" };
+  }
+}
+
+/** Each literal alternative of an attribute value, with its type. Unknown leaves are dropped. */
+export function literalAlternatives(module: Module, site: Site): (Site & Classified)[] {
+  const out: (Site & Classified)[] = [];
+  for (const alt of alternatives(module, site, { scalar: true })) {
+    const c = classify(alt.expr);
+    if (c.kind !== "unknown") out.push({ ...alt, ...c });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- objects
+
+/** An object a value may evaluate to, with the attributes it certainly has. */
+export interface ObjectView {
+  /** The object constructor or `merge(...)` call (where missing attributes are reported). */
+  site: Site;
+  range: Range;
+  /** True when every attribute is known: a missing attribute is certainly missing. */
+  complete: boolean;
+  /** Attributes whose final value is known, by name. */
+  attrs: Map<string, Site>;
+  /** True when the object is the result of a `for` expression (one per element). */
+  fromFor: boolean;
+}
+
+function viewOfObject(site: Site, obj: ObjectCons, fromFor: boolean): ObjectView {
+  const attrs = new Map<string, Site>();
+  let complete = true;
+  for (const item of obj.items) {
+    const name = objectKeyName(item);
+    if (name === undefined) {
+      // A computed key may name any attribute, including one listed before it.
+      complete = false;
+      attrs.clear();
+      continue;
+    }
+    attrs.set(name, { expr: item.value, file: site.file, via: site.via });
+  }
+  return { site, range: obj.range, complete, attrs, fromFor };
+}
+
+function viewOfMerge(module: Module, site: Site, call: FunctionCall, fromFor: boolean, depth: number, budget: Budget): ObjectView {
+  const attrs = new Map<string, Site>();
+  let complete = true;
+  for (const arg of call.args) {
+    const argSite: Site = { expr: arg, file: site.file, via: site.via };
+    if (isLiteralNull(arg)) continue;
+    const alts = alternativesWithin(module, argSite, {}, budget);
+    // Out of budget, the list of alternatives may be cut short: not known to be the only one.
+    const views = alts.length === 1 && budget.steps <= MAX_STEPS ? objectViewsOf(module, alts[0]!, fromFor, depth + 1, budget) : [];
+    if (views.length !== 1) {
+      // Unknown argument: it may add or override any attribute.
+      complete = false;
+      attrs.clear();
+      continue;
+    }
+    const v = views[0]!;
+    if (!v.complete) {
+      complete = false;
+      attrs.clear();
+    }
+    for (const [k, s] of v.attrs) attrs.set(k, s);
+  }
+  return { site, range: call.range, complete, attrs, fromFor };
+}
+
+function objectViewsOf(module: Module, alt: Site, fromFor: boolean, depth: number, budget: Budget): ObjectView[] {
+  if (depth > MAX_DEPTH) return [];
+  const e = alt.expr;
+  if (e.kind === "ObjectCons") return [viewOfObject(alt, e, fromFor)];
+  if (e.kind === "FunctionCall" && e.name === "merge" && !e.expandFinal && e.args.length > 0) {
+    return [viewOfMerge(module, alt, e, fromFor, depth, budget)];
+  }
+  return [];
+}
+
+/** The objects `site` may evaluate to (object constructors and merges of them). */
+export function objectViews(module: Module, site: Site, fromFor = false): ObjectView[] {
+  const out: ObjectView[] = [];
+  const budget: Budget = { steps: 0 };
+  for (const alt of alternativesWithin(module, site, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  return out;
+}
+
+// ------------------------------------------------------------------ lists
+
+/** An element a list value may hold. */
+export interface Element {
+  site: Site;
+  /** The element is the result of a `for` expression (stands for every iteration). */
+  fromFor: boolean;
+}
+
+/** The elements `site` (a list value) may hold: tuple elements, `for` results, through concat/flatten/conditionals. */
+export function listElements(module: Module, site: Site): Element[] {
+  const out: Element[] = [];
+  collectElements(module, site, out, 0, false, { steps: 0 });
+  return out;
+}
+
+function collectElements(module: Module, site: Site, out: Element[], depth: number, flatten: boolean, budget: Budget): void {
+  if (depth > MAX_DEPTH || budget.steps > MAX_STEPS) return;
+  for (const alt of alternativesWithin(module, site, {}, budget)) {
+    const e = alt.expr;
+    if (e.kind === "TupleCons") {
+      for (const x of e.exprs) pushElement(module, { expr: x, file: alt.file, via: alt.via }, false, out, depth, flatten, budget);
+    } else if (e.kind === "For" && e.form === "tuple") {
+      pushElement(module, { expr: e.valExpr, file: alt.file, via: alt.via }, true, out, depth, flatten, budget);
+    } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
+      const inner = flatten || e.name === "flatten";
+      for (const a of e.args) collectElements(module, { expr: a, file: alt.file, via: alt.via }, out, depth + 1, inner, budget);
+    }
+  }
+}
+
+function isListForm(e: Expression): boolean {
+  return (
+    e.kind === "TupleCons" ||
+    (e.kind === "For" && e.form === "tuple") ||
+    (e.kind === "FunctionCall" && (LIST_UNION.has(e.name) || e.name === "flatten"))
+  );
+}
+
+function pushElement(module: Module, el: Site, fromFor: boolean, out: Element[], depth: number, flatten: boolean, budget: Budget): void {
+  if (flatten && alternativesWithin(module, el, {}, budget).some((a) => isListForm(a.expr))) {
+    // flatten() splices nested lists in: their elements are the elements.
+    collectElements(module, el, out, depth + 1, true, budget);
+    return;
+  }
+  out.push({ site: el, fromFor });
+}
+
+/**
+ * The elements a list value holds on every evaluation, for each way the
+ * list may be written: tuple elements, also through `concat`/`tolist`
+ * and locals; conditional branches and `try` fallbacks are separate lists.
+ * `for` results are never certain (they may repeat or vanish).
+ */
+export function certainLists(module: Module, site: Site): Site[][] {
+  const lists: Site[][] = [];
+  const budget: Budget = { steps: 0 };
+  for (const alt of alternativesWithin(module, site, {}, budget)) {
+    const elems = certainElements(module, alt, 0, budget);
+    if (elems) lists.push(elems);
+  }
+  return lists;
+}
+
+function certainElements(module: Module, site: Site, depth: number, budget: Budget): Site[] | null {
+  if (depth > MAX_DEPTH || ++budget.steps > MAX_STEPS) return null;
+  const s = resolveStrict(module, site);
+  const e = s.expr;
+  if (e.kind === "TupleCons") return e.exprs.map((x) => ({ expr: x, file: s.file, via: s.via }));
+  if (e.kind === "FunctionCall" && !e.expandFinal && (e.name === "concat" || e.name === "tolist")) {
+    const out: Site[] = [];
+    for (const a of e.args) out.push(...(certainElements(module, { expr: a, file: s.file, via: s.via }, depth + 1, budget) ?? []));
+    return out;
+  }
+  return null;
+}
+
+/** The object constructor an element certainly is (parentheses and locals only), or null. */
+export function certainObject(module: Module, site: Site): { site: Site; obj: ObjectCons } | null {
+  const s = resolveStrict(module, site);
+  return s.expr.kind === "ObjectCons" ? { site: s, obj: s.expr } : null;
+}
+
+/** The constant string an expression certainly is (parentheses and locals only), or null. */
+export function certainString(module: Module, site: Site): string | null {
+  const s = resolveStrict(module, site);
+  const c = classify(s.expr);
+  return c.kind === "string" && typeof c.value === "string" ? c.value : null;
+}
+
+// --------------------------------------------------------------- messages
+
+/** " (via local.a, local.b)" or "". */
+export function viaSuffix(via: readonly string[]): string {
+  if (via.length === 0) return "";
+  const shown = via.length <= 4 ? via.join(", ") : `${via.slice(0, 2).join(", ")}, ... ${via[via.length - 1]}`;
+  return ` (via ${shown})`;
+}
+
+/** A short rendering of a literal for messages: `"Running"`, `1`, `true`, `null`, `a list`. */
+export function describeLiteral(c: Classified): string {
+  if (c.value !== undefined) return c.value === null ? "null" : typeof c.value === "string" ? JSON.stringify(c.value) : String(c.value);
+  switch (c.kind) {
+    case "string":
+      return "a string";
+    case "list":
+      return "a list";
+    case "object":
+      return "an object";
+    case "number":
+      return "a number";
+    case "bool":
+      return "a bool";
+    default:
+      return "a value";
+  }
+}
+
+/** Number of characters (code points), as Kubernetes counts a string's length. */
+export function charLength(s: string): number {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}

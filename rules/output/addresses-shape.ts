@@ -1,0 +1,17 @@
+import { defineRule } from "../../src/lint/types.js";
+import { ShapeReporter, checkAddressList, outputValueSite } from "../_lib/shapes-report.js";
+
+export default defineRule({
+  id: "output/addresses-shape",
+  severity: "error",
+  roles: ["machine"],
+  summary: "addresses entries have a type from the Kubernetes address types and an address",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "outputs", "addresses"],
+  check(ctx) {
+    const value = outputValueSite(ctx.expressions.outputs.get("addresses"));
+    if (!value) return;
+    checkAddressList(ctx.expressions, value, "addresses", new ShapeReporter(ctx));
+  },
+});

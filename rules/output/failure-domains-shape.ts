@@ -1,0 +1,113 @@
+import { defineRule } from "../../src/lint/types.js";
+import {
+  ShapeReporter,
+  checkElementKinds,
+  checkValueKind,
+  lacksText,
+  missingAttrs,
+  outputValueSite,
+  subject,
+} from "../_lib/shapes-report.js";
+import {
+  certainLists,
+  certainObject,
+  charLength,
+  describeLiteral,
+  listElements,
+  literalAlternatives,
+  objectViews,
+  viaSuffix,
+} from "../_lib/shapes-values.js";
+import { objectKeyName } from "../../src/hcl/walk.js";
+import { classify, resolveStrict } from "../_lib/shapes-values.js";
+
+/** Cluster API caps Cluster.status.failureDomains at 100 entries. */
+const MAX_DOMAINS = 100;
+const MAX_NAME = 256;
+
+export default defineRule({
+  id: "output/failure-domains-shape",
+  severity: "error",
+  roles: ["cluster"],
+  summary: "failure_domains entries have a valid, unique name and a bool control_plane",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "outputs", "failure-domains"],
+  check(ctx) {
+    const value = outputValueSite(ctx.expressions.outputs.get("failure_domains"));
+    if (!value) return;
+    const module = ctx.expressions;
+    const out = new ShapeReporter(ctx);
+    const example = "{ name = \"eu-west-1a\", control_plane = true }";
+    checkValueKind(module, value, "list", "failure_domains", `[${example}] or []`, out);
+    const elements = listElements(module, value);
+    checkElementKinds(module, elements, "failure_domains", example, out);
+
+    for (const el of elements) {
+      for (const view of objectViews(module, el.site, el.fromFor)) {
+        const missing = missingAttrs(view, ["name"]);
+        if (missing.length > 0) {
+          out.report(
+            view.site,
+            view.range,
+            `${subject("failure domain", view)}${viaSuffix(view.site.via)} ${lacksText(missing)}; every failure domain needs a name of 1-256 characters (e.g. the zone)`,
+          );
+        }
+        const name = view.attrs.get("name");
+        if (name) {
+          for (const alt of literalAlternatives(module, name)) {
+            const where = viaSuffix(alt.via);
+            if (alt.kind === "string") {
+              if (typeof alt.value !== "string") continue;
+              const n = charLength(alt.value);
+              if (n === 0) out.report(alt, alt.expr.range, `failure domain name is empty${where}; names must be 1-256 characters`);
+              else if (n > MAX_NAME) out.report(alt, alt.expr.range, `failure domain name is ${n} characters long${where}; names must be 1-256 characters`);
+            } else {
+              out.report(alt, alt.expr.range, `failure domain name is ${describeLiteral(alt)}${where}; it must be a string of 1-256 characters`);
+            }
+          }
+        }
+        const cp = view.attrs.get("control_plane");
+        if (cp) {
+          for (const alt of literalAlternatives(module, cp)) {
+            if (alt.kind === "bool" || alt.kind === "null") continue;
+            const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
+            out.report(alt, alt.expr.range, `failure domain control_plane is ${describeLiteral(alt)}${viaSuffix(alt.via)}, not a bool${hint}; the controller rejects it`);
+          }
+        }
+      }
+    }
+
+    // Entries present on every evaluation: count and duplicate names.
+    for (const list of certainLists(module, value)) {
+      if (list.length > MAX_DOMAINS) {
+        out.report(
+          value,
+          value.expr.range,
+          `failure_domains lists ${list.length} entries${viaSuffix(list[0]!.via)}; Cluster API accepts at most ${MAX_DOMAINS}`,
+        );
+      }
+      const seen = new Map<string, { line: number; path: string }>();
+      for (const el of list) {
+        const obj = certainObject(module, el);
+        if (!obj) continue;
+        const item = [...obj.obj.items].reverse().find((i) => objectKeyName(i) === "name");
+        if (!item) continue;
+        const nameSite = resolveStrict(module, { expr: item.value, file: obj.site.file, via: obj.site.via });
+        const c = classify(nameSite.expr);
+        if (c.kind !== "string" || typeof c.value !== "string") continue;
+        const first = seen.get(c.value);
+        if (first === undefined) {
+          seen.set(c.value, { line: nameSite.expr.range.start.line, path: nameSite.file.path });
+          continue;
+        }
+        const at = first.path === nameSite.file.path ? `line ${first.line}` : `${first.path}:${first.line}`;
+        out.report(
+          nameSite,
+          nameSite.expr.range,
+          `failure domain name ${JSON.stringify(c.value)}${viaSuffix(nameSite.via)} is already used (${at}); names must be unique`,
+        );
+      }
+    }
+  },
+});

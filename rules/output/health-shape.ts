@@ -1,0 +1,92 @@
+import { defineRule } from "../../src/lint/types.js";
+import {
+  HEALTH_STATES,
+  ShapeReporter,
+  caseHint,
+  checkValueKind,
+  lacksText,
+  missingAttrs,
+  outputValueSite,
+  quoteList,
+} from "../_lib/shapes-report.js";
+import { describeLiteral, listElements, literalAlternatives, objectViews, viaSuffix } from "../_lib/shapes-values.js";
+
+export default defineRule({
+  id: "output/health-shape",
+  severity: "error",
+  roles: ["cluster", "machine", "machinepool"],
+  summary: "health is an object with state (from the health enum) and healthy (a bool)",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "outputs", "health"],
+  check(ctx) {
+    const value = outputValueSite(ctx.expressions.outputs.get("health"));
+    if (!value) return;
+    const module = ctx.expressions;
+    const out = new ShapeReporter(ctx);
+    checkValueKind(module, value, "object", "health", '{ state = "running", healthy = true }', out);
+
+    for (const view of objectViews(module, value)) {
+      const via = viaSuffix(view.site.via);
+      const missing = missingAttrs(view, ["state", "healthy"]);
+      if (missing.length > 0) {
+        out.report(
+          view.site,
+          view.range,
+          `health${via} ${lacksText(missing)}; the controller rejects a health object without state and healthy (e.g. { state = "running", healthy = true })`,
+        );
+      }
+
+      const state = view.attrs.get("state");
+      if (state) {
+        for (const alt of literalAlternatives(module, state)) {
+          if (alt.kind === "string" && (alt.value === undefined || HEALTH_STATES.includes(alt.value as string))) continue;
+          const hint = typeof alt.value === "string" ? caseHint(alt.value, HEALTH_STATES) : "";
+          out.report(
+            alt,
+            alt.expr.range,
+            `health.state ${describeLiteral(alt)}${viaSuffix(alt.via)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)}`,
+          );
+        }
+      }
+
+      const healthy = view.attrs.get("healthy");
+      if (healthy) {
+        for (const alt of literalAlternatives(module, healthy)) {
+          if (alt.kind === "bool") continue;
+          const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
+          out.report(alt, alt.expr.range, `health.healthy is ${describeLiteral(alt)}${viaSuffix(alt.via)}, not a bool${hint}; the controller rejects it`);
+        }
+      }
+
+      const message = view.attrs.get("message");
+      if (message) {
+        for (const alt of literalAlternatives(module, message)) {
+          if (alt.kind === "string" || alt.kind === "null") continue;
+          out.report(
+            alt,
+            alt.expr.range,
+            `health.message is ${describeLiteral(alt)}${viaSuffix(alt.via)}; it must be a string or null (wrap numbers in a template: "\${...}")`,
+          );
+        }
+      }
+
+      const reasons = view.attrs.get("reasons");
+      if (reasons) {
+        for (const alt of literalAlternatives(module, reasons)) {
+          if (alt.kind === "null") continue;
+          if (alt.kind !== "list") {
+            out.report(alt, alt.expr.range, `health.reasons is ${describeLiteral(alt)}${viaSuffix(alt.via)}; it must be a list of strings (e.g. ["WaitingForCapacity"]) or []`);
+            continue;
+          }
+          for (const el of listElements(module, alt)) {
+            for (const e of literalAlternatives(module, el.site)) {
+              if (e.kind === "string" || e.kind === "null") continue;
+              out.report(e, e.expr.range, `health.reasons holds ${describeLiteral(e)}${viaSuffix(e.via)}; every reason must be a string`);
+            }
+          }
+        }
+      }
+    }
+  },
+});

@@ -1,0 +1,63 @@
+import { defineRule } from "../../src/lint/types.js";
+import {
+  HEALTH_STATES,
+  ShapeReporter,
+  caseHint,
+  checkAddressList,
+  checkElementKinds,
+  checkValueKind,
+  lacksText,
+  missingAttrs,
+  outputValueSite,
+  quoteList,
+  subject,
+} from "../_lib/shapes-report.js";
+import { describeLiteral, listElements, literalAlternatives, objectViews, viaSuffix } from "../_lib/shapes-values.js";
+
+export default defineRule({
+  id: "output/instances-shape",
+  severity: "error",
+  roles: ["machinepool"],
+  summary: "instances entries have a provider_id, a state from the health enum and valid addresses",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "outputs", "machinepool"],
+  check(ctx) {
+    const value = outputValueSite(ctx.expressions.outputs.get("instances"));
+    if (!value) return;
+    const module = ctx.expressions;
+    const out = new ShapeReporter(ctx);
+    const example = '{ provider_id = "aws:///eu-west-1a/i-0abc", state = "running" }';
+    checkValueKind(module, value, "list", "instances", `[${example}] or []`, out);
+    const elements = listElements(module, value);
+    checkElementKinds(module, elements, "instances", example, out);
+
+    for (const el of elements) {
+      for (const view of objectViews(module, el.site, el.fromFor)) {
+        const missing = missingAttrs(view, ["provider_id"]);
+        if (missing.length > 0) {
+          out.report(
+            view.site,
+            view.range,
+            `${subject("instance object", view)}${viaSuffix(view.site.via)} ${lacksText(missing)}; every instance needs the provider ID its Node registers with`,
+          );
+        }
+        const state = view.attrs.get("state");
+        if (state) {
+          for (const alt of literalAlternatives(module, state)) {
+            if (alt.kind === "null") continue;
+            if (alt.kind === "string" && (alt.value === undefined || HEALTH_STATES.includes(alt.value as string))) continue;
+            const hint = typeof alt.value === "string" ? caseHint(alt.value, HEALTH_STATES) : "";
+            out.report(
+              alt,
+              alt.expr.range,
+              `instance state ${describeLiteral(alt)}${viaSuffix(alt.via)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)} (or leave state out)`,
+            );
+          }
+        }
+        const addresses = view.attrs.get("addresses");
+        if (addresses) checkAddressList(module, addresses, "instances[*].addresses", out);
+      }
+    }
+  },
+});

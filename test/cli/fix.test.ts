@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync, readdirSync } from "node:fs";
+import * as path from "node:path";
+import { applyFixes, fixesByFile, unifiedDiff, writeFileAtomic } from "../../src/lint/fix.js";
+import type { Finding, Fix } from "../../src/lint/types.js";
+import { tree } from "./helpers.js";
+
+const at = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+
+function fix(file: string, start: number, end: number, text: string): Fix {
+  return { description: "test", edits: [{ file, start, end, text }] };
+}
+
+describe("applyFixes", () => {
+  it("applies non-overlapping fixes from the end, skipping overlaps and other files", () => {
+    const text = "abcdefghij";
+    const r = applyFixes(text, "f.tf", [fix("f.tf", 1, 3, "XY"), fix("f.tf", 2, 4, "no"), fix("f.tf", 8, 8, "+"), fix("g.tf", 0, 1, "no"), fix("f.tf", 0, 0, "<")]);
+    expect(r).toEqual({ text: "<aXYdefgh+ij", applied: 3 });
+  });
+
+  it("takes a multi-edit fix whole or not at all", () => {
+    const both: Fix = { description: "wrap", edits: [{ file: "f.tf", start: 0, end: 0, text: "sort(" }, { file: "f.tf", start: 3, end: 3, text: ")" }] };
+    expect(applyFixes("abc", "f.tf", [both])).toEqual({ text: "sort(abc)", applied: 1 });
+    expect(applyFixes("abc", "f.tf", [fix("f.tf", 0, 3, "z"), both])).toEqual({ text: "z", applied: 1 });
+  });
+
+  it("groups fixes of unsuppressed findings by file", () => {
+    const f = (file: string, suppressed: boolean): Finding => ({
+      ruleId: "x/y", severity: "warning", file, range: at, message: "m", fix: fix(file, 0, 0, "a"),
+      ...(suppressed ? { suppressed: { justification: "", file, line: 1 } } : {}),
+    });
+    expect([...fixesByFile([f("a.tf", false), f("b.tf", true), f("a.tf", false)]).keys()]).toEqual(["a.tf"]);
+    expect(fixesByFile([f("a.tf", false), f("a.tf", false)]).get("a.tf")).toHaveLength(2);
+  });
+});
+
+describe("writeFileAtomic", () => {
+  it("replaces the file and leaves no temporary file behind", () => {
+    const dir = tree({ "main.tf": "old\n" });
+    writeFileAtomic(path.join(dir, "main.tf"), "new\n");
+    expect(readFileSync(path.join(dir, "main.tf"), "utf8")).toBe("new\n");
+    expect(readdirSync(dir).sort()).toEqual([".git", "main.tf"]);
+  });
+});
+
+describe("unifiedDiff", () => {
+  it("shows one hunk with context", () => {
+    expect(unifiedDiff("m.tf", "a\nb\nc\n", "a\nB\nc\n")).toBe("--- a/m.tf\n+++ b/m.tf\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n \n");
+    expect(unifiedDiff("m.tf", "same", "same")).toBe("");
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it } from "vitest";
+import {
+  collectCalls,
+  collectRefs,
+  constantValue,
+  exprText,
+  parseHcl,
+  traversalText,
+  walkExpression,
+} from "../../src/hcl/index.js";
+import type { Expression, File } from "../../src/hcl/ast.js";
+
+function parse(src: string): { file: File; expr: Expression } {
+  const { file, diagnostics } = parseHcl(`a = ${src}\n`, "w.tf");
+  expect(diagnostics.map((d) => d.summary)).toEqual([]);
+  return { file, expr: file.body.attributes[0].expr };
+}
+
+function refs(src: string): string[] {
+  return collectRefs(parse(src).expr).map((r) => traversalText(r.traversal));
+}
+
+describe("walkExpression", () => {
+  it("visits every sub-expression in source order, template parts included", () => {
+    const { expr } = parse('"x${f(var.a)}%{ if b }${c}%{ endif }" == [for k, v in m : { (k) = v } if v]');
+    const kinds: string[] = [];
+    walkExpression(expr, (e) => {
+      kinds.push(e.kind);
+    });
+    expect(kinds).toEqual([
+      "BinaryOp",
+      "Template",
+      "FunctionCall",
+      "ScopeTraversal",
+      "ScopeTraversal",
+      "ScopeTraversal",
+      "For",
+      "ScopeTraversal",
+      "ObjectCons",
+      "Parentheses",
+      "ScopeTraversal",
+      "ScopeTraversal",
+      "ScopeTraversal",
+    ]);
+  });
+
+  it("skips children when the visitor returns false", () => {
+    const { expr } = parse("f(g(x))");
+    const names: string[] = [];
+    walkExpression(expr, (e) => {
+      if (e.kind === "FunctionCall") names.push(e.name);
+      return false;
+    });
+    expect(names).toEqual(["f"]);
+  });
+
+  it("survives very deep expressions", () => {
+    const src = "a = " + "(".repeat(200) + "x" + ")".repeat(200) + "\n";
+    const { file } = parseHcl(src, "deep.tf");
+    expect(collectRefs(file.body.attributes[0].expr).map((r) => traversalText(r.traversal))).toEqual(["x"]);
+  });
+});
+
+describe("collectRefs and collectCalls", () => {
+  it("collects references like HashiCorp's walker (bare object keys excluded)", () => {
+    expect(refs("{ name = var.n, (local.k) = 1 }")).toEqual(["var.n", "local.k"]);
+    expect(refs("[for x in var.l : x.id if x.on]")).toEqual(["var.l", "x.id", "x.on"]);
+    expect(refs("var.list[*].id")).toEqual(["var.list"]);
+    expect(refs('aws_instance.web[0].tags["Name"]')).toEqual(['aws_instance.web[0].tags["Name"]']);
+    expect(refs("x.*.y")).toEqual(["x"]);
+    expect(refs("m[var.k]")).toEqual(["m", "var.k"]);
+  });
+
+  it("collects calls, outer before inner, with ranges", () => {
+    const calls = collectCalls(parse("max(length(var.a), provider::x::y(1))").expr);
+    expect(calls.map((c) => [c.name, c.range.start.column, c.range.end.column])).toEqual([
+      ["max", 5, 42],
+      ["length", 9, 22],
+      ["provider::x::y", 24, 41],
+    ]);
+  });
+});
+
+describe("traversalText", () => {
+  it("writes attribute, index, string-key and legacy splat steps", () => {
+    const { expr } = parse('a.b[0]["k\\"q"].c');
+    if (expr.kind !== "ScopeTraversal") throw new Error("expected a traversal");
+    expect(traversalText(expr.traversal)).toBe('a.b[0]["k\\"q"].c');
+    expect(
+      traversalText([
+        { kind: "TraverseRoot", name: "x", range: expr.range },
+        { kind: "TraverseSplat", range: expr.range },
+        { kind: "TraverseIndex", key: 2.5, range: expr.range },
+      ]),
+    ).toBe("x.*[2.5]");
+  });
+});
+
+describe("exprText", () => {
+  it("returns the exact source slice, across lines", () => {
+    const { file, expr } = parse('{\n  a = "x" # c\n}');
+    expect(exprText(file, expr)).toBe('{\n  a = "x" # c\n}');
+  });
+});
+
+describe("constantValue", () => {
+  const cv = (src: string): unknown => constantValue(parse(src).expr);
+
+  it("evaluates literals, collections and templates of constants", () => {
+    expect(cv("1")).toEqual({ known: true, value: 1 });
+    expect(cv('"a-${1 + 2}-${true}"')).toEqual({ known: true, value: "a-3-true" });
+    expect(cv('[1, "x", null]')).toEqual({ known: true, value: [1, "x", null] });
+    expect(cv('{ a = 1, "b" = [true], ("c") = {} }')).toEqual({ known: true, value: { a: 1, b: [true], c: {} } });
+    expect(cv('"${"x"}"')).toEqual({ known: true, value: "x" });
+    expect(cv('"%{ if true }y%{ else }n%{ endif }"')).toEqual({ known: true, value: "y" });
+  });
+
+  it("evaluates operators, parentheses and conditionals on constants", () => {
+    expect(cv("(2 + 3) * 4 % 7")).toEqual({ known: true, value: 6 });
+    expect(cv("-5 < 2 && !false")).toEqual({ known: true, value: true });
+    expect(cv('[1, 2] == [1, 2] ? "same" : "diff"')).toEqual({ known: true, value: "same" });
+    expect(cv('"10" > 9')).toEqual({ known: true, value: true });
+  });
+
+  it("is unknown for references, function calls and errors", () => {
+    expect(cv("var.x")).toEqual({ known: false });
+    expect(cv("length([])")).toEqual({ known: false });
+    expect(cv('"a-${var.x}"')).toEqual({ known: false });
+    expect(cv("1 / 0")).toEqual({ known: false });
+    expect(cv('"x" + 1')).toEqual({ known: false });
+    expect(cv('{ (var.k) = 1 }')).toEqual({ known: false });
+  });
+});
