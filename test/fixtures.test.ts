@@ -3,6 +3,11 @@
  * The case directory is linted with the role and rules the file names
  * (default rules: the one named by the folder path `fixtures/<prefix>/<name>/`)
  * and the findings must match exactly, in the engine's order.
+ *
+ * `"rules": "all"` runs every rule; an optional `"info"` list holds the
+ * info-severity findings separately (then `findings` holds the others).
+ * The clock is fixed at 2026-01-01 so `exp:` dates in ignore comments give
+ * the same result on every day.
  */
 import { describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";

@@ -149,4 +149,21 @@ describe("input/sensitive fix", () => {
     expect(r.files.get("variables.tf")!.after).toBe(text.replace("  type = string\n", "  type = string\n  sensitive = true\n"));
     expect(r.after).toEqual([]);
   });
+
+  it("extends a one-line JSON object inline", () => {
+    const r = fixIn("machine", (dir) => {
+      writeFileSync(path.join(dir, "bootstrap.tf.json"), '{"variable": {"bootstrap_data": {"type": "string"}}}\n');
+      writeFileSync(path.join(dir, "main.tf"), 'output "digest" {\n  value = sha256(var.bootstrap_data)\n}\n');
+    });
+    expect(r.files.get("bootstrap.tf.json")!.after).toBe('{"variable": {"bootstrap_data": {"type": "string", "sensitive": true}}}\n');
+    expect(r.after).toEqual([]);
+  });
+
+  it("fills an empty JSON object", () => {
+    const r = fixIn("machine", (dir) => {
+      writeFileSync(path.join(dir, "bootstrap.tf.json"), '{\n  "variable": {\n    "bootstrap_data": {}\n  }\n}\n');
+    });
+    expect(r.files.get("bootstrap.tf.json")!.after).toBe('{\n  "variable": {\n    "bootstrap_data": {"sensitive": true}\n  }\n}\n');
+    expect(r.after).toEqual([]);
+  });
 });

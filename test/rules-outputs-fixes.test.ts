@@ -208,6 +208,12 @@ describe("pool/autoscaling-ignore-changes fix", () => {
     expect(r.after).toEqual([]);
   });
 
+  it("offers no fix for a JSON-syntax group (formatting would be a guess)", () => {
+    const r = fixCase("pool/autoscaling-ignore-changes/json-missing", rule);
+    expect(r.before).toEqual([]);
+    expect(r.after.map((f) => [f.file, f.range.start.line])).toEqual([["main.tf.json", 2]]);
+  });
+
   it("uses each cloud's desired-count attribute", () => {
     const cases: [string, string, string][] = [
       ["azure-scale-set-missing", "main.tf", "instances"],

@@ -1,32 +1,9 @@
 import { defineRule } from "../../src/lint/types.js";
-import type { Body, Expression, Range } from "../../src/hcl/ast.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf } from "../../src/terraform/module.js";
-import type { Module, Resource } from "../../src/terraform/model.js";
-import { childExpressions, localName, localRefs, objectKey } from "../_lib/inputs-expr.js";
-import { localsInDependencyOrder } from "../_lib/inputs-locals.js";
-
-/** Functions whose result differs on every evaluation, with a stable alternative. */
-const VOLATILE: Record<string, string> = {
-  timestamp: "a time_static resource",
-  plantimestamp: "a time_static resource",
-  uuid: "a random_uuid resource",
-  bcrypt: "the bcrypt_hash of a random_password resource",
-};
-
-/** Resource arguments and blocks that are not compared on plan. */
-const SKIPPED_ARGS = new Set(["count", "for_each", "depends_on", "provider"]);
-const SKIPPED_BLOCKS = new Set(["lifecycle", "provisioner", "connection"]);
-
-interface Hit {
-  fn: string;
-  /** Where to report: the call, or the `local.x` reference that carries it. */
-  range: Range;
-  node: object;
-  via: string | null;
-  /** Argument path (nested block types, object keys; indices dropped). */
-  path: string[];
-}
+import type { ModuleUnit, Resource } from "../../src/terraform/model.js";
+import { Scanner, VOLATILE, uncoveredHits } from "../_lib/inputs-volatile.js";
+import type { Hit } from "../_lib/inputs-volatile.js";
 
 export default defineRule({
   id: "drift/non-idempotent",
@@ -38,148 +15,71 @@ export default defineRule({
   tags: ["drift", "idempotency"],
   check(ctx) {
     const scanner = new Scanner(ctx.expressions);
+    const seen = new Set<string>();
+    const report = (file: string, hit: Hit, message: string): void => {
+      const at = `${file}:${hit.range.start.offset}`;
+      if (seen.has(at)) return;
+      seen.add(at);
+      ctx.report({ message, file, range: hit.range });
+    };
+
     for (const resource of ctx.expressions.resources.values()) {
-      const ignored = resource.lifecycle.ignoreChanges;
-      if (ignored === "all") continue;
-      const ignorePaths = ignored.map((i) => parseIgnorePath(i.path));
-      const hits: Hit[] = [];
-      scanner.body(resource.body, [], hits);
-      const seen = new Set<string>();
-      for (const hit of hits) {
-        if (ignorePaths.some((p) => isPrefix(p, hit.path))) continue;
-        const file = fileOf(resource, hit.node).path;
-        const at = `${file}:${hit.range.start.offset}`;
-        if (seen.has(at)) continue;
-        seen.add(at);
-        ctx.report({
-          message: message(resource, hit),
-          file,
-          range: hit.range,
-        });
+      for (const hit of uncoveredHits(scanner, resource)) {
+        report(fileOf(resource, hit.node).path, hit, resourceMessage(resource, hit));
+      }
+    }
+
+    // A volatile value passed to a local nested module that puts it in a
+    // resource there: reported at the call, where the value is made.
+    for (const call of ctx.expressions.moduleCalls.values()) {
+      const child = call.isLocal ? ctx.unit.children.find((c) => c.call.name === call.name) : undefined;
+      if (!child) continue;
+      for (const [argName, attr] of call.args) {
+        const hits: Hit[] = [];
+        scanner.expr(attr.expr, [argName], true, hits);
+        if (hits.length === 0) continue;
+        const target = volatileUse(child.unit, argName, new Set());
+        if (!target) continue;
+        for (const hit of hits) {
+          report(fileOf(call, hit.node).path, hit, moduleMessage(call.name, argName, target, hit));
+        }
       }
     }
   },
 });
 
-function message(resource: Resource, hit: Hit): string {
+/** The resource (`modules/x` `aws_s3_object.marker`) where `unit` puts its variable `name` outside ignore_changes. */
+function volatileUse(unit: ModuleUnit, name: string, visiting: Set<string>): string | null {
+  const key = `${unit.dir}\u0000${name}`;
+  if (visiting.has(key)) return null;
+  visiting.add(key);
+  const scanner = new Scanner(unit.expressions, new Set([name]));
+  for (const resource of unit.expressions.resources.values()) {
+    if (uncoveredHits(scanner, resource).length > 0) return `${resource.address} in ${unit.relDir}`;
+  }
+  for (const call of unit.expressions.moduleCalls.values()) {
+    const child = call.isLocal ? unit.children.find((c) => c.call.name === call.name) : undefined;
+    if (!child) continue;
+    for (const [argName, attr] of call.args) {
+      const hits: Hit[] = [];
+      scanner.expr(attr.expr, [argName], true, hits);
+      if (hits.length === 0) continue;
+      const found = volatileUse(child.unit, argName, visiting);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function via(hit: Hit): string {
+  return hit.via ? ` (through local.${hit.via})` : "";
+}
+
+function resourceMessage(resource: Resource, hit: Hit): string {
   const arg = hit.path.join(".");
-  const via = hit.via ? ` (through local.${hit.via})` : "";
-  return `${hit.fn}()${via} gives ${resource.address} "${arg}" a new value on every plan, so drift checks always fire: use ${VOLATILE[hit.fn]} instead, or add ${hit.path[0]} to lifecycle ignore_changes.`;
+  return `${hit.fn}()${via(hit)} gives ${resource.address} "${arg}" a new value on every plan, so drift checks always fire: use ${VOLATILE[hit.fn]} instead, or add ${hit.path[0]} to lifecycle ignore_changes.`;
 }
 
-/** `tags["Created"]`, `root_block_device[0].tags` -> name/key segments without numeric indices. */
-export function parseIgnorePath(text: string): string[] {
-  const segs: string[] = [];
-  const re = /([A-Za-z_][A-Za-z0-9_-]*)|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*\d+\s*\]|\[\s*\*\s*\]/g;
-  for (const m of text.matchAll(re)) {
-    if (m[1] !== undefined) segs.push(m[1]);
-    else if (m[2] !== undefined) segs.push(m[2]);
-  }
-  return segs;
-}
-
-function isPrefix(prefix: readonly string[], path: readonly string[]): boolean {
-  if (prefix.length === 0 || prefix.length > path.length) return false;
-  return prefix.every((s, i) => path[i] === s);
-}
-
-/** Finds volatile calls in one module's resources, following locals (memoized). */
-class Scanner {
-  private readonly memo = new Map<string, { fn: string; suffix: string[] }[]>();
-  private prepared = false;
-
-  constructor(private readonly mod: Module) {}
-
-  body(body: Body, path: string[], hits: Hit[]): void {
-    for (const attr of body.attributes) {
-      if (path.length === 0 && SKIPPED_ARGS.has(attr.name)) continue;
-      this.expr(attr.expr, [...path, attr.name], true, hits);
-    }
-    for (const block of body.blocks) {
-      if (SKIPPED_BLOCKS.has(block.type)) continue;
-      if (block.type === "dynamic") {
-        const name = block.labels[0] ?? "dynamic";
-        for (const inner of block.body.blocks) {
-          if (inner.type === "content") this.body(inner.body, [...path, name], hits);
-        }
-        for (const attr of block.body.attributes) {
-          if (attr.name === "content") this.expr(attr.expr, [...path, name], true, hits);
-        }
-        continue;
-      }
-      this.body(block.body, [...path, block.type], hits);
-    }
-  }
-
-  /**
-   * Find volatile calls in `expr`. `open` says whether object keys still
-   * extend the path (inside object constructors, merge() and conditional
-   * branches; not inside other calls, where the value's shape is unknown).
-   */
-  expr(e: Expression, path: string[], open: boolean, hits: Hit[]): void {
-    if (e.kind === "FunctionCall" && e.name in VOLATILE) {
-      hits.push({ fn: e.name, range: e.range, node: e, via: null, path });
-    }
-    const local = localName(e);
-    if (local !== null) {
-      const keepOpen = open && e.kind === "ScopeTraversal" && e.traversal.length === 2;
-      for (const h of this.localHits(local, keepOpen)) {
-        hits.push({ fn: h.fn, range: e.range, node: e, via: local, path: [...path, ...h.suffix] });
-      }
-      return;
-    }
-    if (e.kind === "ObjectCons") {
-      for (const item of e.items) {
-        const key = objectKey(item);
-        this.expr(item.key, path, false, hits);
-        const extend = open && key !== null;
-        this.expr(item.value, extend ? [...path, key] : path, extend, hits);
-      }
-      return;
-    }
-    const passesShape = e.kind === "Parentheses" || (e.kind === "FunctionCall" && e.name === "merge") || e.kind === "Conditional";
-    for (const child of childExpressions(e)) {
-      const isCondition = e.kind === "Conditional" && child === e.condition;
-      this.expr(child, path, open && passesShape && !isCondition, hits);
-    }
-  }
-
-  /** Volatile calls a local's value holds, with their path inside the value. */
-  private localHits(name: string, open: boolean): { fn: string; suffix: string[] }[] {
-    const key = `${open ? "o" : "c"}:${name}`;
-    const known = this.memo.get(key);
-    if (known) return known;
-    if (!this.prepared) {
-      // Fill the memo bottom-up so that following a chain of locals never
-      // recurses deeper than one local.
-      this.prepared = true;
-      for (const n of localsInDependencyOrder(this.mod, (l) => localRefs(l.value).map((r) => r.name))) {
-        this.localHits(n, true);
-        this.localHits(n, false);
-      }
-      return this.localHits(name, open);
-    }
-    this.memo.set(key, []); // a cycle (invalid in Terraform) contributes nothing
-    const def = this.mod.locals.get(name);
-    const raw: Hit[] = [];
-    if (def) this.expr(def.value, [], open, raw);
-    const result = distinctHits(raw);
-    this.memo.set(key, result);
-    return result;
-  }
-}
-
-/** At most this many distinct (function, path) pairs are kept per local. */
-const MAX_LOCAL_HITS = 32;
-
-/**
- * Distinct hits of a local's value. Past the cap, paths are dropped (only
- * the whole argument can then cover them): conservative, and it keeps
- * locals that combine each other many times from growing without bound.
- */
-function distinctHits(raw: Hit[]): { fn: string; suffix: string[] }[] {
-  const byKey = new Map<string, { fn: string; suffix: string[] }>();
-  for (const h of raw) byKey.set(`${h.fn}\u0000${h.path.join("\u0000")}`, { fn: h.fn, suffix: h.path });
-  if (byKey.size <= MAX_LOCAL_HITS) return [...byKey.values()];
-  return [...new Set(raw.map((h) => h.fn))].map((fn) => ({ fn, suffix: [] }));
+function moduleMessage(callName: string, argName: string, target: string, hit: Hit): string {
+  return `${hit.fn}()${via(hit)} is passed to module "${callName}" as "${argName}" and reaches ${target}, which then changes on every plan, so drift checks always fire: use ${VOLATILE[hit.fn]} instead.`;
 }

@@ -12,14 +12,15 @@ import {
   certainLists,
   certainObject,
   charLength,
+  classify,
   describeLiteral,
   listElements,
   literalAlternatives,
   objectViews,
+  resolveStrict,
   viaSuffix,
 } from "../_lib/shapes-values.js";
 import { objectKeyName } from "../../src/hcl/walk.js";
-import { classify, resolveStrict } from "../_lib/shapes-values.js";
 
 /** Cluster API caps Cluster.status.failureDomains at 100 entries. */
 const MAX_DOMAINS = 100;
@@ -79,7 +80,8 @@ export default defineRule({
     }
 
     // Entries present on every evaluation: count and duplicate names.
-    for (const list of certainLists(module, value)) {
+    for (const all of certainLists(module, value)) {
+      const list = all.filter((el) => classify(resolveStrict(module, el).expr).kind !== "null");
       if (list.length > MAX_DOMAINS) {
         out.report(
           value,
@@ -90,7 +92,8 @@ export default defineRule({
       const seen = new Map<string, { line: number; path: string }>();
       for (const el of list) {
         const obj = certainObject(module, el);
-        if (!obj) continue;
+        // A computed key could be "name" too: only fully literal objects count.
+        if (!obj || obj.obj.items.some((i) => objectKeyName(i) === undefined)) continue;
         const item = [...obj.obj.items].reverse().find((i) => objectKeyName(i) === "name");
         if (!item) continue;
         const nameSite = resolveStrict(module, { expr: item.value, file: obj.site.file, via: obj.site.via });

@@ -47,14 +47,12 @@ function sortFix(file: SourceFile, value: Expression): Fix | null {
 function unsortedReason(value: Expression): string {
   const e = unwrap(value);
   const local = localNameOf(e);
-  if (local) {
-    return `the value is local.${local}, and the sort() must be in the output's own expression even when the local is sorted; write sort(local.${local})`;
-  }
-  if (e.kind === "FunctionCall" && e.name === "distinct") return "distinct() keeps the input order; wrap it in sort()";
-  if (e.kind === "FunctionCall" && e.name === "toset") return "a set's order is not stable in the output; use sort() instead of toset()";
-  if (e.kind === "FunctionCall" && e.name === "try") return "try() hides whether the list is sorted; put sort() outside it";
+  if (local) return `local.${local} is used as is; write sort(local.${local}) (a sort() inside the local does not count)`;
+  if (e.kind === "FunctionCall" && e.name === "distinct") return "distinct() keeps the input order; write sort(distinct(...))";
+  if (e.kind === "FunctionCall" && e.name === "toset") return "toset() gives a set, not a sorted list; use sort(), with distinct() to drop duplicates";
+  if (e.kind === "FunctionCall" && e.name === "try") return "try() may return its fallback unsorted; put sort() around the try()";
   if (e.kind === "For") return "a for expression keeps the source order; wrap it in sort()";
-  if (e.kind === "Conditional") return "not every branch of the conditional is sorted; wrap the value in sort()";
+  if (e.kind === "Conditional") return "a branch of the conditional is not sorted; wrap the whole value in sort()";
   if (e.kind === "FunctionCall" && e.name === "concat") return "not every list passed to concat() is sorted; wrap the value in sort()";
   return "wrap the value in sort()";
 }
@@ -114,7 +112,7 @@ export default defineRule({
     if (value.kind !== "Invalid" && !isSortedExpression(value)) {
       const fix = sortFix(file, value);
       ctx.report({
-        message: `provider_id_list must be wrapped in sort() so its order is stable between refreshes: ${unsortedReason(value)}`,
+        message: `provider_id_list is not sorted, so its order can change between refreshes: ${unsortedReason(value)}`,
         file: file.path,
         range: value.range,
         ...(fix ? { fix } : {}),

@@ -160,9 +160,7 @@ export default defineRule({
         }
         for (const { attr } of bodyAttributes(block.body)) {
           visitExpression(attr.expr, (e) => {
-            if (e.kind !== "BinaryOp" || !COMPARISONS.has(e.op)) return;
-            if (isEmptyCheckOperand(e.lhs) || isEmptyCheckOperand(e.rhs)) return;
-            for (const m of [...unstripped(e.lhs, tainted), ...unstripped(e.rhs, tainted)]) {
+            for (const m of comparedMentions(e, tainted)) {
               report(
                 file,
                 m,
@@ -175,6 +173,24 @@ export default defineRule({
     }
   },
 });
+
+/** Calls that match their second argument against a list or map: an equality comparison. */
+const MATCHING_CALLS = new Set(["contains", "lookup", "index"]);
+
+/**
+ * Version mentions `e` compares: operands of a comparison operator (unless
+ * the other side is null or ""), the value looked for by contains(),
+ * lookup() or index(), and the key of an index expression (`m[version]`).
+ */
+function comparedMentions(e: Expression, tainted: { has(name: string): boolean }): Mention[] {
+  if (e.kind === "BinaryOp" && COMPARISONS.has(e.op)) {
+    if (isEmptyCheckOperand(e.lhs) || isEmptyCheckOperand(e.rhs)) return [];
+    return [...unstripped(e.lhs, tainted), ...unstripped(e.rhs, tainted)];
+  }
+  if (e.kind === "FunctionCall" && MATCHING_CALLS.has(e.name) && e.args[1]) return unstripped(e.args[1], tainted);
+  if (e.kind === "Index") return unstripped(e.key, tainted);
+  return [];
+}
 
 function isLookup(block: Block): boolean {
   return block.type === "data" && !RENDERING_DATA.has(block.labels[0] ?? "");

@@ -499,13 +499,24 @@ class Reader {
         continue;
       }
       if (sep.kind === "]" || sep.kind === "eof" || sep.kind === "}") continue;
+      if (sep.kind === ":") {
+        this.report(
+          "Invalid array value",
+          "Array elements are separated by commas; a colon only separates a property name from its value in an object. Did you mean to write an object ({ ... }) here?",
+          sep.start,
+          sep.end,
+        );
+        this.skipToSync();
+        if (this.peek().kind === ",") this.next();
+        continue;
+      }
       this.report(
         "Missing array element separator comma",
         "Elements of a JSON array must be separated by commas. Add a comma before this.",
         sep.start,
         sep.end,
       );
-      if (sep.kind === ":" || sep.kind === "=") {
+      if (sep.kind === "=") {
         this.skipToSync();
         if (this.peek().kind === ",") this.next();
       }

@@ -32,6 +32,7 @@ export class ParserState {
   readonly diags: Diagnostic[] = [];
   depth = 0;
   tooDeepReported = false;
+  private readonly rangeCache: Array<Range | undefined>;
   /**
    * Lenient mode (used to recover the items of an invalid one-line block):
    * body items may follow each other on the same line.
@@ -45,7 +46,7 @@ export class ParserState {
   /** For a fork: the recovery flag of the parser it was forked from. */
   recoveryBefore = false;
 
-  constructor(text: string, tk: Tokens, li: LineIndex, includeNewlines = true) {
+  constructor(text: string, tk: Tokens, li: LineIndex, includeNewlines = true, rangeCache?: Array<Range | undefined>) {
     this.text = text;
     this.tk = tk;
     this.types = tk.types;
@@ -53,11 +54,12 @@ export class ParserState {
     this.ends = tk.ends;
     this.li = li;
     this.nl = [includeNewlines];
+    this.rangeCache = rangeCache ?? new Array<Range | undefined>(tk.count);
   }
 
   /** A copy with its own position, mode stack and diagnostics (tokens shared). */
   fork(): ParserState {
-    const f = new ParserState(this.text, this.tk, this.li);
+    const f = new ParserState(this.text, this.tk, this.li, true, this.rangeCache);
     f.pos = this.pos;
     f.prev = this.prev;
     f.nl = this.nl.slice();
@@ -97,8 +99,17 @@ export class ParserState {
     return i;
   }
 
+  /**
+   * The range of token i. Ranges are cached per token and shared between
+   * nodes (treat ranges and positions as immutable).
+   */
   tokRange(i: number): Range {
-    return this.li.range(this.starts[i], this.ends[i]);
+    let r = this.rangeCache[i];
+    if (r === undefined) {
+      r = this.li.range(this.starts[i], this.ends[i]);
+      this.rangeCache[i] = r;
+    }
+    return r;
   }
 
   tokText(i: number): string {

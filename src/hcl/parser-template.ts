@@ -426,6 +426,22 @@ function codeUnitsForChars(s: string, chars: number): number {
  * HashiCorp's parser replaces it with a placeholder).
  */
 export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[] {
+  // fast path: no directives
+  let simple = true;
+  for (const f of flat) {
+    if (f.t !== "lit" && f.t !== "interp" && f.t !== "end") {
+      simple = false;
+      break;
+    }
+  }
+  if (simple) {
+    const out: TemplatePart[] = [];
+    for (const f of flat) {
+      if (f.t === "lit") out.push({ kind: "TemplateLiteral", value: f.value, range: f.range });
+      else if (f.t === "interp") out.push({ kind: "TemplateInterp", expr: f.expr, range: f.range, stripLeft: f.stripLeft, stripRight: f.stripRight });
+    }
+    return out;
+  }
   let idx = 0;
   const err = (summary: string, detail: string, subject: Range): void => {
     p.error(summary, detail, subject);

@@ -219,6 +219,22 @@ describe("--fix", () => {
   });
 });
 
+describe("--fix in passes", () => {
+  it("applies overlapping fixes over several passes until nothing is left", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", (f, t) =>
+      f === "variables.tf"
+        ? t.replace('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}', 'variable "bootstrap_data" { type = string sensitive = false }')
+        : t,
+    ));
+    const before = runCli(["--json", dir]);
+    expect(ids(json(before.stdout))).toEqual(["input/sensitive warning variables.tf:28:43", "syntax/one-line-block error variables.tf:28:43"]);
+    const fixed = runCli(["--json", "--fix", dir]);
+    expect(fixed.code).toBe(0);
+    expect(ids(json(fixed.stdout))).toEqual([]);
+    expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toBe(readFileSync(path.join(CLEAN, "variables.tf"), "utf8"));
+  });
+});
+
 describe("config through the CLI", () => {
   it("nearest config wins; CLI beats config; --print-config shows origins", () => {
     const root = tree({

@@ -24,13 +24,14 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseHcl } from "../../src/hcl/index.js";
 import { differences, hcl2json, makeCase } from "../gen/differential.js";
 
 const SEED = 20261129;
 const CASES = 2400;
 const ROOT = join(import.meta.dirname, "..", "..");
 
-function nativeFiles(dir: string): string[] {
+function filesMatching(dir: string, pattern: RegExp): string[] {
   let entries: string[];
   try {
     entries = readdirSync(dir);
@@ -40,8 +41,8 @@ function nativeFiles(dir: string): string[] {
   const out: string[] = [];
   for (const name of entries.sort()) {
     const full = join(dir, name);
-    if (statSync(full).isDirectory()) out.push(...nativeFiles(full));
-    else if (/\.(tf|tofu)$/.test(name)) out.push(full);
+    if (statSync(full).isDirectory()) out.push(...filesMatching(full, pattern));
+    else if (pattern.test(name)) out.push(full);
   }
   return out;
 }
@@ -80,7 +81,7 @@ describe("native parser agrees with HashiCorp's HCL", () => {
   }, 300_000);
 
   it("agrees on every native file under fixtures/ and examples/", async () => {
-    const files = [...nativeFiles(join(ROOT, "fixtures")), ...nativeFiles(join(ROOT, "examples"))];
+    const files = ["fixtures", "examples"].flatMap((d) => filesMatching(join(ROOT, d), /\.(tf|tofu)$/));
     const failures: string[] = [];
     for (const file of files) {
       const { problems } = await differences(file, readFileSync(file, "utf8"), false);
@@ -88,4 +89,25 @@ describe("native parser agrees with HashiCorp's HCL", () => {
     }
     expect(failures).toEqual([]);
   }, 300_000);
+
+  it("reads every JSON configuration under fixtures/ and examples/ as JSON.parse does", () => {
+    // JSON.parse is the oracle for the JSON text itself: our reader must
+    // report a JSON syntax error exactly when JSON.parse throws.
+    const files = ["fixtures", "examples"].flatMap((d) => filesMatching(join(ROOT, d), /\.(tf|tofu)\.json$/));
+    const failures: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      let valid = true;
+      try {
+        JSON.parse(text.replace(/^\ufeff/, ""));
+      } catch {
+        valid = false;
+      }
+      const syntaxErrors = parseHcl(text, file).diagnostics.filter((d) => d.code === "json-syntax");
+      if (valid !== (syntaxErrors.length === 0)) {
+        failures.push(`${relative(ROOT, file)}: JSON.parse ${valid ? "accepts" : "rejects"}, we report ${syntaxErrors.map((d) => d.summary).join(", ") || "nothing"}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });

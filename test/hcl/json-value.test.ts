@@ -74,6 +74,7 @@ describe("readJson diagnostics", () => {
     ['{"a": 1,}', [["Trailing comma in object", 7, 8]]],
     ['{"a": [1, 2,]}', [["Trailing comma in array", 11, 12]]],
     ['{"a": [1 2]}', [["Missing array element separator comma", 9, 10]]],
+    ['["a": 1]', [["Invalid array value", 4, 5]]],
     ['{"a": 1 "b": 2}', [["Missing attribute separator comma", 8, 11]]],
     ['{"a" = 1}', [["Missing property value colon", 5, 6]]],
     ['{"a" "b"}', [["Missing property value colon", 5, 8]]],

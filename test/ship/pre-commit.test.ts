@@ -14,7 +14,7 @@
  * release tag must then carry it (the hook needs the built CLI).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseYaml } from "./mini-yaml.js";
 import { checkoutFiles, cleanEnv, cleanup, copyFromRoot, ensureBuilt, GIT_IDENTITY, ROOT, run, runCli, tempDir } from "./helpers.js";
@@ -57,6 +57,17 @@ describe(".pre-commit-hooks.yaml", () => {
     for (const p of ["terraform.tfvars", "x.hcl", "main.tf.bak", "package.json", ".terraform/modules/m/main.tf", "a/.terraform/x.tf", "tf", "main.tfjson"]) {
       expect(selected(p), p).toBe(false);
     }
+  });
+});
+
+describe("packaging for pre-commit", () => {
+  it("keeps npm pack's standard output to the tarball name when the package builds on pack", () => {
+    // pre-commit takes all of `npm pack`'s standard output as the tarball's
+    // file name; npm prints a "> tfcapi-lint@x prepack" banner there unless
+    // lifecycle scripts run in the background.
+    const npmrc = path.join(ROOT, ".npmrc");
+    const background = existsSync(npmrc) && /^\s*foreground-scripts\s*=\s*false\s*$/m.test(readFileSync(npmrc, "utf8"));
+    expect(BUILDS_ON_PACK ? background : true, "a prepack script needs .npmrc with foreground-scripts=false").toBe(true);
   });
 });
 

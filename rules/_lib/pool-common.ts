@@ -1,0 +1,55 @@
+/**
+ * Small helpers shared by the pool/*, cluster/* and bootstrap/* depth rules.
+ */
+import type { ChainStep } from "../../src/terraform/graph-api.js";
+import type { Variable } from "../../src/terraform/model.js";
+import type { RuleContext } from "../../src/lint/types.js";
+import { blockNameRange } from "./inputs-expr.js";
+
+/** The locals a dependency chain passes through, in order. */
+export function chainLocals(chain: readonly ChainStep[] | null): string[] {
+  return (chain ?? []).map((s) => s.address).filter((a) => a.startsWith("local."));
+}
+
+/** " via local.a -> aws_x.y" style text naming every hop but the last, or "". */
+export function chainText(chain: readonly ChainStep[] | null): string {
+  const hops = (chain ?? []).slice(0, -1).map((s) => s.address);
+  return hops.length > 0 ? ` via ${hops.join(" -> ")}` : "";
+}
+
+/** Resource types of providers that create nothing outside Terraform state. */
+const BOOKKEEPING = /^(terraform_data$|null_|random_|time_)/;
+
+/**
+ * A stub module: it creates no resource outside Terraform state and calls
+ * no module (the contract's skeletons). Nothing it declares can reach an
+ * instance, so "never used" findings about instance inputs would be noise.
+ */
+export function isStubModule(ctx: RuleContext): boolean {
+  const m = ctx.expressions;
+  if (m.moduleCalls.size > 0) return false;
+  return [...m.resources.values()].every((r) => BOOKKEEPING.test(r.type));
+}
+
+/**
+ * A file failed to parse in a way that may have lost expressions (a block
+ * written on one line is parsed completely and does not count).
+ */
+export function mayHaveLostReferences(ctx: RuleContext): boolean {
+  if (ctx.load.problems.some((p) => p.file === "" || p.file.startsWith(ctx.unit.relDir))) {
+    if (ctx.load.problems.length > 0) return true;
+  }
+  return ctx.unit.allFiles.some((f) => f.diagnostics.some((d) => d.severity === "error" && d.code !== "one-line-block"));
+}
+
+/**
+ * Report a declared variable that nothing references (its own validations
+ * do not count): the finding sits on the variable's name.
+ */
+export function reportUnreferencedVariable(ctx: RuleContext, name: string, message: (v: Variable) => string): void {
+  const variable = ctx.expressions.variables.get(name);
+  if (!variable) return;
+  if (isStubModule(ctx) || mayHaveLostReferences(ctx)) return;
+  if (ctx.graph.isReferenced(`var.${name}`)) return;
+  ctx.report({ message: message(variable), file: variable.file.path, range: blockNameRange(variable.block) });
+}

@@ -1,0 +1,101 @@
+/**
+ * "Is this value derived from var.X?" with attribute precision across
+ * resources, for pool/bootstrap-replaces-instances: a reference to
+ * `aws_launch_template.node.image_id` depends only on that argument, a
+ * reference to a whole resource on all of its arguments, and a computed
+ * attribute (`id`, `arn`) on nothing the module controls, except where the
+ * provider documents it as following the arguments (`terraform_data.output`,
+ * a launch template's `latest_version`, any attribute of a data source).
+ */
+import type { Expression } from "../../src/hcl/ast.js";
+import type { DependencyGraph, Reference } from "../../src/terraform/graph-api.js";
+import type { Resource } from "../../src/terraform/model.js";
+
+/** Computed attributes of managed resources that change whenever any argument does. */
+const FOLLOWS_ALL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  aws_launch_template: ["latest_version"],
+  google_compute_instance_template: ["self_link", "self_link_unique", "name"],
+  google_compute_region_instance_template: ["self_link", "self_link_unique", "name"],
+};
+
+/** Computed attributes that mirror one argument. */
+const MIRRORS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  terraform_data: { output: "input" },
+};
+
+const MAX_DEPTH = 64;
+
+/** The first attribute name of a reference path (`.triggers["x"]` -> `triggers`), skipping index steps. */
+function firstAttr(path: string): string | null {
+  const m = /^(?:\[[^\]]*\])*\.([A-Za-z_][A-Za-z0-9_-]*)/.exec(path);
+  return m ? m[1]! : null;
+}
+
+/** The expressions of `resource` a reference with `path` depends on, or null when unknown/none. */
+function exprsForPath(graph: DependencyGraph, resource: Resource, path: string): Expression[] | null {
+  const attr = firstAttr(path);
+  if (attr === null || resource.mode === "data") return graph.resourceExpressions(resource);
+  if ((FOLLOWS_ALL_ARGUMENTS[resource.type] ?? []).includes(attr)) return graph.resourceExpressions(resource);
+  const mirrored = MIRRORS[resource.type]?.[attr];
+  const name = mirrored ?? attr;
+  const direct = resource.body.attributes.filter((a) => a.name === name).map((a) => a.expr);
+  if (direct.length > 0) return direct;
+  const blocks = resource.body.blocks.filter((b) => b.type === name || (b.type === "dynamic" && b.labels[0] === name));
+  if (blocks.length > 0) {
+    // A nested block: everything inside it.
+    const out: Expression[] = [];
+    for (const b of blocks) {
+      const walk = (body: typeof b.body): void => {
+        for (const a of body.attributes) out.push(a.expr);
+        for (const nb of body.blocks) walk(nb.body);
+      };
+      walk(b.body);
+    }
+    return out;
+  }
+  return null;
+}
+
+export interface Derivation {
+  /** Addresses passed through, from the expression to the variable (`local.x`, `terraform_data.boot`, `var.bootstrap_data`). */
+  chain: string[];
+}
+
+/**
+ * Does `expr` carry the value of `variable` (e.g. `var.bootstrap_data`)?
+ * Follows locals and, attribute by attribute, resources and data sources.
+ */
+export function derivedFrom(graph: DependencyGraph, expr: Expression, variable: string): Derivation | null {
+  const seen = new Set<string>();
+  const visit = (e: Expression, depth: number): string[] | null => {
+    if (depth > MAX_DEPTH) return null;
+    for (const ref of graph.directRefs(e)) {
+      const hit = follow(ref, depth);
+      if (hit) return hit;
+    }
+    return null;
+  };
+  const follow = (ref: Reference, depth: number): string[] | null => {
+    if (ref.address === variable) return [ref.address];
+    const key = `${ref.address}${ref.kind === "local" ? "" : ref.path}`;
+    if (seen.has(key)) return null;
+    seen.add(key);
+    let exprs: Expression[] | null = null;
+    if (ref.kind === "local") {
+      const l = graph.local(ref.address.slice("local.".length));
+      exprs = l ? [l.value] : null;
+    } else if (ref.kind === "resource" || ref.kind === "data") {
+      const m = graph.module;
+      const r = m.resources.get(ref.address) ?? m.dataSources.get(ref.address);
+      exprs = r ? exprsForPath(graph, r, ref.path) : null;
+    }
+    if (!exprs) return null;
+    for (const x of exprs) {
+      const tail = visit(x, depth + 1);
+      if (tail) return [ref.address, ...tail];
+    }
+    return null;
+  };
+  const chain = visit(expr, 0);
+  return chain ? { chain } : null;
+}

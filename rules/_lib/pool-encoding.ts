@@ -1,0 +1,105 @@
+/**
+ * What encoding the bootstrap data has when it reaches an argument, branch
+ * by branch, for bootstrap/encoding. `var.bootstrap_data` is base64 text:
+ * passed unchanged it is "raw" (base64), wrapped in base64encode/base64gzip
+ * it is "double" (base64 of base64), base64decode'd it is "decoded" (the
+ * plain payload). Anything we cannot be sure about is "other" and is never
+ * reported.
+ */
+import type { Expression } from "../../src/hcl/ast.js";
+import type { DependencyGraph } from "../../src/terraform/graph-api.js";
+import { objectKeyName } from "../../src/hcl/walk.js";
+import { localNameOf, traversalPath, unwrap } from "./outputs-expr.js";
+
+export const BOOTSTRAP_VAR = "var.bootstrap_data";
+
+export type EncodingState = "raw" | "double" | "decoded" | "other";
+
+export interface EncodingLeaf {
+  state: EncodingState;
+  /** The function that double-encoded it (`base64encode`, `base64gzip`). */
+  encoder?: string;
+  /** Locals passed through to reach this branch. */
+  via: string[];
+  /** How many conditional/try/coalesce alternatives were crossed. */
+  branched: boolean;
+}
+
+/** Functions that return their (first) argument's value unchanged for our purpose. */
+const PASS_THROUGH = new Set(["nonsensitive", "sensitive", "tostring", "trimspace"]);
+/** Functions whose result is one of their arguments. */
+const ONE_OF_ARGS = new Set(["try", "coalesce"]);
+const ENCODERS = new Set(["base64encode", "base64gzip"]);
+const MAX_DEPTH = 48;
+
+export function encodingLeaves(graph: DependencyGraph, expr: Expression): EncodingLeaf[] {
+  const out: EncodingLeaf[] = [];
+  const visit = (x: Expression, via: string[], branched: boolean, depth: number): EncodingLeaf[] => {
+    const other: EncodingLeaf[] = [{ state: "other", via, branched }];
+    if (depth > MAX_DEPTH) return other;
+    const e = unwrap(x);
+    if (e.kind === "ScopeTraversal") {
+      if (traversalPath(e) === BOOTSTRAP_VAR) return [{ state: "raw", via, branched }];
+      const name = localNameOf(e);
+      if (name !== null && !via.includes(`local.${name}`)) {
+        const l = graph.local(name);
+        if (l) return visit(l.value, [...via, `local.${name}`], branched, depth + 1);
+      }
+      return other;
+    }
+    if (e.kind === "Conditional") {
+      // A condition that inspects the payload itself (gzip detection,
+      // `can(base64decode(...))`) means the author handles both encodings.
+      if (graph.reaches(e.condition, BOOTSTRAP_VAR) !== null) return other;
+      return [...visit(e.trueResult, via, true, depth + 1), ...visit(e.falseResult, via, true, depth + 1)];
+    }
+    if (e.kind === "FunctionCall" && !e.expandFinal) {
+      if (PASS_THROUGH.has(e.name) && e.args.length >= 1) return visit(e.args[0]!, via, branched, depth + 1);
+      if (ONE_OF_ARGS.has(e.name) && e.args.length >= 1) {
+        const alt = e.args.length > 1 || branched;
+        return e.args.flatMap((a) => visit(a, via, alt, depth + 1));
+      }
+      if ((ENCODERS.has(e.name) || e.name === "base64decode") && e.args.length === 1) {
+        return visit(e.args[0]!, via, branched, depth + 1).map((leaf): EncodingLeaf => {
+          if (leaf.state !== "raw") return { ...leaf, state: "other" };
+          if (e.name === "base64decode") return { ...leaf, state: "decoded" };
+          return { ...leaf, state: "double", encoder: e.name };
+        });
+      }
+    }
+    return other;
+  };
+  out.push(...visit(expr, [], false, 0));
+  return out;
+}
+
+/**
+ * The value stored under `key` in a map-valued argument (`metadata`):
+ * through locals, object constructors and `merge(...)`. Null when it cannot
+ * be told for certain.
+ */
+export function mapEntry(graph: DependencyGraph, expr: Expression, key: string, depth = 0): { value: Expression; via: string[] } | null {
+  if (depth > MAX_DEPTH) return null;
+  const resolved = graph.resolveLocals(expr);
+  const e = unwrap(resolved.expr);
+  if (e.kind === "ObjectCons") {
+    // The last item with the key wins.
+    for (let i = e.items.length - 1; i >= 0; i--) {
+      const item = e.items[i]!;
+      const name = objectKeyName(item);
+      if (name === key) return { value: item.value, via: resolved.via };
+      if (name === undefined) return null;
+    }
+    return null;
+  }
+  if (e.kind === "FunctionCall" && e.name === "merge" && !e.expandFinal) {
+    for (let i = e.args.length - 1; i >= 0; i--) {
+      const arg = unwrap(graph.resolveLocals(e.args[i]!).expr);
+      if (arg.kind !== "ObjectCons") return null;
+      const hit = mapEntry(graph, e.args[i]!, key, depth + 1);
+      if (hit) return { value: hit.value, via: [...resolved.via, ...hit.via] };
+      if (arg.items.some((it) => objectKeyName(it) === undefined)) return null;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,35 @@
+import { defineRule } from "../../src/lint/types.js";
+import type { Resource } from "../../src/terraform/model.js";
+import { chainLocals } from "../_lib/pool-common.js";
+import { viaText } from "../_lib/outputs-expr.js";
+
+function protectedFromDestroy(r: Resource): boolean {
+  return r.lifecycle.preventDestroyAttr !== null && r.lifecycle.preventDestroy !== false;
+}
+
+export default defineRule({
+  id: "cluster/endpoint-prevent-destroy",
+  severity: "info",
+  roles: ["cluster"],
+  summary: "The resource behind control_plane_endpoint is protected with lifecycle { prevent_destroy = true }",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "cluster", "endpoint"],
+  check(ctx) {
+    const module = ctx.expressions;
+    const output = module.outputs.get("control_plane_endpoint");
+    if (!output?.value) return;
+    const behind: { resource: Resource; via: string[] }[] = [];
+    for (const [address, chain] of ctx.graph.dependencies(output.value)) {
+      const r = module.resources.get(address);
+      if (r) behind.push({ resource: r, via: chainLocals(chain.slice(0, -1)) });
+    }
+    if (behind.length === 0 || behind.some((b) => protectedFromDestroy(b.resource))) return;
+    const names = behind.map((b) => `${b.resource.address}${viaText(b.via)}`).join(", ");
+    ctx.report({
+      message: `No resource behind control_plane_endpoint (${names}) has lifecycle { prevent_destroy = true }: replacing it changes the endpoint, which breaks every kubeconfig and certificate SAN and is never picked up by Cluster API; protect the load balancer (or address) it comes from`,
+      file: output.file.path,
+      range: output.value.range,
+    });
+  },
+});

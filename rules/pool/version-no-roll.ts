@@ -1,0 +1,33 @@
+import { defineRule } from "../../src/lint/types.js";
+import { SCALING_GROUP_TYPES } from "../../src/contract/providers.js";
+import { blockHeaderRange } from "../_lib/outputs-expr.js";
+
+const VERSION = "var.kubernetes_version";
+
+export default defineRule({
+  id: "pool/version-no-roll",
+  severity: "warning",
+  roles: ["machinepool"],
+  summary: "A Kubernetes version change reaches the scaling group (or its launch template) and rolls the instances",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "machinepool", "upgrade"],
+  check(ctx) {
+    const module = ctx.expressions;
+    if (!module.variables.has("kubernetes_version")) return;
+    const groupTypes = new Set(SCALING_GROUP_TYPES.filter((t) => !t.attached).map((t) => t.type));
+    for (const group of module.resources.values()) {
+      if (!groupTypes.has(group.type)) continue;
+      // Everything that shapes the group's members: its own arguments, what
+      // they reference (launch template, image lookup, module outputs...)
+      // and the resources in its replace_triggered_by.
+      const exprs = [...ctx.graph.resourceExpressions(group), ...group.lifecycle.replaceTriggeredBy];
+      if (exprs.some((e) => ctx.graph.reaches(e, VERSION, { throughResources: true }) !== null)) continue;
+      ctx.report({
+        message: `var.kubernetes_version never reaches ${group.address} (neither its arguments, its launch template or image lookup, nor its replace_triggered_by), so a version upgrade leaves every instance on the old version; use the version in the image selection or a rolling trigger of the group`,
+        file: group.file.path,
+        range: blockHeaderRange(group.block),
+      });
+    }
+  },
+});
