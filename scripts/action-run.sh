@@ -34,11 +34,14 @@ else
   cli=(npx --yes "tfcapi-lint@$version")
 fi
 
-# Paths: one per line (or separated by spaces); blank lines ignored.
+# Paths: one per line (or separated by spaces); blank lines ignored; no
+# wildcard expansion (use recursive: true for a tree of modules).
 paths=()
+set -f
 while IFS= read -r line; do
   for word in $line; do paths+=("$word"); done
 done <<< "${INPUT_PATH:-.}"
+set +f
 [[ ${#paths[@]} -gt 0 ]] || paths=(.)
 
 common=()

@@ -10,7 +10,7 @@
  * the same result on every day.
  */
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintModule } from "../src/lint/engine.js";
@@ -49,7 +49,7 @@ function findCases(dir: string, out: string[]): string[] {
   for (const entry of readdirSync(dir).sort()) {
     const p = path.join(dir, entry);
     if (entry === "expected.json") out.push(dir);
-    else if (statSync(p).isDirectory() && entry !== "node_modules" && entry !== ".terraform") findCases(p, out);
+    else if (lstatSync(p).isDirectory() && entry !== "node_modules" && entry !== ".terraform") findCases(p, out);
   }
   return out;
 }

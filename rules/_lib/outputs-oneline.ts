@@ -7,11 +7,28 @@
  * fix every such block, the text between the braces is re-read on its own,
  * one item per line.
  */
-import type { Block, File, Pos, Range } from "../../src/hcl/ast.js";
+import type { Block, Comment, File, Pos, Range } from "../../src/hcl/ast.js";
 import { parseNative } from "../../src/hcl/parser.js";
 import { newlineOf } from "./outputs-expr.js";
 
 const WRAPPER = "__tfcapi_lint_wrap";
+
+const commentsByLine = new WeakMap<File, Map<number, Comment[]>>();
+
+/** The comments that start on `line` (cached per file). */
+function commentsOnLine(file: File, line: number): Comment[] {
+  let index = commentsByLine.get(file);
+  if (!index) {
+    index = new Map();
+    for (const c of file.comments) {
+      const list = index.get(c.range.start.line);
+      if (list) list.push(c);
+      else index.set(c.range.start.line, [c]);
+    }
+    commentsByLine.set(file, index);
+  }
+  return index.get(line) ?? [];
+}
 const MAX_ITEMS = 200;
 
 export interface SplitBody {
@@ -34,7 +51,8 @@ function closingBraceOnLine(file: File, bodyStart: number): number | null {
   const text = file.text;
   let lineEnd = text.indexOf("\n", bodyStart);
   if (lineEnd < 0) lineEnd = text.length;
-  const trailing = file.comments.find((c) => c.range.start.offset >= bodyStart && c.range.start.offset < lineEnd && c.style !== "/*");
+  const line = posAt(file, bodyStart).line;
+  const trailing = commentsOnLine(file, line).find((c) => c.range.start.offset >= bodyStart && c.range.start.offset < lineEnd && c.style !== "/*");
   const limit = trailing ? trailing.range.start.offset : lineEnd;
   const close = text.lastIndexOf("}", limit - 1);
   if (close < bodyStart || text.slice(close + 1, limit).trim() !== "") return null;
@@ -127,12 +145,24 @@ function opensOneLine(file: File, block: Block): boolean {
   let lineEnd = text.indexOf("\n", from);
   if (lineEnd < 0) lineEnd = text.length;
   let rest = text.slice(from, lineEnd);
-  for (const c of file.comments) {
+  if (rest.trim() === "") return false;
+  for (const c of commentsOnLine(file, block.openBraceRange.end.line)) {
     if (c.range.start.offset >= from && c.range.start.offset < lineEnd) {
       rest = rest.slice(0, c.range.start.offset - from) + " ".repeat(Math.min(c.range.end.offset, lineEnd) - c.range.start.offset) + rest.slice(Math.min(c.range.end.offset, lineEnd) - from);
     }
   }
   return rest.trim() !== "";
+}
+
+/** Fast path: a one-line block whose text is exactly its one argument (or nothing). */
+function isPlainValidOneLiner(file: File, block: Block): boolean {
+  if (!block.singleLine || block.body.blocks.length > 0 || block.body.attributes.length > 1) return false;
+  const text = file.text;
+  const start = block.openBraceRange.end.offset;
+  const end = block.closeBraceRange.start.offset;
+  const attr = block.body.attributes[0];
+  if (!attr) return text.slice(start, end).trim() === "";
+  return text.slice(start, attr.range.start.offset).trim() === "" && text.slice(attr.range.end.offset, end).trim() === "";
 }
 
 export interface OneLineBlock {
@@ -152,6 +182,7 @@ export function findInvalidOneLineBlocks(file: File): OneLineBlock[] {
   const out: OneLineBlock[] = [];
   const visit = (blocks: readonly Block[]): void => {
     for (const block of blocks) {
+      if (isPlainValidOneLiner(file, block)) continue;
       if (opensOneLine(file, block)) {
         const split = splitOneLineBody(file, block);
         const subject = split ? oneLineSubject(file, split) : null;

@@ -36,9 +36,8 @@ export function isStubModule(ctx: RuleContext): boolean {
  * written on one line is parsed completely and does not count).
  */
 export function mayHaveLostReferences(ctx: RuleContext): boolean {
-  if (ctx.load.problems.some((p) => p.file === "" || p.file.startsWith(ctx.unit.relDir))) {
-    if (ctx.load.problems.length > 0) return true;
-  }
+  // An unreadable file may hold the reference too.
+  if (ctx.load.problems.some((p) => p.kind !== "source-escape")) return true;
   return ctx.unit.allFiles.some((f) => f.diagnostics.some((d) => d.severity === "error" && d.code !== "one-line-block"));
 }
 

@@ -7,20 +7,21 @@
  * provider documents it as following the arguments (`terraform_data.output`,
  * a launch template's `latest_version`, any attribute of a data source).
  */
-import type { Expression } from "../../src/hcl/ast.js";
+import type { Body, Expression } from "../../src/hcl/ast.js";
 import type { DependencyGraph, Reference } from "../../src/terraform/graph-api.js";
 import type { Resource } from "../../src/terraform/model.js";
 
-/** Computed attributes of managed resources that change whenever any argument does. */
-const FOLLOWS_ALL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
-  aws_launch_template: ["latest_version"],
-  google_compute_instance_template: ["self_link", "self_link_unique", "name"],
-  google_compute_region_instance_template: ["self_link", "self_link_unique", "name"],
-};
-
-/** Computed attributes that mirror one argument. */
-const MIRRORS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  terraform_data: { output: "input" },
+/**
+ * Computed attributes of managed resources and the arguments whose change
+ * changes them (`*`: any argument). `id` of null_resource/terraform_data
+ * changes when the resource is replaced, i.e. when its triggers change.
+ */
+const COMPUTED_FOLLOWS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  aws_launch_template: { latest_version: ["*"] },
+  google_compute_instance_template: { self_link: ["*"], self_link_unique: ["*"], id: ["*"] },
+  google_compute_region_instance_template: { self_link: ["*"], self_link_unique: ["*"], id: ["*"] },
+  null_resource: { id: ["triggers"] },
+  terraform_data: { id: ["triggers_replace"], output: ["input"] },
 };
 
 const MAX_DEPTH = 64;
@@ -31,29 +32,29 @@ function firstAttr(path: string): string | null {
   return m ? m[1]! : null;
 }
 
-/** The expressions of `resource` a reference with `path` depends on, or null when unknown/none. */
-function exprsForPath(graph: DependencyGraph, resource: Resource, path: string): Expression[] | null {
+/** The expressions inside the arguments or nested blocks named `name`. */
+function argumentExprs(resource: Resource, name: string): Expression[] {
+  const out: Expression[] = resource.body.attributes.filter((a) => a.name === name).map((a) => a.expr);
+  const walk = (body: Body): void => {
+    for (const a of body.attributes) out.push(a.expr);
+    for (const nb of body.blocks) walk(nb.body);
+  };
+  for (const b of resource.body.blocks) {
+    if (b.type === name || (b.type === "dynamic" && b.labels[0] === name)) walk(b.body);
+  }
+  return out;
+}
+
+/** The expressions of `resource` a reference with `path` depends on (empty: none we know of). */
+function exprsForPath(graph: DependencyGraph, resource: Resource, path: string): Expression[] {
   const attr = firstAttr(path);
   if (attr === null || resource.mode === "data") return graph.resourceExpressions(resource);
-  if ((FOLLOWS_ALL_ARGUMENTS[resource.type] ?? []).includes(attr)) return graph.resourceExpressions(resource);
-  const mirrored = MIRRORS[resource.type]?.[attr];
-  const name = mirrored ?? attr;
-  const direct = resource.body.attributes.filter((a) => a.name === name).map((a) => a.expr);
-  if (direct.length > 0) return direct;
-  const blocks = resource.body.blocks.filter((b) => b.type === name || (b.type === "dynamic" && b.labels[0] === name));
-  if (blocks.length > 0) {
-    // A nested block: everything inside it.
-    const out: Expression[] = [];
-    for (const b of blocks) {
-      const walk = (body: typeof b.body): void => {
-        for (const a of body.attributes) out.push(a.expr);
-        for (const nb of body.blocks) walk(nb.body);
-      };
-      walk(b.body);
-    }
-    return out;
+  const follows = COMPUTED_FOLLOWS[resource.type]?.[attr];
+  if (follows) {
+    if (follows.includes("*")) return graph.resourceExpressions(resource);
+    return follows.flatMap((name) => argumentExprs(resource, name));
   }
-  return null;
+  return argumentExprs(resource, attr);
 }
 
 export interface Derivation {

@@ -8,7 +8,7 @@
  * `concat`/`flatten`/`tolist`, `for` results, `lookup` in a literal map);
  * anything else is unknown and yields nothing, so rules stay silent on it.
  */
-import type { Expression, FunctionCall, ObjectCons, Range } from "../../src/hcl/ast.js";
+import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../../src/hcl/ast.js";
 import { constantValue, objectKeyName, type ConstValue } from "../../src/hcl/walk.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
 import { localNameOf, unwrap } from "./outputs-expr.js";
@@ -19,6 +19,12 @@ export interface Site {
   file: SourceFile;
   /** `local.a`, `local.b`: the locals followed, outermost first. */
   via: readonly string[];
+  /**
+   * Names bound by enclosing `for` expressions: the value variable maps to
+   * the collection it iterates (its elements are the values it takes), a
+   * key variable to null (not followed).
+   */
+  scope?: ReadonlyMap<string, Site | null>;
 }
 
 /** Deep local chains or self-referencing values stop here (nothing is reported past it). */
@@ -46,6 +52,11 @@ function isLiteralNull(e: Expression): boolean {
   return u.kind === "LiteralValue" && u.type === "null";
 }
 
+function isSkippedByCoalesce(e: Expression): boolean {
+  const c = constantValue(e);
+  return c.known && (c.value === null || c.value === "");
+}
+
 /** Follow `local.x` (possibly parenthesised); null when `site` is not one or the local is unknown / cyclic. */
 export function followLocal(module: Module, site: Site): Site | null {
   const name = localNameOf(unwrap(site.expr));
@@ -53,6 +64,7 @@ export function followLocal(module: Module, site: Site): Site | null {
   const local = module.locals.get(name);
   const address = `local.${name}`;
   if (!local || site.via.includes(address)) return null;
+  // A local's value is evaluated on its own: no `for` variables are in scope.
   return { expr: local.value, file: local.file, via: [...site.via, address] };
 }
 
@@ -95,6 +107,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
   const e = unwrap(site.expr);
   const here: Site = { ...site, expr: e };
   if (depth > MAX_DEPTH || ++budget.steps > MAX_STEPS) return;
+  if (e.kind === "ScopeTraversal" && iterationValues(module, here, e, opts, out, depth, budget)) return;
   const local = followLocal(module, here);
   if (local) {
     expand(module, local, opts, out, depth + 1, budget);
@@ -123,8 +136,12 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
         for (const a of e.args) {
           const sub: Site[] = [];
           expand(module, { ...here, expr: a }, opts, sub, depth + 1, budget);
-          // coalesce() never returns null: it skips null arguments.
-          for (const x of sub) if (!(e.name === "coalesce" && isLiteralNull(x.expr))) out.push(x);
+          // coalesce() never returns null or "": it skips them.
+          for (const x of sub) if (!(e.name === "coalesce" && isSkippedByCoalesce(x.expr))) out.push(x);
+          // A constant argument never fails (try) and, unless null or "",
+          // is never skipped (coalesce): the arguments after it are never returned.
+          const c = constantValue(resolveStrict(module, { ...here, expr: a }).expr);
+          if (c.known && !(e.name === "coalesce" && (c.value === null || c.value === ""))) break;
         }
         return;
       }
@@ -133,7 +150,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
         return;
       }
       if (opts.scalar && e.name === "lookup" && (e.args.length === 2 || e.args.length === 3)) {
-        mapValues(module, { ...here, expr: e.args[0]! }, out, depth, budget);
+        mapValues(module, { ...here, expr: e.args[0]! }, e.args[1]!, out, depth, budget);
         if (e.args.length === 3) expand(module, { ...here, expr: e.args[2]! }, opts, out, depth + 1, budget);
         return;
       }
@@ -142,7 +159,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
     case "Index":
       if (opts.scalar) {
         const before = out.length;
-        mapValues(module, { ...here, expr: e.collection }, out, depth, budget);
+        mapValues(module, { ...here, expr: e.collection }, e.key, out, depth, budget);
         if (out.length > before) return;
       }
       break;
@@ -152,12 +169,57 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
   out.push(here);
 }
 
-/** Every value of a literal map (object constructor) `site` resolves to, in scalar mode. */
-function mapValues(module: Module, site: Site, out: Site[], depth: number, budget: Budget): void {
+/** The scope inside a `for` expression's body: its value variable iterates `collection`. */
+function forScope(site: Site, e: ForExpr): ReadonlyMap<string, Site | null> {
+  const scope = new Map(site.scope ?? []);
+  if (e.keyVar) scope.set(e.keyVar, null);
+  scope.set(e.valVar, { ...site, expr: e.collection });
+  return scope;
+}
+
+/**
+ * `x` or `x.attr` where `x` is a `for` value variable: the values are the
+ * collection's elements (or their `attr`). Returns false when `e` is not a
+ * bound name (the caller goes on); a bound name that cannot be followed
+ * adds nothing (unknown).
+ */
+function iterationValues(module: Module, site: Site, e: ScopeTraversal, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): boolean {
+  const root = e.traversal[0];
+  if (!root || root.kind !== "TraverseRoot" || !site.scope?.has(root.name)) return false;
+  const collection = site.scope.get(root.name);
+  if (!collection) return true;
+  const steps = e.traversal.slice(1);
+  if (steps.length > 1 || (steps.length === 1 && steps[0]!.kind !== "TraverseAttr")) return true;
+  const attr = steps.length === 1 && steps[0]!.kind === "TraverseAttr" ? steps[0]!.name : null;
+  const elements: Element[] = [];
+  collectElements(module, collection, elements, depth + 1, false, budget);
+  for (const el of elements) {
+    if (attr === null) {
+      expand(module, el.site, opts, out, depth + 1, budget);
+      continue;
+    }
+    for (const alt of alternativesWithin(module, el.site, {}, budget)) {
+      for (const view of objectViewsOf(module, alt, el.fromFor, depth + 1, budget)) {
+        const value = view.attrs.get(attr);
+        if (value) expand(module, value, opts, out, depth + 1, budget);
+      }
+    }
+  }
+  return true;
+}
+
+/**
+ * The values a literal map (object constructor) `site` resolves to may
+ * yield for `key`: the one under a constant key, else every value.
+ */
+function mapValues(module: Module, site: Site, key: Expression, out: Site[], depth: number, budget: Budget): void {
+  const k = constantValue(resolveStrict(module, { ...site, expr: key }).expr);
+  const wanted = k.known && (typeof k.value === "string" || typeof k.value === "number") ? String(k.value) : undefined;
   for (const alt of alternativesWithin(module, site, {}, budget)) {
     if (alt.expr.kind !== "ObjectCons") continue;
     for (const item of alt.expr.items) {
-      expand(module, { expr: item.value, file: alt.file, via: alt.via }, { scalar: true }, out, depth + 1, budget);
+      if (wanted !== undefined && objectKeyName(item) !== wanted) continue;
+      expand(module, { ...alt, expr: item.value }, { scalar: true }, out, depth + 1, budget);
     }
   }
 }
@@ -249,7 +311,7 @@ function viewOfObject(site: Site, obj: ObjectCons, fromFor: boolean): ObjectView
       attrs.clear();
       continue;
     }
-    attrs.set(name, { expr: item.value, file: site.file, via: site.via });
+    attrs.set(name, { ...site, expr: item.value });
   }
   return { site, range: obj.range, complete, attrs, fromFor };
 }
@@ -258,7 +320,7 @@ function viewOfMerge(module: Module, site: Site, call: FunctionCall, fromFor: bo
   const attrs = new Map<string, Site>();
   let complete = true;
   for (const arg of call.args) {
-    const argSite: Site = { expr: arg, file: site.file, via: site.via };
+    const argSite: Site = { ...site, expr: arg };
     if (isLiteralNull(arg)) continue;
     const alts = alternativesWithin(module, argSite, {}, budget);
     // Out of budget, the list of alternatives may be cut short: not known to be the only one.
@@ -318,12 +380,12 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
   for (const alt of alternativesWithin(module, site, {}, budget)) {
     const e = alt.expr;
     if (e.kind === "TupleCons") {
-      for (const x of e.exprs) pushElement(module, { expr: x, file: alt.file, via: alt.via }, false, out, depth, flatten, budget);
+      for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
-      pushElement(module, { expr: e.valExpr, file: alt.file, via: alt.via }, true, out, depth, flatten, budget);
+      pushElement(module, { ...alt, expr: e.valExpr, scope: forScope(alt, e) }, true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
       const inner = flatten || e.name === "flatten";
-      for (const a of e.args) collectElements(module, { expr: a, file: alt.file, via: alt.via }, out, depth + 1, inner, budget);
+      for (const a of e.args) collectElements(module, { ...alt, expr: a }, out, depth + 1, inner, budget);
     }
   }
 }
@@ -365,10 +427,10 @@ function certainElements(module: Module, site: Site, depth: number, budget: Budg
   if (depth > MAX_DEPTH || ++budget.steps > MAX_STEPS) return null;
   const s = resolveStrict(module, site);
   const e = s.expr;
-  if (e.kind === "TupleCons") return e.exprs.map((x) => ({ expr: x, file: s.file, via: s.via }));
+  if (e.kind === "TupleCons") return e.exprs.map((x) => ({ ...s, expr: x }));
   if (e.kind === "FunctionCall" && !e.expandFinal && (e.name === "concat" || e.name === "tolist")) {
     const out: Site[] = [];
-    for (const a of e.args) out.push(...(certainElements(module, { expr: a, file: s.file, via: s.via }, depth + 1, budget) ?? []));
+    for (const a of e.args) out.push(...(certainElements(module, { ...s, expr: a }, depth + 1, budget) ?? []));
     return out;
   }
   return null;

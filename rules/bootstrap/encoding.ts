@@ -41,8 +41,8 @@ export default defineRule({
           const chain = viaText([...via, ...bad.via]);
           const message =
             arg.encoding === "base64"
-              ? `${where} takes base64, but var.bootstrap_data (already base64) is wrapped in ${bad.encoder ?? "base64encode"}(...)${branch}${chain}: the instance receives base64 text instead of its bootstrap payload; pass var.bootstrap_data unchanged`
-              : `${where} takes plain text, but var.bootstrap_data is passed unchanged${branch}${chain}: the instance receives the base64 text instead of its bootstrap payload; use base64decode(var.bootstrap_data) or the argument's base64 variant`;
+              ? `${where} takes base64, but var.bootstrap_data (already base64) is wrapped in ${bad.encoder ?? "base64encode"}(...)${branch}${chain}: the instance gets its bootstrap payload still encoded and never joins; pass var.bootstrap_data unchanged`
+              : `${where} takes plain text, but var.bootstrap_data is passed unchanged${branch}${chain}: the instance gets base64 text instead of its bootstrap payload and never joins; use base64decode(var.bootstrap_data) or the argument's base64 variant`;
           ctx.report({ message, file: fileOfAttribute(r, attr).path, range: value.range });
         }
       }

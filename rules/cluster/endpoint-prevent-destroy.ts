@@ -1,7 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { Resource } from "../../src/terraform/model.js";
 import { chainLocals } from "../_lib/pool-common.js";
-import { viaText } from "../_lib/outputs-expr.js";
 
 function protectedFromDestroy(r: Resource): boolean {
   return r.lifecycle.preventDestroyAttr !== null && r.lifecycle.preventDestroy !== false;
@@ -25,9 +24,16 @@ export default defineRule({
       if (r) behind.push({ resource: r, via: chainLocals(chain.slice(0, -1)) });
     }
     if (behind.length === 0 || behind.some((b) => protectedFromDestroy(b.resource))) return;
-    const names = behind.map((b) => `${b.resource.address}${viaText(b.via)}`).join(", ");
+    // A protected address behind a DNS record (or similar) keeps the endpoint too.
+    for (const address of ctx.graph.dependencies(output.value, { throughResources: true }).keys()) {
+      const r = module.resources.get(address);
+      if (r && protectedFromDestroy(r)) return;
+    }
+    const names = behind
+      .map((b) => `${b.resource.address}${b.via.length > 0 ? ` via ${b.via.join(", ")}` : ""}`)
+      .join("; ");
     ctx.report({
-      message: `No resource behind control_plane_endpoint (${names}) has lifecycle { prevent_destroy = true }: replacing it changes the endpoint, which breaks every kubeconfig and certificate SAN and is never picked up by Cluster API; protect the load balancer (or address) it comes from`,
+      message: `No resource behind control_plane_endpoint has lifecycle { prevent_destroy = true } (it comes from ${names}): replacing it changes the endpoint, which breaks every kubeconfig and certificate SAN and is never picked up by Cluster API; protect the load balancer (or address) it comes from`,
       file: output.file.path,
       range: output.value.range,
     });

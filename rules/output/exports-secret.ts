@@ -1,9 +1,9 @@
-import type { Range } from "../../src/hcl/ast.js";
-import type { Expression } from "../../src/hcl/ast.js";
+import type { Expression, ObjectConsItem, Range } from "../../src/hcl/ast.js";
+import { constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Module } from "../../src/terraform/model.js";
 import { fileOfAttribute } from "../_lib/outputs-expr.js";
-import { accesses, secretOf, type SecretHit } from "../_lib/shapes-secrets.js";
+import { accesses, isCredentialName, secretOf, type SecretHit } from "../_lib/shapes-secrets.js";
 
 interface Hit extends SecretHit {
   /** Locals passed through from the exports value to the secret. */
@@ -36,6 +36,32 @@ function secretsIn(module: Module, expr: Expression): { range: Range; hits: Hit[
   return out;
 }
 
+function within(inner: Range, outer: Range): boolean {
+  return inner.start.offset >= outer.start.offset && inner.end.offset <= outer.end.offset;
+}
+
+/**
+ * Attributes of objects written in the exports value whose key is named
+ * like a credential and whose value is not null or "" (a literal password
+ * is as public as a referenced one). Items whose value already holds a
+ * reported reference are skipped.
+ */
+function credentialKeys(expr: Expression, reported: readonly Range[]): ObjectConsItem[] {
+  const out: ObjectConsItem[] = [];
+  walkExpression(expr, (e) => {
+    if (e.kind !== "ObjectCons") return;
+    for (const item of e.items) {
+      const name = objectKeyName(item);
+      if (name === undefined || !isCredentialName(name)) continue;
+      const c = constantValue(item.value);
+      if (c.known && (c.value === null || c.value === "")) continue;
+      if (reported.some((r) => within(r, item.value.range))) continue;
+      out.push(item);
+    }
+  });
+  return out;
+}
+
 function describe(hit: Hit): string {
   const via = hit.via.length > 0 ? ` via ${hit.via.join(", ")}` : "";
   return `${hit.text}${via} (${hit.why})`;
@@ -62,7 +88,15 @@ export default defineRule({
     }
     if (!output.value || !output.valueAttr) return;
     const file = fileOfAttribute(output, output.valueAttr);
-    for (const { range, hits } of secretsIn(ctx.expressions, output.value)) {
+    const found = secretsIn(ctx.expressions, output.value);
+    for (const item of credentialKeys(output.value, found.map((f) => f.range))) {
+      ctx.report({
+        file: file.path,
+        range: item.key.range,
+        message: `exports publishes "${objectKeyName(item)}", named like a credential; exports is stored and copied in clear text, so publish where the secret lives (e.g. a secret's ARN) instead and let nodes fetch it with their identity`,
+      });
+    }
+    for (const { range, hits } of found) {
       const shown = hits.slice(0, 3).map(describe).join("; ");
       const more = hits.length > 3 ? `; and ${hits.length - 3} more` : "";
       ctx.report({

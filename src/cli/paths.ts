@@ -44,6 +44,9 @@ export function moduleDirOf(p: string, cwd: string = process.cwd()): Target {
     throw new PathError(`${p}: ${code === "ENOENT" ? "no such file or directory" : `cannot read (${code ?? String(err)})`}`);
   }
   if (st.isDirectory()) return { dir: abs, display: p };
+  if (!isModuleFileName(path.basename(abs))) {
+    throw new PathError(`${p}: not a module directory or module file (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
   return { dir: path.dirname(abs), display: path.dirname(p) };
 }
 

@@ -285,7 +285,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       try {
         writeFileSync(args.outputFile, text);
       } catch (err) {
-        io.stderr(`tfcapi-lint: cannot write ${args.outputFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${outputErrorText(err, args.outputFile)}\n`);
         return EXIT_READ;
       }
     } else {
@@ -311,6 +311,16 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     }
     throw err;
   }
+}
+
+/** Why the report file could not be written, in words. */
+function outputErrorText(err: unknown, file: string): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `directory ${path.dirname(file)} does not exist`;
+  if (code === "ENOTDIR") return `a component of ${path.dirname(file)} is not a directory`;
+  if (code === "EISDIR") return "it is a directory";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  return code ?? (err instanceof Error ? err.message : String(err));
 }
 
 /** Read a whole stream (stdin) as UTF-8. */

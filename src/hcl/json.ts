@@ -12,9 +12,13 @@
  * whose keys are the labels, or an array of such objects. `"//"` properties
  * of a body are comments: they go to `Body.jsonComments`, not attributes.
  *
- * Ranges: names and labels cover their quoted key; a block runs from its
- * type key to its body's closing brace; a string expression covers the whole
- * quoted token while the parts inside it keep their exact positions.
+ * Ranges: names and labels cover their quoted key; a string expression
+ * covers the whole quoted token while the parts inside it keep their exact
+ * positions. A block's `typeRange` is its type key, which in JSON is shared
+ * by every block of that type in the object (`"resource": {...}`); so that a
+ * block's `range` locates that one block, it runs from the key holding its
+ * body (the last label, or the type key for unlabelled blocks) to the closing
+ * brace, or from its own `{` when several bodies share that key in an array.
  */
 
 import type {
@@ -58,6 +62,7 @@ export function parseJson(text: string, filename: string): ParseResult {
           summary: "Internal error while reading JSON configuration",
           detail: `tfcapi-lint failed to read this file (${err instanceof Error ? err.message : String(err)}). Please report this as a bug.`,
           subject: { start: at, end: at },
+          code: "internal",
         },
       ],
     };
@@ -240,10 +245,13 @@ class JsonMapper {
       return;
     }
     if (value.type === "object") {
-      out.push(this.block(typeKey, labels, value, schema));
+      // The block starts at the key that holds its body directly.
+      const holder = labels.length > 0 ? labels[labels.length - 1] : typeKey;
+      out.push(this.block(typeKey, labels, value, schema, holder.range.start));
     } else if (value.type === "array") {
       for (const item of value.items) {
-        if (item.type === "object") out.push(this.block(typeKey, labels, item, schema));
+        // Blocks sharing one key start at their own opening brace.
+        if (item.type === "object") out.push(this.block(typeKey, labels, item, schema, item.open.start));
         else if (item.type !== "invalid" && item.type !== "null") {
           this.notAnObject(item, `setting the arguments of a "${typeKey.value}" block`);
         }
@@ -261,7 +269,7 @@ class JsonMapper {
     this.structureError("Incorrect JSON value type", `A JSON object is required here, ${purpose}.`, value.range);
   }
 
-  private block(typeKey: JString, labels: JString[], obj: JObject, schema: BlockSchema): Block {
+  private block(typeKey: JString, labels: JString[], obj: JObject, schema: BlockSchema, start: number): Block {
     const body = this.emptyBody({ start: obj.open.end, end: obj.close.start });
     this.fillFromObject(body, obj, schema);
     return {
@@ -273,7 +281,7 @@ class JsonMapper {
       openBraceRange: this.range(obj.open),
       closeBraceRange: this.range(obj.close),
       body,
-      range: this.range({ start: typeKey.range.start, end: obj.close.end }),
+      range: this.range({ start, end: obj.close.end }),
       // Only meaningful for native syntax (one-line blocks).
       singleLine: false,
     };

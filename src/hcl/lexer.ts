@@ -569,6 +569,20 @@ export function lex(text: string, template = false): Tokens {
     if ((c === 36 || c === 37) && text.charCodeAt(s + 1) === 123) {
       return openInterp(s, c === 36 ? T.TemplateInterp : T.TemplateControl);
     }
+    if (isNewlineAt(s + 1)) {
+      if (c === 36 || c === 37) {
+        // HashiCorp's scanner folds a `$`/`%` before a line break into the newline token
+        let j = s + 1;
+        while (isNewlineAt(j)) j += text.charCodeAt(j) === 13 ? 2 : 1;
+        emit(T.QuotedNewline, s, j);
+        lineHasCode = false;
+        return j;
+      }
+      if (c === 92) {
+        emit(T.Invalid, s, s + 1);
+        return s + 1;
+      }
+    }
     let j = s;
     while (j < n) {
       const cc = text.charCodeAt(j);
@@ -576,7 +590,8 @@ export function lex(text: string, template = false): Tokens {
       if (cc === 34 || cc === 10) break;
       if (cc === 13 && text.charCodeAt(j + 1) === 10) break;
       if (cc === 92) {
-        // backslash: the next character belongs to the escape
+        // backslash: the next character belongs to the escape (a line break ends the token)
+        if (isNewlineAt(j + 1)) break;
         j += 2;
         if (j > n) j = n;
         continue;
@@ -584,6 +599,7 @@ export function lex(text: string, template = false): Tokens {
       if (cc === 36 || cc === 37) {
         // Like HashiCorp's scanner, `$` and `%` start a new literal token.
         if (j > s) break;
+        if (isNewlineAt(j + 1)) break;
         const nx = text.charCodeAt(j + 1);
         if (nx === 123) break;
         j += nx === cc && text.charCodeAt(j + 2) === 123 ? 3 : 1;
@@ -598,6 +614,11 @@ export function lex(text: string, template = false): Tokens {
     }
     emit(T.QuotedLit, s, j);
     return j;
+  }
+
+  function isNewlineAt(j: number): boolean {
+    const cc = text.charCodeAt(j);
+    return cc === 10 || (cc === 13 && text.charCodeAt(j + 1) === 10);
   }
 
   function openInterp(s: number, ty: number): number {

@@ -128,8 +128,8 @@ export function decodeLiteral(p: ParserState | null, text: string, s: number, e:
           break;
         }
         default: {
-          const cp = text.codePointAt(i + 1) ?? sel;
-          const ch = String.fromCodePoint(cp);
+          // the selector is one character as the user sees it (a grapheme cluster)
+          const ch = firstGrapheme(text.slice(i + 1, Math.min(e, i + 17)));
           diags.push({
             severity: "error",
             summary: "Invalid escape sequence",
@@ -149,6 +149,17 @@ export function decodeLiteral(p: ParserState | null, text: string, s: number, e:
   }
   out.push(text.slice(runStart, e));
   return out.join("");
+}
+
+let segmenter: Intl.Segmenter | undefined;
+
+function firstGrapheme(s: string): string {
+  const c = s.charCodeAt(0);
+  const simple = s.length === 1 || (c < 0x300 && s.charCodeAt(1) < 0x300);
+  if (simple) return s.slice(0, 1);
+  segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+  for (const seg of segmenter.segment(s)) return seg.segment;
+  return s.slice(0, 1);
 }
 
 /** Parses a template whose opening token (OQuote or OHeredoc) was just read. */

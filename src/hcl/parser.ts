@@ -377,7 +377,7 @@ function finishBlock(p: ParserState, ident: number): Block {
         if (!p.recovery) {
           p.error("Unclosed configuration block", "This block's `{` has no matching `}` before the end of the file.", openRange);
         }
-      } else if (!p.recovery || (cty !== T.Ident && cty !== T.OQuote)) {
+      } else if (!p.recovery || cty === T.Newline || cty === T.Comma) {
         const d: Diagnostic = {
           severity: "error",
           summary: "Invalid single-argument block definition",

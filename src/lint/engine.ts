@@ -103,6 +103,15 @@ function decideRole(unit: ModuleUnit, opts: LintOptions):
   return { error: `cannot tell which role the module implements: ${why}; pass --role cluster|machine|machinepool`, evidence: d.evidence };
 }
 
+const PARSE_RULE = "syntax/parse";
+
+/** A diagnostic as one message line: "Summary: detail." */
+function diagnosticText(summary: string, detail: string): string {
+  const s = summary.trim();
+  const d = detail.trim().replace(/\s*\n\s*/g, " ");
+  return d === "" ? s : `${s}: ${d}`;
+}
+
 function summarize(findings: readonly Finding[]): Summary {
   const s: Summary = { error: 0, warning: 0, info: 0 };
   for (const f of findings) if (!f.suppressed) s[f.severity]++;
@@ -175,6 +184,24 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
       } catch (err) {
         const msg = err instanceof Error ? err.message : String(err);
         throw new Error(`rule ${rule.id} failed on ${unit.relDir || "."}: ${msg}`, { cause: err });
+      }
+    }
+  }
+
+  // Module-model diagnostics (duplicate declarations, overrides without a
+  // base: what `terraform validate` rejects) are syntax/parse errors. A file in
+  // both file sets yields the same diagnostic twice: report it once.
+  if (active(PARSE_RULE) && rules.some((r) => r.id === PARSE_RULE && r.roles.includes(role))) {
+    const seenDiag = new Set<string>();
+    const parseRule = rules.find((r) => r.id === PARSE_RULE)!;
+    const units = parseRule.scope === "all" ? load.units : [load.root];
+    for (const unit of units) {
+      for (const d of [...unit.terraform.diagnostics, ...unit.opentofu.diagnostics]) {
+        const message = diagnosticText(d.summary, d.detail);
+        const key = `${d.file}\0${d.subject.start.offset}\0${d.subject.end.offset}\0${message}`;
+        if (seenDiag.has(key)) continue;
+        seenDiag.add(key);
+        findings.push({ ruleId: PARSE_RULE, severity: d.severity === "warning" ? "warning" : parseRule.severity, file: d.file, range: d.subject, message });
       }
     }
   }

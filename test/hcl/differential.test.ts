@@ -15,8 +15,7 @@
  * rejecting the text (what we compare against), while "convert to HCL: ..."
  * means the text parsed but hcl2json could not render some value as JSON
  * (it folds unary operators on literals, e.g. `-true`). For the latter only
- * the verdict "valid" is compared. Known bugs of our native parser are
- * excluded narrowly, one by one, in KNOWN_NATIVE_BUGS (test/gen/differential.ts).
+ * the verdict "valid" is compared. No divergence is excluded.
  *
  * To reproduce one case: DIFF_CASE=<index> npx vitest run test/hcl/differential.test.ts
  */
@@ -26,6 +25,7 @@ import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseHcl } from "../../src/hcl/index.js";
 import { differences, hcl2json, makeCase } from "../gen/differential.js";
+import { TRICKY_SNIPPETS } from "../gen/tricky-snippets.js";
 
 const SEED = 20261129;
 const CASES = 2400;
@@ -78,6 +78,15 @@ describe("native parser agrees with HashiCorp's HCL", () => {
       expect(rejected).toBeGreaterThan(CASES / 3);
       expect(rejected).toBeLessThan(CASES);
     }
+  }, 300_000);
+
+  it(`agrees on ${TRICKY_SNIPPETS.length} hand-picked tricky inputs`, async () => {
+    const failures: string[] = [];
+    for (const [i, text] of TRICKY_SNIPPETS.entries()) {
+      const { problems } = await differences("main.tf", text, false);
+      if (problems.length > 0) failures.push(`snippet ${i} ${JSON.stringify(text)}: ${problems.join("; ")}`);
+    }
+    expect(failures).toEqual([]);
   }, 300_000);
 
   it("agrees on every native file under fixtures/ and examples/", async () => {

@@ -310,12 +310,17 @@ describe("deep nesting", () => {
     }
   });
 
-  it("JSON: 10,000 levels of [, { and \"${ yield one diagnostic", () => {
+  it("JSON: 10,000 levels of [, {, ( and \"${ yield one diagnostic", () => {
     const arrays = '{"locals": {"a": ' + "[".repeat(n) + "]".repeat(n) + "}}";
     // The root object, "locals" and 254 arrays are read; the 255th array is skipped.
     expect(parseChecked(arrays, JSON_FILE).diagnostics.map(brief)).toEqual(["Nesting too deep @ 1:272-1:273"]);
     const objects = '{"locals": {"a": ' + '{"b": '.repeat(n) + "1" + "}".repeat(n) + "}}";
     expect(parseChecked(objects, JSON_FILE).diagnostics.map(brief)).toEqual(["Nesting too deep @ 1:1542-1:1543"]);
+    // Parentheses nest inside the interpolation of one JSON string.
+    const parens = '{"locals": {"a": "${' + "(".repeat(n) + "1" + ")".repeat(n) + '}"}}';
+    const p = parseChecked(parens, JSON_FILE).diagnostics;
+    expect(p.map((d) => d.summary)).toEqual(["Nesting too deep"]);
+    expect(parens.slice(p[0].subject.start.offset, p[0].subject.end.offset)).toBe("(");
     // Templates nest inside one JSON string; inner quotes are escaped.
     const templates = '{"locals": {"a": "' + '${\\"'.repeat(n) + "1" + '\\"}'.repeat(n) + '"}}';
     const res = parseChecked(templates, JSON_FILE);

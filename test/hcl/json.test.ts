@@ -52,7 +52,8 @@ describe("parseJson blocks", () => {
     expect(r(b.openBraceRange)).toBe("4:14-4:15");
     expect(r(b.closeBraceRange)).toBe("6:7-6:8");
     expect(r(b.body.range)).toBe("4:15-6:7");
-    expect(r(b.range)).toBe("2:3-6:8");
+    // From the key holding the body (the last label) to the closing brace.
+    expect(r(b.range)).toBe("4:7-6:8");
     expect(b.singleLine).toBe(false);
     const a = b.body.attributes[0];
     expect(a.name).toBe("ami");
@@ -81,6 +82,14 @@ describe("parseJson blocks", () => {
       "terraform",
     ]);
     expect(body.blocks[6].body.attributes.map((a) => a.name)).toEqual(["one"]);
+    // Blocks sharing a key in an array start at their own brace.
+    const [a, b1, b2] = body.blocks;
+    expect([a.range.start.offset, b1.range.start.offset, b2.range.start.offset]).toEqual([
+      text.indexOf('"a"'),
+      text.indexOf('{"default":1}'),
+      text.indexOf('{"default":2}'),
+    ]);
+    expect(b1.typeRange).toEqual(a.typeRange);
   });
 
   it("allows repeated block keys and a root array of objects", () => {
@@ -274,6 +283,80 @@ describe("parseJson expressions", () => {
   });
 });
 
+describe("parseJson Terraform argument modes", () => {
+  it("reads required_providers literally, except configuration_aliases", () => {
+    const text = JSON.stringify({
+      terraform: {
+        required_providers: {
+          aws: { source: "hashicorp/aws", version: "~> 5.0", configuration_aliases: ["aws.west"] },
+          legacy: "~> 1.0",
+        },
+      },
+    });
+    const rp = parseOk(text).blocks[0].body.blocks[0].body;
+    const aws = attr(rp, "aws");
+    expect(aws.kind).toBe("ObjectCons");
+    if (aws.kind !== "ObjectCons") return;
+    expect(aws.items.map((i) => [i.key.kind, i.value.kind])).toEqual([
+      ["Template", "Template"],
+      ["Template", "Template"],
+      ["Template", "TupleCons"],
+    ]);
+    const aliases = aws.items[2].value;
+    expect(aliases.kind === "TupleCons" && aliases.exprs[0].kind).toBe("ScopeTraversal");
+    expect(attr(rp, "legacy")).toMatchObject({ kind: "Template", jsonValue: "~> 1.0" });
+  });
+
+  it("parses moved addresses and provisioner keywords as expressions", () => {
+    const text = JSON.stringify({
+      moved: { from: "aws_instance.old", to: "aws_instance.new[0]" },
+      resource: { null_resource: { x: { provisioner: { "local-exec": { command: "echo ${self.id}", when: "destroy" } } } } },
+    });
+    const body = parseOk(text);
+    expect(attr(body.blocks[0].body, "from")).toMatchObject({ kind: "ScopeTraversal" });
+    expect(attr(body.blocks[0].body, "to")).toMatchObject({ kind: "ScopeTraversal" });
+    const prov = body.blocks[1].body.blocks[0].body;
+    expect(attr(prov, "when")).toMatchObject({ kind: "ScopeTraversal" });
+    const cmd = attr(prov, "command");
+    expect(cmd.kind).toBe("Template");
+    if (cmd.kind === "Template") expect(cmd.parts.map((p) => p.kind)).toEqual(["TemplateLiteral", "TemplateInterp"]);
+  });
+
+  it("keeps backend settings literal and template keys parsed", () => {
+    const text = '{"terraform": {"backend": {"s3": {"key": "${not.a.ref}"}}}, "locals": {"m": {"k-${var.env}": 1, "$${x}": 2}}}';
+    const body = parseOk(text);
+    const key = attr(body.blocks[0].body.blocks[0].body, "key");
+    expect(key).toMatchObject({ kind: "Template", jsonValue: "${not.a.ref}" });
+    const m = attr(body.blocks[1].body, "m");
+    expect(m.kind).toBe("ObjectCons");
+    if (m.kind !== "ObjectCons") return;
+    const k0 = m.items[0].key;
+    expect(k0.kind === "Template" && k0.parts.map((p) => p.kind)).toEqual(["TemplateLiteral", "TemplateInterp"]);
+    const k1 = m.items[1].key;
+    // `$${` is an escaped `${`: all literal text.
+    expect(k1.kind === "Template" && k1.parts.map((p) => (p.kind === "TemplateLiteral" ? p.value : p.kind)).join("")).toBe("${x}");
+  });
+
+  it("reads a label-level \"//\" as a label, as HCL does", () => {
+    const body = parseOk('{"variable": {"//": {"type": "string"}}}');
+    expect(body.blocks.map(blockSummary)).toEqual(["variable //"]);
+  });
+
+  it("collects comments from every object of a root array", () => {
+    const body = parseOk('[{"//": "one"}, {"//": "two", "locals": {}}]');
+    expect(body.jsonComments?.map((c) => [c.text, r(c.range)])).toEqual([
+      ["one", "1:3-1:14"],
+      ["two", "1:18-1:29"],
+    ]);
+    expect(body.blocks.map(blockSummary)).toEqual(["locals"]);
+  });
+
+  it("keeps a non-string comment's JSON text", () => {
+    const body = parseOk('{"resource": {"t": {"n": {"//": {"metadata": {"path": "a/b"}}}}}}');
+    expect(body.blocks[0].body.jsonComments?.map((c) => c.text)).toEqual(['{"metadata": {"path": "a/b"}}']);
+  });
+});
+
 describe("parseJson plain strings", () => {
   it("splits text after each line break like the native parser, with exact ranges", () => {
     // `\n` and `\u000a` both decode to a line break; `\\n` is a backslash and "n".
@@ -326,6 +409,10 @@ describe("parseJson diagnostics", () => {
     expect(diags(text)).toEqual(["Duplicate argument @ 1:39-1:45"]);
     const body = parseJson(text, "main.tf.json").file.body.blocks[0].body;
     expect(body.attributes.map((a) => r(a.nameRange))).toEqual(["1:21-1:27"]);
+  });
+
+  it("reports a local defined twice", () => {
+    expect(diags('{"locals": {"a": 1, "//": "x", "a": 2}}')).toEqual(["Duplicate argument @ 1:32-1:35"]);
   });
 
   it("allows repeated keys in resource bodies (nested blocks of the provider)", () => {

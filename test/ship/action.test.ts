@@ -64,6 +64,7 @@ describe("scripts/action-run.sh", () => {
     copyFromRoot("examples/broken-machinepool", path.join(ws, "modules", "broken"));
     copyFromRoot("examples/machinepool-aws", path.join(ws, "modules", "pool"));
     copyFromRoot("examples/cluster-aws", path.join(ws, "cluster"));
+    copyFromRoot("fixtures/skeletons/cluster", path.join(ws, "skeleton"));
   });
   afterAll(() => cleanup(ws));
 
@@ -161,6 +162,18 @@ describe("scripts/action-run.sh", () => {
     expect(warnOnly.code).toBe(0);
     expect(runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args, INPUT_FAIL_ON: "warning" }).code).toBe(1);
     expect(runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args, INPUT_FAIL_ON: "error" }).code).toBe(0);
+  });
+
+  it("fails on info findings only with fail-on info", () => {
+    // The contract's cluster skeleton has no required_version: one info finding.
+    const c = counts(["skeleton"]);
+    expect(c).toEqual({ error: 0, warning: 0, info: 1 });
+    const info = runAction({ INPUT_PATH: "skeleton", INPUT_FAIL_ON: "info" });
+    expect(info.code).toBe(1);
+    expect(info.outputs.notices).toBe("1");
+    expect(info.stdout).toMatch(/^::notice title=module\/version::skeleton: /m);
+    expect(runAction({ INPUT_PATH: "skeleton", INPUT_FAIL_ON: "warning" }).code).toBe(0);
+    expect(runAction({ INPUT_PATH: "skeleton" }).code).toBe(0);
   });
 
   it("lints recursively with a role, in another format", () => {

@@ -196,7 +196,7 @@ describe("file sets and bad files", () => {
     expect([u.hasTofu, u.tofuOnly, u.declarations === u.terraform, u.expressions === u.terraform]).toEqual([false, false, true, true]);
   });
 
-  it("reports binary, non-UTF-8 and directory 'files' and still loads the rest", () => {
+  it("reports binary and non-UTF-8 files, skips directories, and still loads the rest", () => {
     const root = tmp();
     write(root, {
       "main.tf": '\uFEFFvariable "x" {\r\n  type = string\r\n}\r\n',
@@ -206,7 +206,6 @@ describe("file sets and bad files", () => {
     fs.mkdirSync(path.join(root, "network.tf"));
     const r = loadModule(root);
     expect(problems(r)).toEqual([
-      ["unreadable", "network.tf", null, "network.tf is a directory, not a module file; rename it so it does not end in .tf"],
       ["binary", "blob.tf", null, "blob.tf contains a NUL byte at offset 7; it looks like a binary file, not Terraform source"],
       ["not-utf8", "latin1.tf", null, "latin1.tf is not valid UTF-8 (byte offset 5); save it as UTF-8"],
     ]);
