@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import { traversalPath, unwrap, viaText } from "../_lib/outputs-expr.js";
+import { fileOfAttribute, traversalPath, unwrap, viaText } from "../_lib/outputs-expr.js";
 
 export default defineRule({
   id: "pool/replicas-output",
@@ -18,7 +18,7 @@ export default defineRule({
     if (traversalPath(target) !== "var.replicas") return;
     ctx.report({
       message: `The replicas output is just var.replicas${viaText(resolved.via)}, but the module supports autoscaling: report the group's current desired capacity read back from the scaling group (e.g. aws_autoscaling_group.<name>.desired_capacity), or the autoscaler's changes never reach the MachinePool`,
-      file: output.file.path,
+      file: output.valueAttr ? fileOfAttribute(output, output.valueAttr).path : output.file.path,
       range: output.value.range,
     });
   },

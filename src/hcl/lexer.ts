@@ -554,12 +554,13 @@ export function lex(text: string, template = false): Tokens {
       stack.pop();
       return s + 1;
     }
-    if (c === 10 || (c === 13 && text.charCodeAt(s + 1) === 10)) {
-      // consecutive line breaks form one token
+    if (c === 10 || c === 13) {
+      // consecutive line breaks form one token (a lone CR counts as one)
       let j = s;
       for (;;) {
         if (text.charCodeAt(j) === 10) j++;
         else if (text.charCodeAt(j) === 13 && text.charCodeAt(j + 1) === 10) j += 2;
+        else if (text.charCodeAt(j) === 13 && j === s) j++;
         else break;
       }
       emit(T.QuotedNewline, s, j);
@@ -587,8 +588,7 @@ export function lex(text: string, template = false): Tokens {
     while (j < n) {
       const cc = text.charCodeAt(j);
       if ((cc === 36 || cc === 37 || cc === 92) && j === n - 1) break;
-      if (cc === 34 || cc === 10) break;
-      if (cc === 13 && text.charCodeAt(j + 1) === 10) break;
+      if (cc === 34 || cc === 10 || cc === 13) break;
       if (cc === 92) {
         // backslash: the next character belongs to the escape (a line break ends the token)
         if (isNewlineAt(j + 1)) break;
@@ -659,9 +659,15 @@ export function lex(text: string, template = false): Tokens {
       heredocLineStart = false;
       return openInterp(s, c === 36 ? T.TemplateInterp : T.TemplateControl);
     }
+    if (c === 13 && text.charCodeAt(s + 1) !== 10) {
+      // HashiCorp's scanner gives up on a lone CR in a heredoc: the rest is one invalid token
+      emit(T.Invalid, s, n);
+      return n;
+    }
     let j = s;
     while (j < n) {
       const cc = text.charCodeAt(j);
+      if (cc === 13 && text.charCodeAt(j + 1) !== 10) break;
       if ((cc === 36 || cc === 37) && j === n - 1) break;
       if (cc === 10) {
         j++;

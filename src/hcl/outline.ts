@@ -235,7 +235,8 @@ export function hclOutline(text: string, filename: string): OutlineFile {
   const { text: stripped, hadBom } = stripBom(text);
   if (filename.endsWith(".json")) {
     const r = parseJson(text, filename);
-    const c = new PosConverter(stripped, hadBom, []);
+    // HashiCorp's JSON scanner counts grapheme clusters along the whole line
+    const c = new PosConverter(stripped, hadBom, [[0, stripped.length]]);
     return { file: filename, syntax: "json", diags: r.diagnostics.map((d) => diagOf(c, d)) };
   }
   const { result: r, tokens } = parseNativeWithTokens(text, filename, { compat: true });

@@ -72,13 +72,20 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length < 0 ? -1 : a.length === b.length ? 0 : 1;
 }
 
+/**
+ * The reference linter's order: file, line, rule id (byte order). Within one
+ * rule on one line: column, then message (the reference sorts by message,
+ * but our messages are our own anyway), then end position.
+ */
 export function compareFindings(a: Finding, b: Finding): number {
   return (
     compareCodePoints(a.file, b.file) ||
     a.range.start.line - b.range.start.line ||
-    a.range.start.column - b.range.start.column ||
     compareCodePoints(a.ruleId, b.ruleId) ||
-    compareCodePoints(a.message, b.message)
+    a.range.start.column - b.range.start.column ||
+    compareCodePoints(a.message, b.message) ||
+    a.range.end.line - b.range.end.line ||
+    a.range.end.column - b.range.end.column
   );
 }
 

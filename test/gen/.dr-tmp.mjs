@@ -134,6 +134,107 @@ var FILE_SCHEMA = {
   }
 };
 
+// src/hcl/json-decode.ts
+var SIMPLE_ESCAPES = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "	"
+};
+function decodedOffsets(text, s) {
+  const map = [];
+  if (!s.escaped) {
+    for (let i = s.range.start + 1; i <= s.contentEnd; i++) map.push(i);
+    return map;
+  }
+  decodeContent(text, s.range.start + 1, s.contentEnd, map, null);
+  map.push(s.contentEnd);
+  return map;
+}
+function decodeContent(text, from, to, map, report) {
+  let out = "";
+  let i = from;
+  while (i < to) {
+    let j = i;
+    while (j < to) {
+      const c2 = text.charCodeAt(j);
+      if (c2 === 92 || c2 < 32) break;
+      j++;
+    }
+    if (j > i) {
+      out += text.slice(i, j);
+      if (map !== null) for (let k = i; k < j; k++) map.push(k);
+      i = j;
+      if (i >= to) break;
+    }
+    const c = text.charCodeAt(i);
+    if (c !== 92) {
+      report?.(
+        "Invalid JSON string",
+        `A JSON string cannot contain the control character U+${c.toString(16).toUpperCase().padStart(4, "0")} as is; write it as an escape such as \\t or \\u${c.toString(16).padStart(4, "0")}.`,
+        i,
+        i + 1
+      );
+      out += text[i];
+      map?.push(i);
+      i++;
+      continue;
+    }
+    const e = text[i + 1];
+    const simpleEscape = e === void 0 || i + 1 >= to ? void 0 : SIMPLE_ESCAPES[e];
+    if (simpleEscape !== void 0) {
+      out += simpleEscape;
+      map?.push(i);
+      i += 2;
+      continue;
+    }
+    if (e === "u") {
+      const hex = text.slice(i + 2, Math.min(i + 6, to));
+      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
+        let unit = parseInt(hex, 16);
+        if (unit >= 55296 && unit <= 56319) {
+          const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})$/.exec(text.slice(i + 6, i + 12));
+          if (low && i + 12 <= to) {
+            out += String.fromCharCode(unit, parseInt(low[1], 16));
+            map?.push(i, i + 6);
+            i += 12;
+            continue;
+          }
+          unit = 65533;
+        } else if (unit >= 56320 && unit <= 57343) {
+          unit = 65533;
+        }
+        out += String.fromCharCode(unit);
+        map?.push(i);
+        i += 6;
+        continue;
+      }
+      const digits = /^[0-9a-fA-F]*/.exec(hex)?.[0].length ?? 0;
+      report?.("Invalid JSON string", "A \\u escape needs exactly four hexadecimal digits, for example \\u00e9.", i, i + 2 + digits);
+      out += "\\u";
+      map?.push(i, i + 1);
+      i += 2;
+      continue;
+    }
+    const shown = e === void 0 || i + 1 >= to ? "\\" : "\\" + e;
+    report?.(
+      "Invalid JSON string",
+      `"${shown}" is not a valid escape in a JSON string. The valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a literal backslash as \\\\.`,
+      i,
+      i + shown.length
+    );
+    out += shown;
+    map?.push(i);
+    if (shown.length === 2) map?.push(i + 1);
+    i += shown.length;
+  }
+  return out;
+}
+
 // src/hcl/json-value.ts
 var MAX_JSON_DEPTH = 256;
 var WS_SPACE = 32;
@@ -643,107 +744,8 @@ var Reader = class {
     return backslashes % 2 === 1;
   }
 };
-var SIMPLE_ESCAPES = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "	"
-};
 function readJson(text) {
   return new Reader(text).readDocument();
-}
-function decodedOffsets(text, s) {
-  const map = [];
-  if (!s.escaped) {
-    for (let i = s.range.start + 1; i <= s.contentEnd; i++) map.push(i);
-    return map;
-  }
-  decodeContent(text, s.range.start + 1, s.contentEnd, map, null);
-  map.push(s.contentEnd);
-  return map;
-}
-function decodeContent(text, from, to, map, report) {
-  let out = "";
-  let i = from;
-  while (i < to) {
-    let j = i;
-    while (j < to) {
-      const c2 = text.charCodeAt(j);
-      if (c2 === 92 || c2 < 32) break;
-      j++;
-    }
-    if (j > i) {
-      out += text.slice(i, j);
-      if (map !== null) for (let k = i; k < j; k++) map.push(k);
-      i = j;
-      if (i >= to) break;
-    }
-    const c = text.charCodeAt(i);
-    if (c !== 92) {
-      report?.(
-        "Invalid JSON string",
-        `A JSON string cannot contain the control character U+${c.toString(16).toUpperCase().padStart(4, "0")} as is; write it as an escape such as \\t or \\u${c.toString(16).padStart(4, "0")}.`,
-        i,
-        i + 1
-      );
-      out += text[i];
-      map?.push(i);
-      i++;
-      continue;
-    }
-    const e = text[i + 1];
-    const simpleEscape = e === void 0 || i + 1 >= to ? void 0 : SIMPLE_ESCAPES[e];
-    if (simpleEscape !== void 0) {
-      out += simpleEscape;
-      map?.push(i);
-      i += 2;
-      continue;
-    }
-    if (e === "u") {
-      const hex = text.slice(i + 2, Math.min(i + 6, to));
-      if (/^[0-9a-fA-F]{4}$/.test(hex)) {
-        let unit = parseInt(hex, 16);
-        if (unit >= 55296 && unit <= 56319) {
-          const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})$/.exec(text.slice(i + 6, i + 12));
-          if (low && i + 12 <= to) {
-            out += String.fromCharCode(unit, parseInt(low[1], 16));
-            map?.push(i, i + 6);
-            i += 12;
-            continue;
-          }
-          unit = 65533;
-        } else if (unit >= 56320 && unit <= 57343) {
-          unit = 65533;
-        }
-        out += String.fromCharCode(unit);
-        map?.push(i);
-        i += 6;
-        continue;
-      }
-      const digits = /^[0-9a-fA-F]*/.exec(hex)?.[0].length ?? 0;
-      report?.("Invalid JSON string", "A \\u escape needs exactly four hexadecimal digits, for example \\u00e9.", i, i + 2 + digits);
-      out += "\\u";
-      map?.push(i, i + 1);
-      i += 2;
-      continue;
-    }
-    const shown = e === void 0 || i + 1 >= to ? "\\" : "\\" + e;
-    report?.(
-      "Invalid JSON string",
-      `"${shown}" is not a valid escape in a JSON string. The valid escapes are \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX; write a literal backslash as \\\\.`,
-      i,
-      i + shown.length
-    );
-    out += shown;
-    map?.push(i);
-    if (shown.length === 2) map?.push(i + 1);
-    i += shown.length;
-  }
-  return out;
 }
 
 // src/hcl/lexer.ts
@@ -1189,11 +1191,12 @@ function lex(text, template = false) {
       stack.pop();
       return s + 1;
     }
-    if (c === 10 || c === 13 && text.charCodeAt(s + 1) === 10) {
+    if (c === 10 || c === 13) {
       let j2 = s;
       for (; ; ) {
         if (text.charCodeAt(j2) === 10) j2++;
         else if (text.charCodeAt(j2) === 13 && text.charCodeAt(j2 + 1) === 10) j2 += 2;
+        else if (text.charCodeAt(j2) === 13 && j2 === s) j2++;
         else break;
       }
       emit(49 /* QuotedNewline */, s, j2);
@@ -1203,19 +1206,33 @@ function lex(text, template = false) {
     if ((c === 36 || c === 37) && text.charCodeAt(s + 1) === 123) {
       return openInterp(s, c === 36 ? 16 /* TemplateInterp */ : 17 /* TemplateControl */);
     }
+    if (isNewlineAt(s + 1)) {
+      if (c === 36 || c === 37) {
+        let j2 = s + 1;
+        while (isNewlineAt(j2)) j2 += text.charCodeAt(j2) === 13 ? 2 : 1;
+        emit(49 /* QuotedNewline */, s, j2);
+        lineHasCode = false;
+        return j2;
+      }
+      if (c === 92) {
+        emit(51 /* Invalid */, s, s + 1);
+        return s + 1;
+      }
+    }
     let j = s;
     while (j < n) {
       const cc = text.charCodeAt(j);
       if ((cc === 36 || cc === 37 || cc === 92) && j === n - 1) break;
-      if (cc === 34 || cc === 10) break;
-      if (cc === 13 && text.charCodeAt(j + 1) === 10) break;
+      if (cc === 34 || cc === 10 || cc === 13) break;
       if (cc === 92) {
+        if (isNewlineAt(j + 1)) break;
         j += 2;
         if (j > n) j = n;
         continue;
       }
       if (cc === 36 || cc === 37) {
         if (j > s) break;
+        if (isNewlineAt(j + 1)) break;
         const nx = text.charCodeAt(j + 1);
         if (nx === 123) break;
         j += nx === cc && text.charCodeAt(j + 2) === 123 ? 3 : 1;
@@ -1229,6 +1246,10 @@ function lex(text, template = false) {
     }
     emit(14 /* QuotedLit */, s, j);
     return j;
+  }
+  function isNewlineAt(j) {
+    const cc = text.charCodeAt(j);
+    return cc === 10 || cc === 13 && text.charCodeAt(j + 1) === 10;
   }
   function openInterp(s, ty) {
     let e = s + 2;
@@ -1264,9 +1285,14 @@ function lex(text, template = false) {
       heredocLineStart = false;
       return openInterp(s, c === 36 ? 16 /* TemplateInterp */ : 17 /* TemplateControl */);
     }
+    if (c === 13 && text.charCodeAt(s + 1) !== 10) {
+      emit(51 /* Invalid */, s, n);
+      return n;
+    }
     let j = s;
     while (j < n) {
       const cc = text.charCodeAt(j);
+      if (cc === 13 && text.charCodeAt(j + 1) !== 10) break;
       if ((cc === 36 || cc === 37) && j === n - 1) break;
       if (cc === 10) {
         j++;
@@ -1638,8 +1664,7 @@ function decodeLiteral(p, text, s, e, quoted, diags) {
           break;
         }
         default: {
-          const cp = text.codePointAt(i + 1) ?? sel;
-          const ch = String.fromCodePoint(cp);
+          const ch = firstGrapheme(text.slice(i + 1, Math.min(e, i + 17)));
           diags.push({
             severity: "error",
             summary: "Invalid escape sequence",
@@ -1659,6 +1684,15 @@ function decodeLiteral(p, text, s, e, quoted, diags) {
   }
   out.push(text.slice(runStart, e));
   return out.join("");
+}
+var segmenter;
+function firstGrapheme(s) {
+  const c = s.charCodeAt(0);
+  const simple = s.length === 1 || c < 768 && s.charCodeAt(1) < 768;
+  if (simple) return s.slice(0, 1);
+  segmenter ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+  for (const seg of segmenter.segment(s)) return seg.segment;
+  return s.slice(0, 1);
 }
 function parseTemplateAfterOpen(p, open) {
   const isHeredoc = p.types[open] === 12 /* OHeredoc */;
@@ -3106,7 +3140,7 @@ function finishBlock(p, ident) {
         if (!p.recovery) {
           p.error("Unclosed configuration block", "This block's `{` has no matching `}` before the end of the file.", openRange);
         }
-      } else if (!p.recovery || cty !== 2 /* Ident */ && cty !== 10 /* OQuote */) {
+      } else if (!p.recovery || cty === 1 /* Newline */ || cty === 35 /* Comma */) {
         const d = {
           severity: "error",
           summary: "Invalid single-argument block definition",
@@ -3382,7 +3416,8 @@ function parseJson(text, filename) {
           severity: "error",
           summary: "Internal error while reading JSON configuration",
           detail: `tfcapi-lint failed to read this file (${err instanceof Error ? err.message : String(err)}). Please report this as a bug.`,
-          subject: { start: at, end: at }
+          subject: { start: at, end: at },
+          code: "internal"
         }
       ]
     };
@@ -3548,10 +3583,11 @@ var JsonMapper = class {
       return;
     }
     if (value.type === "object") {
-      out.push(this.block(typeKey, labels, value, schema));
+      const holder = labels.length > 0 ? labels[labels.length - 1] : typeKey;
+      out.push(this.block(typeKey, labels, value, schema, holder.range.start));
     } else if (value.type === "array") {
       for (const item of value.items) {
-        if (item.type === "object") out.push(this.block(typeKey, labels, item, schema));
+        if (item.type === "object") out.push(this.block(typeKey, labels, item, schema, item.open.start));
         else if (item.type !== "invalid" && item.type !== "null") {
           this.notAnObject(item, `setting the arguments of a "${typeKey.value}" block`);
         }
@@ -3567,7 +3603,7 @@ var JsonMapper = class {
   notAnObject(value, purpose) {
     this.structureError("Incorrect JSON value type", `A JSON object is required here, ${purpose}.`, value.range);
   }
-  block(typeKey, labels, obj, schema) {
+  block(typeKey, labels, obj, schema, start) {
     const body = this.emptyBody({ start: obj.open.end, end: obj.close.start });
     this.fillFromObject(body, obj, schema);
     return {
@@ -3579,7 +3615,7 @@ var JsonMapper = class {
       openBraceRange: this.range(obj.open),
       closeBraceRange: this.range(obj.close),
       body,
-      range: this.range({ start: typeKey.range.start, end: obj.close.end }),
+      range: this.range({ start, end: obj.close.end }),
       // Only meaningful for native syntax (one-line blocks).
       singleLine: false
     };

@@ -134,6 +134,13 @@ describe("parseJson blocks", () => {
     expect(check.body.blocks.map(blockSummary)).toEqual(["data http site", "assert"]);
   });
 
+  it("treats names like constructor and __proto__ as plain names", () => {
+    const body = parseOk('{"constructor": 1, "locals": {"__proto__": 2, "toString": 3}, "resource": {"t": {"n": {"hasOwnProperty": {}}}}}');
+    expect(body.attributes.map((a) => a.name)).toEqual(["constructor"]);
+    expect(body.blocks[0].body.attributes.map((a) => a.name)).toEqual(["__proto__", "toString"]);
+    expect(body.blocks[1].body.attributes.map((a) => [a.name, a.expr.kind])).toEqual([["hasOwnProperty", "ObjectCons"]]);
+  });
+
   it("keeps unknown top-level keys as attributes and skips null blocks", () => {
     const body = parseOk('{"foo": 1, "module": null, "output": {"o": null}}');
     expect(body.attributes.map((a) => a.name)).toEqual(["foo"]);
