@@ -1,8 +1,70 @@
-// Builds the package: one bundled ESM file for the CLI (fast start: no module
-// resolution at run time), one for the library API, and type declarations.
+// Builds the package: the CLI, the library API, and type declarations.
+//
+// The CLI starts on every save and commit, so its start-up is what counts:
+//  - dist/cli.cjs is the whole CLI as one script: no module resolution and
+//    no chunks to load at run time, and modules that only some runs need
+//    (other output formats) are evaluated only when used;
+//  - dist/cli.js, what bin/tfcapi-lint.js imports, is a small loader that
+//    compiles cli.cjs with V8's code cache dist/cli.cache when the cache fits
+//    the running Node (V8 checks its version and flags; otherwise it compiles
+//    the source as usual, just without the head start);
+//  - dist/cli.cache is made here after a training run over examples/, so it
+//    holds the bytecode of the functions a lint run calls too (V8 compiles
+//    functions lazily: without the cache every start compiles them again).
+// dist/index.js is the library API as one ESM file.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+
+const LOADER = `// Loads the bundled CLI (cli.cjs) with V8's code cache (cli.cache; see scripts/build.mjs).
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Script } from "node:vm";
+
+const file = fileURLToPath(new URL("./cli.cjs", import.meta.url));
+const dir = fileURLToPath(new URL(".", import.meta.url));
+let cachedData;
+try {
+  cachedData = readFileSync(fileURLToPath(new URL("./cli.cache", import.meta.url)));
+} catch {
+  // no cache: compile from source
+}
+const source = readFileSync(file, "utf8");
+const script = new Script("(function (exports, require, module, __filename, __dirname) {" + source + "\\n})", {
+  filename: file,
+  ...(cachedData ? { cachedData } : {}),
+});
+const cjs = { exports: {} };
+script.runInThisContext()(cjs.exports, createRequire(file), cjs, file, dir);
+
+export const main = cjs.exports.main;
+/** Whether V8 used the code cache (false when it did not fit this Node). */
+export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
+/** The code cache as of now, including functions compiled so far (the build's training run writes it). */
+export function createCodeCache() {
+  return script.createCachedData();
+}
+`;
+
+// Runs in a child process with no Node flags (V8 rejects a cache made under other flags).
+const TRAIN = `
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+const cli = await import(pathToFileURL(path.resolve("dist/cli.js")).href);
+const io = { stdout() {}, stderr() {}, readStdin: async () => "", env: { NO_COLOR: "1" }, cwd: process.cwd(), isTTY: false };
+const runs = [
+  ["examples/machinepool-aws"],
+  ["examples/broken-machinepool"],
+  ["--recursive", "examples"],
+  ["--recursive", "--format", "json", "examples"],
+  ["--format", "compact", "examples/broken-machinepool"],
+  ["--version"],
+];
+for (let i = 0; i < 2; i++) for (const args of runs) await cli.main(args, io);
+writeFileSync("dist/cli.cache", cli.createCodeCache());
+`;
 
 rmSync("dist", { recursive: true, force: true });
 // Regenerate the precompiled config-file validator (committed; see the script).
@@ -10,11 +72,26 @@ execFileSync(process.execPath, ["scripts/gen-config-validator.mjs"], { stdio: "i
 const common = {
   bundle: true,
   platform: "node",
-  format: "esm",
   target: "node20",
   sourcemap: false,
   legalComments: "none",
   logLevel: "warning",
 };
-await build({ ...common, entryPoints: { cli: "src/cli.ts", index: "src/index.ts" }, outdir: "dist", splitting: true, chunkNames: "chunks/[name]-[hash]" });
+await build({ ...common, format: "esm", entryPoints: { index: "src/index.ts" }, outdir: "dist" });
+await build({
+  ...common,
+  format: "cjs",
+  entryPoints: { cli: "src/cli.ts" },
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  // The CLI finds its package root (rule docs, version) from its own URL.
+  define: { "import.meta.url": "__cli_url" },
+  banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+});
+// The loader runs cli.cjs as a plain script: a real import() there would fail.
+if (/\bimport\(/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains a dynamic import()");
+writeFileSync("dist/cli.js", LOADER);
+const trainEnv = { ...process.env, NO_COLOR: "1" };
+for (const k of ["NODE_OPTIONS", "FORCE_COLOR", "GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS", "TFCAPI_LINT_DEBUG"]) delete trainEnv[k];
+execFileSync(process.execPath, ["--input-type=module", "-e", TRAIN], { stdio: "inherit", env: trainEnv });
 execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });

@@ -8,6 +8,7 @@
  */
 import type { Expression } from "../../src/hcl/ast.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
+import type { LoadResult, Module, ModuleUnit } from "../../src/terraform/model.js";
 import { objectKeyName } from "../../src/hcl/walk.js";
 import { localNameOf, traversalPath, unwrap } from "./outputs-expr.js";
 
@@ -32,14 +33,19 @@ const ONE_OF_ARGS = new Set(["try", "coalesce"]);
 const ENCODERS = new Set(["base64encode", "base64gzip"]);
 const MAX_DEPTH = 48;
 
-export function encodingLeaves(graph: DependencyGraph, expr: Expression): EncodingLeaf[] {
+/**
+ * The encoding branches of `expr` relative to `source` (the variable that
+ * holds the base64 bootstrap data: `var.bootstrap_data`, or in a local child
+ * module the variable the parent passed it to).
+ */
+export function encodingLeaves(graph: DependencyGraph, expr: Expression, source: string = BOOTSTRAP_VAR): EncodingLeaf[] {
   const out: EncodingLeaf[] = [];
   const visit = (x: Expression, via: string[], branched: boolean, depth: number): EncodingLeaf[] => {
     const other: EncodingLeaf[] = [{ state: "other", via, branched }];
     if (depth > MAX_DEPTH) return other;
     const e = unwrap(x);
     if (e.kind === "ScopeTraversal") {
-      if (traversalPath(e) === BOOTSTRAP_VAR) return [{ state: "raw", via, branched }];
+      if (traversalPath(e) === source) return [{ state: "raw", via, branched }];
       const name = localNameOf(e);
       if (name !== null && !via.includes(`local.${name}`)) {
         const l = graph.local(name);
@@ -50,7 +56,7 @@ export function encodingLeaves(graph: DependencyGraph, expr: Expression): Encodi
     if (e.kind === "Conditional") {
       // A condition that inspects the payload itself (gzip detection,
       // `can(base64decode(...))`) means the author handles both encodings.
-      if (graph.reaches(e.condition, BOOTSTRAP_VAR) !== null) return other;
+      if (graph.reaches(e.condition, source) !== null) return other;
       return [...visit(e.trueResult, via, true, depth + 1), ...visit(e.falseResult, via, true, depth + 1)];
     }
     if (e.kind === "FunctionCall" && !e.expandFinal) {
@@ -102,4 +108,31 @@ export function mapEntry(graph: DependencyGraph, expr: Expression, key: string, 
     }
   }
   return null;
+}
+
+/**
+ * The variables of `unit` that certainly hold the bootstrap data unchanged:
+ * `bootstrap_data` in the root module; in a local child module, each
+ * argument of its call whose every branch is one of the parent's bootstrap
+ * variables passed unchanged (`user_data = var.bootstrap_data`).
+ */
+export function bootstrapVariables(load: LoadResult, unit: ModuleUnit, graphOf: (m: Module) => DependencyGraph, depth = 0): string[] {
+  if (unit === load.root) return unit.expressions.variables.has("bootstrap_data") ? ["bootstrap_data"] : [];
+  if (depth > 16) return [];
+  const parent = load.units.find((u) => u.children.some((c) => c.unit === unit));
+  if (!parent) return [];
+  const call = parent.children.find((c) => c.unit === unit)!.call;
+  const sources = bootstrapVariables(load, parent, graphOf, depth + 1);
+  if (sources.length === 0) return [];
+  const graph = graphOf(parent.expressions);
+  const out: string[] = [];
+  for (const [name, attr] of call.args) {
+    if (!unit.expressions.variables.has(name)) continue;
+    const raw = sources.some((src) => {
+      const leaves = encodingLeaves(graph, attr.expr, `var.${src}`);
+      return leaves.length > 0 && leaves.every((l) => l.state === "raw");
+    });
+    if (raw) out.push(name);
+  }
+  return out;
 }

@@ -572,12 +572,9 @@ export function lex(text: string, template = false): Tokens {
     }
     if (isNewlineAt(s + 1)) {
       if (c === 36 || c === 37) {
-        // HashiCorp's scanner folds a `$`/`%` before a line break into the newline token
-        let j = s + 1;
-        while (isNewlineAt(j)) j += text.charCodeAt(j) === 13 ? 2 : 1;
-        emit(T.QuotedNewline, s, j);
-        lineHasCode = false;
-        return j;
+        // a `$`/`%` before a line break is a literal token of its own
+        emit(T.QuotedLit, s, s + 1);
+        return s + 1;
       }
       if (c === 92) {
         emit(T.Invalid, s, s + 1);

@@ -4,8 +4,8 @@
  * breaks inside and outside brackets, odd numbers and traversals, names,
  * one-line blocks, unusual whitespace and characters, and expansion. The
  * differential test checks each against HashiCorp's HCL; several are
- * regressions of bugs the random programs found (e.g. blanks after a
- * heredoc's closing marker).
+ * regressions of bugs the random programs found (blanks after a heredoc's
+ * closing marker, lone carriage returns in heredocs and strings).
  */
 export const TRICKY_SNIPPETS: string[] = [
   // heredocs
@@ -134,6 +134,14 @@ export const TRICKY_SNIPPETS: string[] = [
   "a = {a = 1, a = 2}\n",
   "a = 1\na = 2\n",
   "a = 1\nb {}\na {}\n",
+  // lone carriage returns (a CR not followed by LF)
+  "a = <<EOF\nx\ry\nEOF\n",
+  "a = <<EOF\r\nx\r z\r\nEOF\r\n",
+  "a = <<EOF\n\rEOF\n",
+  "a = <<EOF\n\r\nEOF\n",
+  "a = \"x\ry\"\n",
+  "# x\ry\na = 1\n",
+  "a = 1 /* \r */\n",
   // expansion
   "a = provider::a::b(x...)\n",
   "a = f(x...)...\n",

@@ -1,0 +1,62 @@
+/**
+ * The pool/cluster/bootstrap depth rules on damaged input: prefixes of a few
+ * of their fixtures (cut at many points, mostly mid-token or mid-block) and
+ * copies with one character deleted must lint without throwing, and every
+ * finding must lie inside its file.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { lintModule } from "../src/lint/engine.js";
+import { DEPTH_POOL_RULES } from "../rules/depth-pool.js";
+
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
+const RULES = DEPTH_POOL_RULES.map((r) => r.id);
+
+const CASES: { fixture: string; file: string; role: "cluster" | "machine" | "machinepool"; step: number }[] = [
+  { fixture: "bootstrap/encoding/mime-multipart-or-unchanged", file: "main.tf", role: "machinepool", step: 11 },
+  { fixture: "bootstrap/encoding/google-metadata-unchanged", file: "main.tf", role: "machine", step: 13 },
+  { fixture: "bootstrap/encoding/json-launch-template-double-encoded", file: "main.tf.json", role: "machinepool", step: 7 },
+  { fixture: "pool/bootstrap-replaces-instances/null-resource-triggers-via-local", file: "main.tf", role: "machinepool", step: 17 },
+  { fixture: "pool/min-max-unpinned/azure-dynamic-profile-gated", file: "main.tf", role: "machinepool", step: 19 },
+  { fixture: "cluster/gate-on-initialized/gated-through-local", file: "addons.tf", role: "cluster", step: 13 },
+  { fixture: "cluster/endpoint-prevent-destroy/load-balancer-unprotected", file: "loadbalancer.tf", role: "cluster", step: 11 },
+];
+
+const work = mkdtempSync(path.join(tmpdir(), "tfcapi-depth-pool-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("depth pool rules on truncated files", () => {
+  for (const c of CASES) {
+    it(`${c.fixture}/${c.file}`, () => {
+      const dir = path.join(work, c.fixture.replace(/\//g, "_"));
+      cpSync(path.join(FIXTURES, c.fixture), dir, { recursive: true });
+      const original = readFileSync(path.join(dir, c.file), "utf8");
+      const variants: string[] = [];
+      for (let cut = 0; cut <= original.length; cut += c.step) {
+        variants.push(original.slice(0, cut), original.slice(0, cut) + original.slice(cut + 1));
+      }
+      let runs = 0;
+      for (const text of variants) {
+        writeFileSync(path.join(dir, c.file), text);
+        const outcome = lintModule(dir, { role: c.role, only: RULES, now: new Date("2026-01-01T00:00:00Z") });
+        expect(outcome.kind).toBe("report");
+        if (outcome.kind !== "report") continue;
+        runs++;
+        for (const f of outcome.report.findings) {
+          expect(RULES).toContain(f.ruleId);
+          if (f.file === "") {
+            expect(f.range.start.line).toBe(0);
+            continue;
+          }
+          const fileText = f.file === c.file ? text : readFileSync(path.join(dir, f.file), "utf8");
+          expect(f.range.start.offset).toBeLessThanOrEqual(f.range.end.offset);
+          expect(f.range.end.offset).toBeLessThanOrEqual(fileText.length);
+        }
+      }
+      expect(runs).toBe(variants.length);
+    });
+  }
+});
