@@ -7,7 +7,20 @@ import { HELP, parseArgs, UsageError } from "./cli/args.js";
 import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, runLint, type Io } from "./cli/run.js";
 
+/**
+ * A reader that goes away early (`tfcapi-lint ... | head`) closes the pipe:
+ * stop writing quietly instead of dying on an unhandled EPIPE error.
+ */
+function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") return;
+    throw err;
+  });
+}
+
 function defaultIo(): Io {
+  ignoreClosedPipe(process.stdout);
+  ignoreClosedPipe(process.stderr);
   return {
     stdout: (t) => {
       process.stdout.write(t);

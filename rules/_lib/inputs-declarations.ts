@@ -30,9 +30,25 @@ export function canonicalText(file: SourceFile, start: number, end: number): str
   return text.replace(/\s+/g, " ").trim();
 }
 
+/**
+ * A declaration whose body text is made on first use: module/tofu-shadow
+ * compares bodies only of declarations that sit in two different files.
+ */
+function lazyDecl(key: string, file: SourceFile, range: Range, start: number, end: number): ComparableDecl {
+  let body: string | undefined;
+  return {
+    key,
+    file,
+    range,
+    get body(): string {
+      if (body === undefined) body = canonicalText(file, start, end);
+      return body;
+    },
+  };
+}
+
 function blockDecl(key: string, file: SourceFile, block: Block): ComparableDecl {
-  const body = canonicalText(file, block.openBraceRange.end.offset, block.closeBraceRange.start.offset);
-  return { key, file, range: blockHeaderRange(block, file.hcl.syntax), body };
+  return lazyDecl(key, file, blockHeaderRange(block, file.hcl.syntax), block.openBraceRange.end.offset, block.closeBraceRange.start.offset);
 }
 
 /** Every declaration module/tofu-shadow compares, keyed by identity. */
@@ -51,22 +67,19 @@ export function comparableDeclarations(mod: Module): Map<string, ComparableDecl>
   for (const d of mod.dataSources.values()) add(blockDecl(`data "${d.type}" "${d.name}"`, d.file, d.block));
   for (const m of mod.moduleCalls.values()) add(blockDecl(`module "${m.name}"`, m.file, m.block));
   for (const l of mod.locals.values()) {
-    const body = canonicalText(l.file, l.value.range.start.offset, l.value.range.end.offset);
-    add({ key: `local.${l.name}`, file: l.file, range: l.attr.nameRange, body });
+    add(lazyDecl(`local.${l.name}`, l.file, l.attr.nameRange, l.value.range.start.offset, l.value.range.end.offset));
   }
   for (const t of mod.terraformBlocks) {
     for (const b of t.backends) add(blockDecl(`backend "${b.labels[0] ?? ""}"`, t.file, b));
     for (const c of t.clouds) add(blockDecl("cloud block", t.file, c));
     for (const rp of t.requiredProviders) {
       for (const a of rp.body.attributes) {
-        const body = canonicalText(t.file, a.expr.range.start.offset, a.expr.range.end.offset);
-        add({ key: `required provider "${a.name}"`, file: t.file, range: a.nameRange, body });
+        add(lazyDecl(`required provider "${a.name}"`, t.file, a.nameRange, a.expr.range.start.offset, a.expr.range.end.offset));
       }
     }
     const rv = t.requiredVersion;
     if (rv) {
-      const body = canonicalText(t.file, rv.expr.range.start.offset, rv.expr.range.end.offset);
-      add({ key: "required_version", file: t.file, range: rv.nameRange, body });
+      add(lazyDecl("required_version", t.file, rv.nameRange, rv.expr.range.start.offset, rv.expr.range.end.offset));
     }
   }
   return out;

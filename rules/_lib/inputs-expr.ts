@@ -83,7 +83,87 @@ export function templatePartExpressions(parts: readonly TemplatePart[]): Express
  */
 export function visitExpression(expr: Expression, visit: (e: Expression) => boolean | void): void {
   if (visit(expr) === false) return;
-  for (const child of childExpressions(expr)) visitExpression(child, visit);
+  // The children in childExpressions' order, without building arrays (hot:
+  // most rules walk every expression of the module through here).
+  switch (expr.kind) {
+    case "LiteralValue":
+    case "ScopeTraversal":
+    case "AnonSymbol":
+    case "Invalid":
+      return;
+    case "Template":
+      visitParts(expr.parts, visit);
+      return;
+    case "TemplateWrap":
+      visitExpression(expr.wrapped, visit);
+      return;
+    case "RelativeTraversal":
+      visitExpression(expr.source, visit);
+      return;
+    case "Index":
+      visitExpression(expr.collection, visit);
+      visitExpression(expr.key, visit);
+      return;
+    case "Splat":
+      visitExpression(expr.source, visit);
+      visitExpression(expr.each, visit);
+      return;
+    case "FunctionCall":
+      for (const a of expr.args) visitExpression(a, visit);
+      return;
+    case "Conditional":
+      visitExpression(expr.condition, visit);
+      visitExpression(expr.trueResult, visit);
+      visitExpression(expr.falseResult, visit);
+      return;
+    case "BinaryOp":
+      visitExpression(expr.lhs, visit);
+      visitExpression(expr.rhs, visit);
+      return;
+    case "UnaryOp":
+      visitExpression(expr.operand, visit);
+      return;
+    case "TupleCons":
+      for (const e of expr.exprs) visitExpression(e, visit);
+      return;
+    case "ObjectCons":
+      for (const item of expr.items) {
+        visitExpression(item.key, visit);
+        visitExpression(item.value, visit);
+      }
+      return;
+    case "For":
+      visitExpression(expr.collection, visit);
+      if (expr.keyExpr) visitExpression(expr.keyExpr, visit);
+      visitExpression(expr.valExpr, visit);
+      if (expr.condition) visitExpression(expr.condition, visit);
+      return;
+    case "Parentheses":
+      visitExpression(expr.expr, visit);
+      return;
+  }
+}
+
+/** visitExpression over templatePartExpressions(parts), in the same order. */
+function visitParts(parts: readonly TemplatePart[], visit: (e: Expression) => boolean | void): void {
+  for (const part of parts) {
+    switch (part.kind) {
+      case "TemplateLiteral":
+        break;
+      case "TemplateInterp":
+        visitExpression(part.expr, visit);
+        break;
+      case "TemplateIf":
+        visitExpression(part.condition, visit);
+        visitParts(part.then, visit);
+        if (part.else) visitParts(part.else, visit);
+        break;
+      case "TemplateFor":
+        visitExpression(part.collection, visit);
+        visitParts(part.body, visit);
+        break;
+    }
+  }
 }
 
 /** Every attribute of a body and of its nested blocks, with the block path. */
@@ -108,15 +188,19 @@ export function traversalHead(expr: ScopeTraversal): { root: string; name: strin
 /** `expr` is a traversal starting `<root>.<name>` (e.g. `var.captf_tags...`). */
 export function isRefTo(expr: Expression, root: string, name: string): expr is ScopeTraversal {
   if (expr.kind !== "ScopeTraversal") return false;
-  const head = traversalHead(expr);
-  return head.root === root && head.name === name;
+  // traversalHead(expr), without allocating (called on every node by many rules).
+  const first = expr.traversal[0];
+  const second = expr.traversal[1];
+  return (first && first.kind === "TraverseRoot" ? first.name : "") === root && (second && second.kind === "TraverseAttr" ? second.name : null) === name;
 }
 
 /** The name of the local `expr` starts with (`local.tags["x"]` -> "tags"). */
 export function localName(expr: Expression): string | null {
   if (expr.kind !== "ScopeTraversal") return null;
-  const head = traversalHead(expr);
-  return head.root === "local" ? head.name : null;
+  const first = expr.traversal[0];
+  if (!first || first.kind !== "TraverseRoot" || first.name !== "local") return null;
+  const second = expr.traversal[1];
+  return second && second.kind === "TraverseAttr" ? second.name : null;
 }
 
 /** Every traversal in `expr` that starts `<root>.<name>`. */

@@ -11,12 +11,6 @@ export function chainLocals(chain: readonly ChainStep[] | null): string[] {
   return (chain ?? []).map((s) => s.address).filter((a) => a.startsWith("local."));
 }
 
-/** " via local.a -> aws_x.y" style text naming every hop but the last, or "". */
-export function chainText(chain: readonly ChainStep[] | null): string {
-  const hops = (chain ?? []).slice(0, -1).map((s) => s.address);
-  return hops.length > 0 ? ` via ${hops.join(" -> ")}` : "";
-}
-
 /** Resource types of providers that create nothing outside Terraform state. */
 const BOOKKEEPING = /^(terraform_data$|null_|random_|time_)/;
 

@@ -9,7 +9,7 @@
  */
 import type { Body, Expression } from "../../src/hcl/ast.js";
 import type { DependencyGraph, Reference } from "../../src/terraform/graph-api.js";
-import type { Resource } from "../../src/terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/model.js";
 
 /**
  * Computed attributes of managed resources and the arguments whose change
@@ -99,4 +99,32 @@ export function derivedFrom(graph: DependencyGraph, expr: Expression, variable: 
   };
   const chain = visit(expr, 0);
   return chain ? { chain } : null;
+}
+
+/**
+ * The variables of `unit` that carry the root module's `var.<rootVariable>`
+ * in any form: the variable itself in the root; in a local child module,
+ * each argument of its call derived from one of the parent's carriers.
+ */
+export function carrierVariables(
+  load: LoadResult,
+  unit: ModuleUnit,
+  rootVariable: string,
+  graphOf: (m: Module) => DependencyGraph,
+  depth = 0,
+): string[] {
+  if (unit === load.root) return unit.expressions.variables.has(rootVariable) ? [rootVariable] : [];
+  if (depth > 16) return [];
+  const parent = load.units.find((u) => u.children.some((c) => c.unit === unit));
+  if (!parent) return [];
+  const call = parent.children.find((c) => c.unit === unit)!.call;
+  const sources = carrierVariables(load, parent, rootVariable, graphOf, depth + 1);
+  if (sources.length === 0) return [];
+  const graph = graphOf(parent.expressions);
+  const out: string[] = [];
+  for (const [name, attr] of call.args) {
+    if (!unit.expressions.variables.has(name)) continue;
+    if (sources.some((src) => derivedFrom(graph, attr.expr, `var.${src}`) !== null)) out.push(name);
+  }
+  return out;
 }

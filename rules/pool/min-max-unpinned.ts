@@ -5,18 +5,22 @@ import { MIN_MAX_ATTRIBUTES } from "../../src/contract/providers.js";
 import { attributesAt } from "../_lib/outputs-autoscaling.js";
 import { unwrap, viaText } from "../_lib/outputs-expr.js";
 import { chainLocals } from "../_lib/pool-common.js";
-import { AUTOSCALING_ENABLED, branchesOn, resourceGatedOn } from "../_lib/pool-guards.js";
-
-const BOUNDS = ["var.autoscaling.min", "var.autoscaling.max"];
+import { autoscalingTargets, branchesOnAny, reachesAny, resourceGatedOn, type AutoscalingTargets } from "../_lib/pool-guards.js";
 
 /**
  * `max(var.autoscaling.max, var.replicas)`: some argument does not come from
- * var.autoscaling, so the value never drops below it when autoscaling is off.
+ * the autoscaling input, so the value never drops below it when autoscaling is off.
  */
-function flooredByOther(graph: DependencyGraph, value: Expression): boolean {
+function flooredByOther(graph: DependencyGraph, value: Expression, t: AutoscalingTargets): boolean {
   const e = unwrap(graph.resolveLocals(value).expr);
   if (e.kind !== "FunctionCall" || e.name !== "max" || e.expandFinal) return false;
-  return e.args.some((a) => graph.reaches(a, "var.autoscaling") === null);
+  const sources = [...t.object, ...t.min, ...t.max];
+  return e.args.some((a) => reachesAny(graph, a, sources) === null);
+}
+
+function describe(target: string, isRoot: boolean, callName: string | null): string {
+  if (isRoot || callName === null) return target;
+  return `${target} (set from the autoscaling input by module.${callName})`;
 }
 
 export default defineRule({
@@ -24,37 +28,36 @@ export default defineRule({
   severity: "warning",
   roles: ["machinepool"],
   summary: "Scaling-group min/max come from var.autoscaling only when autoscaling is enabled",
-  scope: "root",
+  // Local child modules too: a group module called with min/max arguments.
+  scope: "all",
   fixable: false,
   tags: ["contract", "machinepool", "autoscaling"],
   check(ctx) {
     const module = ctx.expressions;
     const graph = ctx.graph;
+    const targets = autoscalingTargets(ctx.load, ctx.unit, (m) => ctx.graphOf(m));
+    if (targets.min.length + targets.max.length === 0) return;
+    const parent = ctx.load.units.find((u) => u.children.some((c) => c.unit === ctx.unit));
+    const callName = parent?.children.find((c) => c.unit === ctx.unit)?.call.name ?? null;
     const table = new Map(MIN_MAX_ATTRIBUTES.map((m) => [m.type, m]));
     for (const r of module.resources.values()) {
       const spec = table.get(r.type);
       if (!spec) continue;
-      if (resourceGatedOn(graph, r, AUTOSCALING_ENABLED)) continue;
+      if (resourceGatedOn(graph, r, targets.enabled)) continue;
       const switched = (spec.switches ?? []).some((path) =>
-        attributesAt(r.body, path).some((a) => graph.reaches(a.expr, AUTOSCALING_ENABLED) !== null),
+        attributesAt(r.body, path).some((a) => reachesAny(graph, a.expr, targets.enabled) !== null),
       );
       if (switched) continue;
       for (const path of spec.bounds) {
         for (const attr of attributesAt(r.body, path)) {
-          let bound: string | null = null;
-          let chain = null;
-          for (const b of BOUNDS) {
-            chain = graph.reaches(attr.expr, b);
-            if (chain) {
-              bound = b;
-              break;
-            }
-          }
-          if (!bound) continue;
-          if (branchesOn(graph, attr.expr, AUTOSCALING_ENABLED)) continue;
-          if (flooredByOther(graph, attr.expr)) continue;
+          const bound = reachesAny(graph, attr.expr, targets.min) ?? reachesAny(graph, attr.expr, targets.max);
+          if (bound === null) continue;
+          if (branchesOnAny(graph, attr.expr, targets.enabled)) continue;
+          if (flooredByOther(graph, attr.expr, targets)) continue;
+          const chain = graph.reaches(attr.expr, bound);
+          const enabled = targets.enabled[0] ?? "var.autoscaling.enabled";
           ctx.report({
-            message: `${r.address} ${path.join(".")} comes from ${bound}${viaText(chainLocals(chain))} with no condition on var.autoscaling.enabled: with autoscaling disabled it is 0 and the group scales to zero; use var.autoscaling.enabled ? ${bound} : var.replicas`,
+            message: `${r.address} ${path.join(".")} comes from ${describe(bound, ctx.isRoot, callName)}${viaText(chainLocals(chain))} with no condition on var.autoscaling.enabled: with autoscaling disabled it is 0 and the group scales to zero; use ${ctx.isRoot ? `${enabled} ? ${bound} : var.replicas` : "the autoscaling bounds only while var.autoscaling.enabled is true and var.replicas otherwise"}`,
             file: r.file.path,
             range: attr.range,
           });

@@ -4,6 +4,12 @@ import { blockHeaderRange } from "../_lib/outputs-expr.js";
 
 const VERSION = "var.kubernetes_version";
 
+/**
+ * Managed node pools whose Kubernetes version belongs to the managed
+ * cluster, not to the pool: the pool has no argument a version could reach.
+ */
+const VERSION_OWNED_BY_CLUSTER = new Set(["digitalocean_kubernetes_node_pool"]);
+
 export default defineRule({
   id: "pool/version-no-roll",
   severity: "warning",
@@ -15,7 +21,9 @@ export default defineRule({
   check(ctx) {
     const module = ctx.expressions;
     if (!module.variables.has("kubernetes_version")) return;
-    const groupTypes = new Set(SCALING_GROUP_TYPES.filter((t) => !t.attached).map((t) => t.type));
+    const groupTypes = new Set(
+      SCALING_GROUP_TYPES.filter((t) => !t.attached && !VERSION_OWNED_BY_CLUSTER.has(t.type)).map((t) => t.type),
+    );
     for (const group of module.resources.values()) {
       if (!groupTypes.has(group.type)) continue;
       // Everything that shapes the group's members: its own arguments, what

@@ -13,10 +13,10 @@ import type { ModuleReport, RunReport } from "../lint/result.js";
 import type { Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
-import { FORMAT_NAMES, getFormatter, writeStepSummary } from "../report/index.js";
+import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { toolVersion } from "./commands.js";
-import { findModuleDirs, moduleDirOf, PathError, type Target } from "./paths.js";
+import { findModuleDirs, isModuleFileName, moduleDirOf, PathError, type Target } from "./paths.js";
 
 export interface Io {
   stdout(text: string): void;
@@ -65,7 +65,7 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
     throw new UsageError(`--json conflicts with --format ${args.format}`);
   }
   const format = args.json ? "json" : (args.format ?? "text");
-  if (!getFormatter(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
+  if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
   for (const r of args.ruleSettings) {
     if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
   }
@@ -75,6 +75,9 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
   if (args.stdin && args.positionals.length > 0) throw new UsageError("--stdin takes no paths; the module is the directory of --stdin-filename");
   if (args.stdin && args.recursive) throw new UsageError("--stdin cannot be combined with --recursive");
   if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
+  if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
+    throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
   if (args.command === "module" && args.positionals.length !== 1) {
     throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
   }
@@ -274,7 +277,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       toolVersion: toolVersion(),
       failOn,
     };
-    const formatter = getFormatter(checked.format)!;
+    const formatter = (await loadFormatter(checked.format))!;
     const text = formatter(run, { color: useColor(args, io), env: io.env });
     // The diff goes before a text report; machine-readable stdout stays clean.
     if (args.fixDryRun && diffs !== "") {
@@ -292,7 +295,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       io.stdout(text);
     }
     if (checked.format === "github") {
-      const r = writeStepSummary(run, io.env);
+      const r = await writeStepSummary(run, io.env);
       if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
     }
     if (readErrors.length > 0) {

@@ -51,12 +51,10 @@ export const enum T {
   FatArrow,
   Question,
   Colon,
-  DoubleColon,
   BitwiseAnd,
   BitwiseOr,
   BitwiseXor,
   BitwiseNot,
-  StarStar,
   Semicolon,
   Backtick,
   Apostrophe,
@@ -88,7 +86,8 @@ export interface Tokens {
 }
 
 const RE_ID_START = /[\p{ID_Start}_]/u;
-const RE_ID_CONTINUE = /[\p{ID_Continue}\-]/u;
+// (ZWJ/ZWNJ joined ID_Continue only in Unicode 15.1; HashiCorp's tables predate that.)
+const RE_ID_CONTINUE = /(?![\u200c\u200d])[\p{ID_Continue}\-]/u;
 
 function isAsciiIdStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
@@ -656,7 +655,7 @@ export function lex(text: string, template = false): Tokens {
       heredocLineStart = false;
       return openInterp(s, c === 36 ? T.TemplateInterp : T.TemplateControl);
     }
-    if (c === 13 && text.charCodeAt(s + 1) !== 10) {
+    if (c === 13 && text.charCodeAt(s + 1) !== 10 && frame.marker !== undefined) {
       // HashiCorp's scanner gives up on a lone CR in a heredoc: the rest is one invalid token
       emit(T.Invalid, s, n);
       return n;
@@ -664,7 +663,7 @@ export function lex(text: string, template = false): Tokens {
     let j = s;
     while (j < n) {
       const cc = text.charCodeAt(j);
-      if (cc === 13 && text.charCodeAt(j + 1) !== 10) break;
+      if (cc === 13 && text.charCodeAt(j + 1) !== 10 && frame.marker !== undefined) break;
       if ((cc === 36 || cc === 37) && j === n - 1) break;
       if (cc === 10) {
         j++;

@@ -64,7 +64,6 @@ function fillComments(li: LineIndex, comments: Comment[]): Comment[] {
 function checkInvalidTokens(p: ParserState, tk: Tokens): Diagnostic[] {
   const out: Diagnostic[] = [];
   let bitwise = 0;
-  let exponent = 0;
   let backtick = 0;
   let apostrophe = 0;
   let semicolon = 0;
@@ -86,12 +85,6 @@ function checkInvalidTokens(p: ParserState, tk: Tokens): Diagnostic[] {
             ty === T.BitwiseAnd ? " Use `&&` for a logical AND." : ty === T.BitwiseOr ? " Use `||` for a logical OR." : ty === T.BitwiseNot ? " Use `!` for a logical NOT." : "";
           add("Unsupported operator", `HCL has no bitwise operators.${hint}`, i);
           bitwise++;
-        }
-        break;
-      case T.StarStar:
-        if (exponent < 1) {
-          add("Unsupported operator", "HCL has no `**` operator; use the pow() function for exponents.", i);
-          exponent++;
         }
         break;
       case T.Backtick:

@@ -7,11 +7,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import {
+  BIN,
   briefs,
+  E2E,
   fixtureFiles,
   firstLine,
   hasStackTrace,
   parseDoc,
+  REPO,
   runCli,
   tree,
   type CliResult,
@@ -76,6 +79,37 @@ describe("paths that cannot be linted", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe("tfcapi-lint: cannot write the report to reports/lint.json: directory reports does not exist\n");
+  });
+});
+
+describe("the reader goes away", () => {
+  it("stdout closed early (| head): no EPIPE stack trace, the exit code is the lint result", () => {
+    const dir = tree({});
+    const errFile = path.join(dir, "stderr.txt");
+    // Over 200 KB of SARIF: far more than a pipe buffer holds.
+    const script = `"${process.execPath}" "${BIN}" --role machinepool --recursive --format sarif examples 2>"${errFile}" | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"`;
+    const out = execFileSync("bash", ["-c", script], { cwd: REPO, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    expect(readFileSync(errFile, "utf8")).toBe("");
+    expect(out).toBe("1\n");
+  });
+});
+
+describe("the report file never replaces user files by accident", () => {
+  it("--output-file naming a module file is refused before anything runs (exit 3)", () => {
+    const dir = tree(MACHINE());
+    const r = runCli(["--role", "machine", "-o", "main.tf", "."], { cwd: dir });
+    noCrash(r);
+    expect(r.code).toBe(3);
+    expect(firstLine(r.stderr)).toBe("tfcapi-lint: --output-file main.tf: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)");
+    expect(readFileSync(path.join(dir, "main.tf"), "utf8")).toBe(MACHINE()["main.tf"]);
+  });
+
+  it("--output-file naming a directory: exit 2", () => {
+    const dir = tree({ ...MACHINE(), "reports/.keep": "" });
+    const r = runCli(["--role", "machine", "--json", "-o", "reports", "."], { cwd: dir });
+    noCrash(r);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("tfcapi-lint: cannot write the report to reports: it is a directory\n");
   });
 });
 
@@ -314,7 +348,7 @@ describe("hostile sizes and shapes", () => {
 
 describe("the temporary files of these tests", () => {
   it("fixture modules stay regular files only (no leftovers from a previous run)", () => {
-    const e2e = path.join(path.dirname(path.dirname(new URL(import.meta.url).pathname)), "..", "fixtures", "e2e");
+    const e2e = E2E;
     for (const name of readdirSync(e2e)) {
       for (const f of readdirSync(path.join(e2e, name))) {
         const st = statSync(path.join(e2e, name, f));

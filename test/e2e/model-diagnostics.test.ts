@@ -55,9 +55,12 @@ describe("duplicate declarations", () => {
     expect(code).toBe(1);
     expect(doc.findings.map((f) => `${f.id} ${f.file}:${f.line}:${f.column}`)).toEqual([
       "syntax/parse main.tf:2:3",
-      "module/tofu-shadow tofu.tofu:1:1",
-      "syntax/parse tofu.tofu:1:10",
+      // OpenTofu reads tofu.tofu before variables.tf: the second one is the duplicate.
+      "syntax/parse variables.tf:47:10",
     ]);
+    expect(doc.findings[1]!.message).toBe(
+      'Duplicate variable: A variable named "control_plane" is already declared at tofu.tofu:1; names must be unique within a module. Rename or remove one of them.',
+    );
     expect(doc.findings[0]!.message).toBe(
       'Duplicate local value: A local value named "location" is already declared at extra.tf:2; names must be unique within a module. Rename or remove one of them.',
     );
@@ -100,7 +103,7 @@ describe("override files without a base", () => {
     expect(code).toBe(1);
     expect(doc.findings.map((f) => `${f.id} ${f.severity} ${f.file}:${f.line}:${f.column}`)).toEqual([
       "syntax/parse error modules/dns/main.tf:5:10",
-      "syntax/parse error modules/dns/override.tf:1:10",
+      "syntax/parse error modules/dns/override.tf:1:24",
     ]);
   });
 });

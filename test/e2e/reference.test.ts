@@ -5,7 +5,7 @@
  * escapes, cycles, and which checks run on children.
  */
 import { describe, expect, it } from "vitest";
-import { cpSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { briefs, copyFixture, fixtureFiles, parseDoc, REPO, runCli, tempDir, tree, writeTree, type JsonDoc } from "./helpers.js";
 

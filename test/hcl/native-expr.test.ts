@@ -248,3 +248,17 @@ describe("parseExpressionAt", () => {
     expect(r.diagnostics.map((d) => [d.summary, ...lc(d.subject)])).toEqual([["Extra characters after expression", 1, 3, 1, 4]]);
   });
 });
+
+describe("parseTemplateAt edge cases", () => {
+  it("keeps quotes, newlines and carriage returns as literal text", () => {
+    const r = parseTemplateAt('say "hi"\r\nnext\rline ${x}', "t.tf.json");
+    expect(r.diagnostics).toEqual([]);
+    if (r.expr.kind !== "Template") throw new Error("expected a template");
+    expect(r.expr.parts.map((p) => (p.kind === "TemplateLiteral" ? p.value : "${}")).join("")).toBe('say "hi"\r\nnext\rline ${}');
+  });
+
+  it("reports an unclosed interpolation at the end of the text", () => {
+    const r = parseTemplateAt("a ${b", "t.tf.json");
+    expect(r.diagnostics.map((d) => [d.summary, ...lc(d.subject)])).toEqual([["Unclosed template interpolation sequence", 1, 1, 1, 3]]);
+  });
+});
