@@ -169,11 +169,15 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
   out.push(here);
 }
 
-/** The scope inside a `for` expression's body: its value variable iterates `collection`. */
+/**
+ * The scope inside a `for` expression's body: its value variable iterates
+ * `collection`. With an `if` clause the variable only takes the values
+ * that pass it, which are not known: it is not followed then.
+ */
 function forScope(site: Site, e: ForExpr): ReadonlyMap<string, Site | null> {
   const scope = new Map(site.scope ?? []);
   if (e.keyVar) scope.set(e.keyVar, null);
-  scope.set(e.valVar, { ...site, expr: e.collection });
+  scope.set(e.valVar, e.condition === null ? { ...site, expr: e.collection } : null);
   return scope;
 }
 

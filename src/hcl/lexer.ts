@@ -559,7 +559,7 @@ export function lex(text: string, template = false): Tokens {
       for (;;) {
         if (text.charCodeAt(j) === 10) j++;
         else if (text.charCodeAt(j) === 13 && text.charCodeAt(j + 1) === 10) j += 2;
-        else if (text.charCodeAt(j) === 13 && j === s) j++;
+        else if (text.charCodeAt(j) === 13) j++;
         else break;
       }
       emit(T.QuotedNewline, s, j);

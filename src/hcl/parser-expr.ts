@@ -78,17 +78,27 @@ function parseTernary(p: ParserState): Expression {
   return { kind: "Conditional", condition: cond, trueResult: t, falseResult: f, range: span(p.tokRange(startTok), f.range) };
 }
 
+/** Token type -> precedence level (index into BINARY_LEVELS), or -1. */
+const LEVEL_OF = new Int8Array(256).fill(-1);
+const OP_OF: Array<BinaryOperator | undefined> = new Array<BinaryOperator | undefined>(256);
+BINARY_LEVELS.forEach((m, level) => {
+  for (const [ty, op] of m) {
+    LEVEL_OF[ty] = level;
+    OP_OF[ty] = op;
+  }
+});
+
 function parseBinary(p: ParserState, level: number): Expression {
   if (level >= BINARY_LEVELS.length) return parseWithTraversals(p);
-  const ops = BINARY_LEVELS[level];
   const m0 = p.mark();
   let lhs = parseBinary(p, level + 1);
   if (p.recovery && p.hasErrorsSince(m0)) return lhs;
   let op: BinaryOperator | undefined;
   let rhs: Expression | undefined;
   for (;;) {
-    const next = ops.get(p.peekType());
-    if (next === undefined) break;
+    const ty = p.peekType();
+    if (LEVEL_OF[ty] !== level) break;
+    const next = OP_OF[ty] as BinaryOperator;
     if (op !== undefined && rhs !== undefined) {
       lhs = { kind: "BinaryOp", op, lhs, rhs, range: span(lhs.range, rhs.range) };
     }

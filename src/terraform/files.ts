@@ -147,7 +147,11 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
     try {
       st = fs.statSync(absPath);
     } catch (err) {
-      result.problems.push({ name, kind: "unreadable", message: `cannot read ${name}: ${errorText(err)}` });
+      // A name that is not valid UTF-8 comes back from readdir with U+FFFD
+      // in it, and no file has that name: say what is wrong with it.
+      const badName = name.includes("\ufffd") && (err as NodeJS.ErrnoException).code === "ENOENT";
+      const why = badName ? "the file name is not valid UTF-8; rename the file" : errorText(err);
+      result.problems.push({ name, kind: "unreadable", message: `cannot read ${name}: ${why}` });
       continue;
     }
     if (st.isDirectory()) {

@@ -161,6 +161,15 @@ describe("module files that cannot be read", () => {
     expect(r.stderr).toBe("tfcapi-lint: ./site.tf: site.tf is not valid UTF-8 (byte offset 20); save it as UTF-8\n");
   });
 
+  it("a file name that is not valid UTF-8: exit 2 saying so (not 'no such file')", () => {
+    const dir = tree(MACHINE());
+    writeFileSync(Buffer.from(path.join(dir, "caf\xe9.tf"), "latin1"), 'output "x" {\n  value = 1\n}\n');
+    const r = runCli(["--role", "machine", "."], { cwd: dir });
+    noCrash(r);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("tfcapi-lint: ./caf\ufffd.tf: cannot read caf\ufffd.tf: the file name is not valid UTF-8; rename the file\n");
+  });
+
   it("an empty .tf file is an empty file, not an error", () => {
     const dir = tree({ ...MACHINE(), "empty.tf": "" });
     const r = runCli(["--role", "machine", "--json", "."], { cwd: dir });
