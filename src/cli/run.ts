@@ -2,7 +2,7 @@
  * The lint command: resolve paths and configs, lint each module once, fix,
  * format, and compute the exit code.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, realpathSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
@@ -142,7 +142,15 @@ function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: 
       if (text !== outcome.report.sources.get(file)) continue; // changed under us: leave it alone
       const result = applyFixes(text, file, fixes);
       if (result.applied === 0 || result.text === text) continue;
-      writeFileAtomic(abs, bom + result.text);
+      // A module file may be a symbolic link (to a file inside the module):
+      // write the file it points to, never replace the link by a copy.
+      let target: string;
+      try {
+        target = realpathSync(abs);
+      } catch {
+        continue;
+      }
+      writeFileAtomic(target, bom + result.text);
       written.add(file);
       changed = true;
     }

@@ -47,9 +47,25 @@ import { readJson, type JObject, type JString, type JValue, type OffsetRange } f
  * native parser as they are.
  */
 export function parseJson(text: string, filename: string): ParseResult {
-  const mapper = new JsonMapper(stripBom(text).text, filename);
+  const { text: body, hadBom } = stripBom(text);
+  const mapper = new JsonMapper(body, filename);
   try {
-    return mapper.run();
+    const result = mapper.run();
+    if (hadBom) {
+      // HashiCorp's JSON parser (and so Terraform and OpenTofu) rejects a byte
+      // order mark in JSON files, although native-syntax files may have one.
+      // The rest of the file is still read, so other checks keep working.
+      const at = mapper.posAt(0);
+      result.diagnostics.unshift({
+        severity: "error",
+        summary: "Invalid start of value",
+        detail:
+          "This JSON file starts with a UTF-8 byte order mark (BOM), which Terraform and OpenTofu reject in JSON configuration files. Save the file as UTF-8 without a BOM.",
+        subject: { start: at, end: at },
+        code: "json-syntax",
+      });
+    }
+    return result;
   } catch (err) {
     // A bug, not a user error; still report it as a diagnostic rather than
     // take the whole run down.

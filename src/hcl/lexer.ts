@@ -64,15 +64,11 @@ export const enum T {
 }
 
 /** Frame kinds on the lexer's mode stack. */
-const F_BRACE = 0;
-const F_INTERP = 1;
-const F_QUOTED = 2;
-const F_HEREDOC = 3;
+const F_BRACE: number = 0;
+const F_INTERP: number = 1;
+const F_QUOTED: number = 2;
+const F_HEREDOC: number = 3;
 
-interface Frame {
-  kind: number;
-  marker?: string;
-}
 
 export interface Tokens {
   /** Token types (T); entries past `count` read as 0 (EOF). */
@@ -126,7 +122,7 @@ function isIdContAt(text: string, i: number): number {
  * template mode and ends at the end of the text.
  */
 export function lex(text: string, template = false): Tokens {
-  let cap = Math.max(64, text.length >> 2);
+  let cap = Math.max(64, (text.length >> 1) + 16);
   let types = new Uint8Array(cap);
   let starts = new Int32Array(cap);
   let ends = new Int32Array(cap);
@@ -134,13 +130,26 @@ export function lex(text: string, template = false): Tokens {
   const heredocs = new Map<number, { marker: string; indented: boolean }>();
   const comments: Comment[] = [];
   const n = text.length;
-  const stack: Frame[] = [];
+  // Mode stack: frame kinds, with the heredoc marker word of each frame (if any).
+  const stack: number[] = [];
+  const markers: Array<string | undefined> = [];
+  let top = -1;
+  const push = (kind: number, marker?: string): void => {
+    stack.push(kind);
+    markers.push(marker);
+    top = kind;
+  };
+  const pop = (): void => {
+    stack.pop();
+    markers.pop();
+    top = stack.length > 0 ? stack[stack.length - 1] : -1;
+  };
   let i = 0;
   // Offset of the start of the current line and whether only blanks precede i on it.
   let lineHasCode = false;
   // Heredoc: whether we are at the start of a line inside heredoc content.
   let heredocLineStart = false;
-  if (template) stack.push({ kind: F_HEREDOC });
+  if (template) push(F_HEREDOC);
 
   const grow = (): void => {
     cap *= 2;
@@ -174,13 +183,12 @@ export function lex(text: string, template = false): Tokens {
   };
 
   while (i < n) {
-    const top = stack.length > 0 ? stack[stack.length - 1] : undefined;
-    if (top !== undefined && top.kind === F_QUOTED) {
+    if (top === F_QUOTED) {
       i = lexQuoted(i);
       continue;
     }
-    if (top !== undefined && top.kind === F_HEREDOC) {
-      i = lexHeredoc(i, top);
+    if (top === F_HEREDOC) {
+      i = lexHeredoc(i, markers[markers.length - 1]);
       continue;
     }
     const c = text.charCodeAt(i);
@@ -232,24 +240,24 @@ export function lex(text: string, template = false): Tokens {
         continue;
       case 34: // "
         emit(T.OQuote, i, i + 1);
-        stack.push({ kind: F_QUOTED });
+        push(F_QUOTED);
         i++;
         lineHasCode = true;
         continue;
       case 123: // {
         emit(T.OBrace, i, i + 1);
-        stack.push({ kind: F_BRACE });
+        push(F_BRACE);
         i++;
         lineHasCode = true;
         continue;
       case 125: // }
         lineHasCode = true;
-        if (top !== undefined && top.kind === F_INTERP) {
-          stack.pop();
+        if (top === F_INTERP) {
+          pop();
           emit(T.TemplateSeqEnd, i, i + 1);
-          if (stack.length > 0 && stack[stack.length - 1].kind === F_HEREDOC) heredocLineStart = false;
+          if (top === F_HEREDOC) heredocLineStart = false;
         } else {
-          if (top !== undefined && top.kind === F_BRACE) stack.pop();
+          if (top === F_BRACE) pop();
           emit(T.CBrace, i, i + 1);
         }
         i++;
@@ -257,11 +265,11 @@ export function lex(text: string, template = false): Tokens {
       case 126: // ~
         lineHasCode = true;
         if (text.charCodeAt(i + 1) === 125) {
-          if (top !== undefined && top.kind === F_INTERP) {
-            stack.pop();
-            if (stack.length > 0 && stack[stack.length - 1].kind === F_HEREDOC) heredocLineStart = false;
-          } else if (top !== undefined && top.kind === F_BRACE) {
-            stack.pop();
+          if (top === F_INTERP) {
+            pop();
+            if (top === F_HEREDOC) heredocLineStart = false;
+          } else if (top === F_BRACE) {
+            pop();
           }
           emit(T.TemplateSeqEnd, i, i + 2);
           i += 2;
@@ -539,7 +547,7 @@ export function lex(text: string, template = false): Tokens {
     const marker = text.slice(ms, me);
     heredocs.set(count, { marker, indented });
     emit(T.OHeredoc, s, end);
-    stack.push({ kind: F_HEREDOC, marker });
+    push(F_HEREDOC, marker);
     heredocLineStart = true;
     lineHasCode = false;
     return end;
@@ -550,7 +558,7 @@ export function lex(text: string, template = false): Tokens {
     const c = text.charCodeAt(s);
     if (c === 34) {
       emit(T.CQuote, s, s + 1);
-      stack.pop();
+      pop();
       return s + 1;
     }
     if (c === 10 || c === 13) {
@@ -621,18 +629,18 @@ export function lex(text: string, template = false): Tokens {
     let e = s + 2;
     if (text.charCodeAt(e) === 126) e++;
     emit(ty, s, e);
-    stack.push({ kind: F_INTERP });
+    push(F_INTERP);
     lineHasCode = true;
     return e;
   }
 
   /** Scans inside a heredoc starting at i. */
-  function lexHeredoc(s: number, frame: Frame): number {
-    if (heredocLineStart && frame.marker !== undefined) {
+  function lexHeredoc(s: number, frameMarker: string | undefined): number {
+    if (heredocLineStart && frameMarker !== undefined) {
       // closing marker: optional blanks, the marker, optional blanks, then a newline
       let j = s;
       while (text.charCodeAt(j) === 32 || text.charCodeAt(j) === 9) j++;
-      const marker = frame.marker ?? "";
+      const marker = frameMarker;
       if (text.startsWith(marker, j)) {
         let k = j + marker.length;
         // blanks may follow the marker; they belong to the closing token
@@ -643,7 +651,7 @@ export function lex(text: string, template = false): Tokens {
         if (nlEnd > 0) {
           emit(T.CHeredoc, s, k);
           emit(T.Newline, k, nlEnd);
-          stack.pop();
+          pop();
           heredocLineStart = false;
           lineHasCode = false;
           return nlEnd;
@@ -655,7 +663,7 @@ export function lex(text: string, template = false): Tokens {
       heredocLineStart = false;
       return openInterp(s, c === 36 ? T.TemplateInterp : T.TemplateControl);
     }
-    if (c === 13 && text.charCodeAt(s + 1) !== 10 && frame.marker !== undefined) {
+    if (c === 13 && text.charCodeAt(s + 1) !== 10 && frameMarker !== undefined) {
       // HashiCorp's scanner gives up on a lone CR in a heredoc: the rest is one invalid token
       emit(T.Invalid, s, n);
       return n;
@@ -663,7 +671,7 @@ export function lex(text: string, template = false): Tokens {
     let j = s;
     while (j < n) {
       const cc = text.charCodeAt(j);
-      if (cc === 13 && text.charCodeAt(j + 1) !== 10 && frame.marker !== undefined) break;
+      if (cc === 13 && text.charCodeAt(j + 1) !== 10 && frameMarker !== undefined) break;
       if ((cc === 36 || cc === 37) && j === n - 1) break;
       if (cc === 10) {
         j++;

@@ -9,7 +9,7 @@
  * and suppresses most follow-up errors (which are usually consequences of the
  * first one). Structural errors that cannot cascade are still reported.
  */
-import type { Diagnostic, Expression, Range } from "./ast.js";
+import type { Diagnostic, Expression, Pos, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
 import { LineIndex } from "./source.js";
 
@@ -33,6 +33,8 @@ export class ParserState {
   depth = 0;
   tooDeepReported = false;
   private readonly rangeCache: Array<Range | undefined>;
+  private readonly startCache: Array<Pos | undefined>;
+  private readonly endCache: Array<Pos | undefined>;
   /**
    * Lenient mode (used to recover the items of an invalid one-line block):
    * body items may follow each other on the same line.
@@ -46,7 +48,13 @@ export class ParserState {
   /** For a fork: the recovery flag of the parser it was forked from. */
   recoveryBefore = false;
 
-  constructor(text: string, tk: Tokens, li: LineIndex, includeNewlines = true, rangeCache?: Array<Range | undefined>) {
+  constructor(
+    text: string,
+    tk: Tokens,
+    li: LineIndex,
+    includeNewlines = true,
+    caches?: { ranges: Array<Range | undefined>; starts: Array<Pos | undefined>; ends: Array<Pos | undefined> },
+  ) {
     this.text = text;
     this.tk = tk;
     this.types = tk.types;
@@ -54,12 +62,14 @@ export class ParserState {
     this.ends = tk.ends;
     this.li = li;
     this.nl = [includeNewlines];
-    this.rangeCache = rangeCache ?? new Array<Range | undefined>(tk.count);
+    this.rangeCache = caches?.ranges ?? new Array<Range | undefined>(tk.count);
+    this.startCache = caches?.starts ?? new Array<Pos | undefined>(tk.count);
+    this.endCache = caches?.ends ?? new Array<Pos | undefined>(tk.count);
   }
 
   /** A copy with its own position, mode stack and diagnostics (tokens shared). */
   fork(): ParserState {
-    const f = new ParserState(this.text, this.tk, this.li, true, this.rangeCache);
+    const f = new ParserState(this.text, this.tk, this.li, true, { ranges: this.rangeCache, starts: this.startCache, ends: this.endCache });
     f.pos = this.pos;
     f.prev = this.prev;
     f.nl = this.nl.slice();
@@ -88,6 +98,15 @@ export class ParserState {
     return i;
   }
 
+  /** Index of the first significant token at or after token index i (same newline mode as peek). */
+  skipFrom(i: number): number {
+    if (!this.nl[this.nl.length - 1]) {
+      const types = this.types;
+      while (types[i] === T.Newline) i++;
+    }
+    return i;
+  }
+
   peekType(): number {
     return this.types[this.peek()];
   }
@@ -106,10 +125,35 @@ export class ParserState {
   tokRange(i: number): Range {
     let r = this.rangeCache[i];
     if (r === undefined) {
-      r = this.li.range(this.starts[i], this.ends[i]);
+      r = { start: this.tokStart(i), end: this.tokEnd(i) };
       this.rangeCache[i] = r;
     }
     return r;
+  }
+
+  /** The start position of token i (cached; shared between ranges). */
+  tokStart(i: number): Pos {
+    let q = this.startCache[i];
+    if (q === undefined) {
+      q = this.li.pos(this.starts[i]);
+      this.startCache[i] = q;
+    }
+    return q;
+  }
+
+  /** The end position of token i (cached; shared between ranges). */
+  tokEnd(i: number): Pos {
+    let q = this.endCache[i];
+    if (q === undefined) {
+      q = this.li.pos(this.ends[i]);
+      this.endCache[i] = q;
+    }
+    return q;
+  }
+
+  /** The range from the start of token a to the end of token b. */
+  tokSpan(a: number, b: number): Range {
+    return { start: this.tokStart(a), end: this.tokEnd(b) };
   }
 
   tokText(i: number): string {

@@ -89,9 +89,23 @@ BINARY_LEVELS.forEach((m, level) => {
 });
 
 function parseBinary(p: ParserState, level: number): Expression {
-  if (level >= BINARY_LEVELS.length) return parseWithTraversals(p);
-  const m0 = p.mark();
-  let lhs = parseBinary(p, level + 1);
+  // Fast path: parse the first operand once; most operands are not followed by an operator.
+  const m = p.mark();
+  const first = parseWithTraversals(p);
+  if (p.recovery && p.hasErrorsSince(m)) return first;
+  if (LEVEL_OF[p.peekType()] < level) return first;
+  return climbBinary(p, level, first, m);
+}
+
+/**
+ * Precedence climbing at `level`. On the leftmost path the first operand
+ * (`first`, parsed from diagnostics mark `firstMark`) is already known;
+ * other operands pass null and are parsed here.
+ */
+function climbBinary(p: ParserState, level: number, first: Expression | null, firstMark: number): Expression {
+  if (level >= BINARY_LEVELS.length) return first ?? parseWithTraversals(p);
+  const m0 = first !== null ? firstMark : p.mark();
+  let lhs = climbBinary(p, level + 1, first, firstMark);
   if (p.recovery && p.hasErrorsSince(m0)) return lhs;
   let op: BinaryOperator | undefined;
   let rhs: Expression | undefined;
@@ -105,7 +119,7 @@ function parseBinary(p: ParserState, level: number): Expression {
     op = next;
     p.read();
     const m1 = p.mark();
-    rhs = parseBinary(p, level + 1);
+    rhs = climbBinary(p, level + 1, null, 0);
     if (p.recovery && p.hasErrorsSince(m1)) return lhs;
   }
   if (op === undefined || rhs === undefined) return lhs;
@@ -146,17 +160,16 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
     const nextTy = p.peekType();
     if (nextTy === T.Dot) {
       const dot = p.read();
-      const dotRange = p.tokRange(dot);
       const attr = p.peek();
       const aty = p.types[attr];
       if (aty === T.Ident) {
         p.read();
-        const rng = span(dotRange, p.tokRange(attr));
+        const rng = p.tokSpan(dot, attr);
         ret = makeRelative(ret, { kind: "TraverseAttr", name: p.tokText(attr), range: rng }, rng);
       } else if (aty === T.NumberLit) {
         p.read();
         const raw = p.tokText(attr);
-        const rng = span(dotRange, p.tokRange(attr));
+        const rng = p.tokSpan(dot, attr);
         const dotIdx = raw.indexOf(".");
         if (dotIdx >= 0) {
           p.error(
@@ -381,8 +394,12 @@ function isDoubleColon(p: ParserState): boolean {
   const types = p.types;
   // Only a complete `(:: name)+ (` sequence makes a provider function call.
   let parts = 0;
-  while (types[i] === T.Colon && types[i + 1] === T.Colon && p.ends[i] === p.starts[i + 1] && types[i + 2] === T.Ident) {
-    i += 3;
+  // Inside brackets newlines between the parts are insignificant (as for HashiCorp's peeker).
+  for (;;) {
+    if (types[i] !== T.Colon || types[i + 1] !== T.Colon || p.ends[i] !== p.starts[i + 1]) break;
+    const id = p.skipFrom(i + 2);
+    if (types[id] !== T.Ident) break;
+    i = p.skipFrom(id + 1);
     parts++;
   }
   return parts > 0 && types[i] === T.OParen;

@@ -165,6 +165,21 @@ function firstGrapheme(s: string): string {
 /** Parses a template whose opening token (OQuote or OHeredoc) was just read. */
 export function parseTemplateAfterOpen(p: ParserState, open: number): Expression {
   const isHeredoc = p.types[open] === T.OHeredoc;
+  if (!isHeredoc && p.types[open + 1] === T.QuotedLit && p.types[open + 2] === T.CQuote && p.pos === open + 1) {
+    // Fast path for the common `"plain text"`: one literal part, no interpolation.
+    const lit = open + 1;
+    const close = open + 2;
+    const value = decodeLiteral(p, p.text, p.starts[lit], p.ends[lit], true, p.diags);
+    p.pos = close + 1;
+    p.prev = close;
+    const litRange = p.tokRange(lit);
+    return {
+      kind: "Template",
+      parts: [{ kind: "TemplateLiteral", value, range: litRange }],
+      form: "quoted",
+      range: p.tokSpan(open, close),
+    };
+  }
   const end = isHeredoc ? T.CHeredoc : T.CQuote;
   const hd = isHeredoc ? p.tk.heredocs.get(open) : undefined;
   const openRange = p.tokRange(open);

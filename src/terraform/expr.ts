@@ -142,6 +142,74 @@ export function exprChildren(e: Expression): Expression[] {
   }
 }
 
+/**
+ * `fn(child, a, b)` for each of exprChildren(e), in the same order, without
+ * building arrays (the graph walks every expression of a module this way).
+ */
+export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
+  switch (e.kind) {
+    case "LiteralValue":
+    case "ScopeTraversal":
+    case "AnonSymbol":
+    case "Invalid":
+      return;
+    case "Template":
+      forEachPartChild(e.parts, fn, a, b);
+      return;
+    case "TemplateWrap":
+      fn(e.wrapped, a, b);
+      return;
+    case "RelativeTraversal":
+      fn(e.source, a, b);
+      return;
+    case "Index":
+      fn(e.collection, a, b);
+      fn(e.key, a, b);
+      return;
+    case "Splat":
+      fn(e.source, a, b);
+      fn(e.each, a, b);
+      return;
+    case "FunctionCall":
+      for (const x of e.args) fn(x, a, b);
+      return;
+    case "Conditional":
+      fn(e.condition, a, b);
+      fn(e.trueResult, a, b);
+      fn(e.falseResult, a, b);
+      return;
+    case "BinaryOp":
+      fn(e.lhs, a, b);
+      fn(e.rhs, a, b);
+      return;
+    case "UnaryOp":
+      fn(e.operand, a, b);
+      return;
+    case "TupleCons":
+      for (const x of e.exprs) fn(x, a, b);
+      return;
+    case "ObjectCons":
+      for (const it of e.items) {
+        if (!it.keyIsBareIdent) fn(it.key, a, b);
+        fn(it.value, a, b);
+      }
+      return;
+    case "For":
+      fn(e.collection, a, b);
+      if (e.keyExpr) fn(e.keyExpr, a, b);
+      fn(e.valExpr, a, b);
+      if (e.condition) fn(e.condition, a, b);
+      return;
+    case "Parentheses":
+      fn(e.expr, a, b);
+      return;
+  }
+}
+
+function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
+  for (const x of templatePartExprs(parts)) fn(x, a, b);
+}
+
 function templatePartExprs(parts: readonly TemplatePart[]): Expression[] {
   const out: Expression[] = [];
   for (const p of parts) {

@@ -18,7 +18,7 @@
 import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
 import type { Local, Module, Resource } from "./model.js";
-import { constString, exprChildren, traversalText, unwrap } from "./expr.js";
+import { constString, forEachChild, traversalText, unwrap } from "./expr.js";
 import { blocksOf } from "./module.js";
 
 /** name -> the dynamic block's for_each (iterator) or null (a `for` variable). */
@@ -179,8 +179,8 @@ class Graph implements DependencyGraph {
     return out;
   }
 
-  /** Record the scope of every sub-expression that has bound names. */
-  private markScopes(expr: Expression, scope: Scope): void {
+  /** Record the scope of every sub-expression that has bound names. (Not private: markChild calls it.) */
+  markScopes(expr: Expression, scope: Scope): void {
     if (scope.size > 0) this.scopes.set(expr, scope);
     if (expr.kind === "For") {
       this.markScopes(expr.collection, scope);
@@ -194,7 +194,7 @@ class Graph implements DependencyGraph {
       this.markParts(expr.parts, scope);
       return;
     }
-    for (const c of exprChildren(expr)) this.markScopes(c, scope);
+    forEachChild(expr, markChild, this, scope);
   }
 
   private markParts(parts: readonly TemplatePart[], scope: Scope): void {
@@ -468,6 +468,11 @@ function bind(scope: Scope, names: (string | null)[], value: Expression | null =
   return next;
 }
 
+/** forEachChild callback of Graph.markScopes. */
+function markChild(child: Expression, graph: Graph, scope: Scope): void {
+  graph.markScopes(child, scope);
+}
+
 function scanExpr(expr: Expression, scope: Scope, out: ScanResult): void {
   switch (expr.kind) {
     case "ScopeTraversal": {
@@ -494,7 +499,7 @@ function scanExpr(expr: Expression, scope: Scope, out: ScanResult): void {
       scanParts(expr.parts, scope, out);
       return;
     default:
-      for (const c of exprChildren(expr)) scanExpr(c, scope, out);
+      forEachChild(expr, scanExpr, scope, out);
   }
 }
 

@@ -3,9 +3,9 @@
  * --fix writes through a temporary file and a rename, leaving nothing behind.
  */
 import { describe, expect, it } from "vitest";
-import { chmodSync, cpSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, cpSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
-import { copyFixture, firstLine, parseDoc, REPO, runCli, snapshot, tempDir, type FileState } from "./helpers.js";
+import { copyFixture, firstLine, fixtureFiles, parseDoc, REPO, runCli, snapshot, tempDir, tree, type FileState } from "./helpers.js";
 
 const FORMATS = ["text", "compact", "json", "sarif", "github", "checkstyle", "junit"];
 
@@ -108,4 +108,20 @@ describe("--fix", () => {
     expect(firstLine(second.stdout)).toBe("pools/broken/main.tf");
     expect(changed(again, snapshot(root))).toEqual([]);
   }, 60_000);
+
+  it("fixes a symlinked module file through the link: the link stays, its target is rewritten", () => {
+    const files = fixtureFiles("machine", "m/", (f, t) => (f === "variables.tf" ? t.replace('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}\n', "") : t));
+    const root = tree({ ...files, "m/shared/bootstrap.tf": 'variable "bootstrap_data" {\n  type = string\n}\n' });
+    symlinkSync("shared/bootstrap.tf", path.join(root, "m", "bootstrap.tf"));
+    const before = runCli(["--role", "machine", "--format", "compact", "m"], { cwd: root });
+    expect(before.stdout).toContain("m/bootstrap.tf:1:10: warning: ");
+    const r = runCli(["--role", "machine", "--fix", "m"], { cwd: root });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(firstLine(r.stdout)).toBe("✔ no problems");
+    expect(lstatSync(path.join(root, "m", "bootstrap.tf")).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path.join(root, "m", "bootstrap.tf"))).toBe("shared/bootstrap.tf");
+    expect(readFileSync(path.join(root, "m", "shared", "bootstrap.tf"), "utf8")).toBe('variable "bootstrap_data" {\n  type = string\n  sensitive = true\n}\n');
+    expect(readdirSync(path.join(root, "m", "shared"))).toEqual(["bootstrap.tf"]);
+  });
 });

@@ -323,7 +323,13 @@ describe("nested local modules", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(1);
     const doc = parseDoc(r.stdout);
-    expect(briefs(doc)).toEqual([
+    // Every finding is in a child (the root is clean), and no root-only
+    // contract check (inputs, outputs, version, tofu-shadow) ran there.
+    expect(doc.findings.every((f) => f.file.startsWith("modules/"))).toBe(true);
+    expect(doc.findings.filter((f) => /^(input|output)\//.test(f.id) || f.id === "module/version" || f.id === "module/tofu-shadow")).toEqual([]);
+    // The reference's all-module checks (newer rules may add their own findings).
+    const REF_ALL = ["module/backend", "module/cloud", "module/provider-config", "module/source-escape", "pool/autoscaling-ignore-changes"];
+    expect(briefs({ ...doc, findings: doc.findings.filter((f) => REF_ALL.includes(f.id)) })).toEqual([
       "module/cloud error modules/legacy/main.tf:11:3",
       "module/provider-config warning modules/legacy/main.tf:22:3",
       "pool/autoscaling-ignore-changes warning modules/legacy/main.tf:33:1",

@@ -144,6 +144,15 @@ export const TRICKY_SNIPPETS: string[] = [
   "a = 1 /* \r */\n",
   // expansion
   "a = provider::a::b(x...)\n",
+  // provider functions split over lines (insignificant inside brackets only)
+  "a = [provider::aws\n::arn_parse(\"\")]\n",
+  "a = (provider::a\n::b(1))\n",
+  "a = [for v in x : provider::a::\nb(v)]\n",
+  "a = [provider\n::a\n::b\n(1)]\n",
+  "a = f(provider::a::b\n(1), 2)\n",
+  "a = provider::a\n::b(1)\n",
+  "a = provider::a::\nb(1)\n",
+  "a = [provider::a:\n:b(1)]\n",
   "a = f(x...)...\n",
   "a = f()...\n",
   "a = x...\n",

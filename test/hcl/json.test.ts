@@ -441,9 +441,9 @@ describe("parseJson diagnostics", () => {
 });
 
 describe("parseJson source handling", () => {
-  it("drops a BOM and counts positions without it", () => {
+  it("rejects a BOM as Terraform does, and still reads the file with positions counted without it", () => {
     const res = parseJson('\ufeff{"locals": {"a": 1}}', "main.tf.json");
-    expect(res.diagnostics).toEqual([]);
+    expect(res.diagnostics.map((d) => [d.summary, r(d.subject), d.code])).toEqual([["Invalid start of value", "1:1-1:1", "json-syntax"]]);
     expect(res.file.text.startsWith("{")).toBe(true);
     expect(r(res.file.body.blocks[0].typeRange)).toBe("1:2-1:10");
   });

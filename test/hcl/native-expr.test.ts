@@ -228,6 +228,30 @@ describe("native syntax: traversals, splats and calls", () => {
     expect(lc(e.source.nameRange)).toEqual([1, 5, 1, 29]);
   });
 
+  it("ignores newlines inside a provider function name within brackets", () => {
+    const t = expr('[provider::aws\n::arn_parse("")]');
+    if (t.kind !== "TupleCons" || t.exprs[0].kind !== "FunctionCall") throw new Error(t.kind);
+    expect(t.exprs[0].name).toBe("provider::aws::arn_parse");
+    expect(lc(t.exprs[0].nameRange)).toEqual([1, 6, 2, 12]);
+    const p = expr("(provider::a\n::b(1))");
+    if (p.kind !== "Parentheses" || p.expr.kind !== "FunctionCall") throw new Error(p.kind);
+    expect(p.expr.name).toBe("provider::a::b");
+    expect(p.expr.args).toHaveLength(1);
+    const f = expr("[for v in x : provider::a::\nb(v)]");
+    if (f.kind !== "For" || f.valExpr.kind !== "FunctionCall") throw new Error(f.kind);
+    expect(f.valExpr.name).toBe("provider::a::b");
+    expect(lc(f.valExpr.range)).toEqual([1, 19, 2, 5]);
+  });
+
+  it("keeps newlines significant in a provider function name outside brackets", () => {
+    for (const src of ["a = provider::a\n::b(1)\n", "a = provider::a::\nb(1)\n"]) {
+      const { diagnostics } = parseHcl(src, "e.tf");
+      expect(diagnostics.length).toBeGreaterThan(0);
+      expect(diagnostics[0].severity).toBe("error");
+      expect(diagnostics[0].subject.start.line).toBe(1);
+    }
+  });
+
   it("allows newlines inside brackets and parentheses", () => {
     const e = expr("f(\n  1,\n  2\n)");
     expect(e.kind).toBe("FunctionCall");
