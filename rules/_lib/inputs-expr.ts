@@ -4,6 +4,7 @@
  * matching and object keys. Kept independent of walk.ts on purpose: these
  * rules need to stop descending at specific calls (e.g. distro strippers).
  */
+import { children } from "../../src/hcl/walk.js";
 import type {
   Attribute,
   Block,
@@ -14,67 +15,9 @@ import type {
   TemplatePart,
 } from "../../src/hcl/ast.js";
 
-/** The direct sub-expressions of `expr`, in source order. */
+/** The direct sub-expressions of `expr`, in source order (object keys included). */
 export function childExpressions(expr: Expression): Expression[] {
-  switch (expr.kind) {
-    case "LiteralValue":
-    case "ScopeTraversal":
-    case "AnonSymbol":
-    case "Invalid":
-      return [];
-    case "Template":
-      return templatePartExpressions(expr.parts);
-    case "TemplateWrap":
-      return [expr.wrapped];
-    case "RelativeTraversal":
-      return [expr.source];
-    case "Index":
-      return [expr.collection, expr.key];
-    case "Splat":
-      return [expr.source, expr.each];
-    case "FunctionCall":
-      return [...expr.args];
-    case "Conditional":
-      return [expr.condition, expr.trueResult, expr.falseResult];
-    case "BinaryOp":
-      return [expr.lhs, expr.rhs];
-    case "UnaryOp":
-      return [expr.operand];
-    case "TupleCons":
-      return [...expr.exprs];
-    case "ObjectCons":
-      return expr.items.flatMap((i) => [i.key, i.value]);
-    case "For": {
-      const out: Expression[] = [expr.collection];
-      if (expr.keyExpr) out.push(expr.keyExpr);
-      out.push(expr.valExpr);
-      if (expr.condition) out.push(expr.condition);
-      return out;
-    }
-    case "Parentheses":
-      return [expr.expr];
-  }
-}
-
-export function templatePartExpressions(parts: readonly TemplatePart[]): Expression[] {
-  const out: Expression[] = [];
-  for (const part of parts) {
-    switch (part.kind) {
-      case "TemplateLiteral":
-        break;
-      case "TemplateInterp":
-        out.push(part.expr);
-        break;
-      case "TemplateIf":
-        out.push(part.condition, ...templatePartExpressions(part.then));
-        if (part.else) out.push(...templatePartExpressions(part.else));
-        break;
-      case "TemplateFor":
-        out.push(part.collection, ...templatePartExpressions(part.body));
-        break;
-    }
-  }
-  return out;
+  return children(expr, true);
 }
 
 /**
@@ -144,7 +87,7 @@ export function visitExpression(expr: Expression, visit: (e: Expression) => bool
   }
 }
 
-/** visitExpression over templatePartExpressions(parts), in the same order. */
+/** visitExpression over the expressions of template parts, in source order. */
 function visitParts(parts: readonly TemplatePart[], visit: (e: Expression) => boolean | void): void {
   for (const part of parts) {
     switch (part.kind) {

@@ -2,63 +2,13 @@
  * Small expression and declaration helpers shared by the output/*, syntax/*
  * and pool/autoscaling-ignore-changes rules.
  */
-import type { Attribute, Block, Expression, Range, TemplatePart, Traverser } from "../../src/hcl/ast.js";
+import { children } from "../../src/hcl/walk.js";
+import type { Attribute, Block, Expression, Range, Traverser } from "../../src/hcl/ast.js";
 import type { Declared, SourceFile } from "../../src/terraform/model.js";
 
-/** The direct sub-expressions of `expr` (template parts included). */
+/** The direct sub-expressions of `expr` (template parts included, bare object keys not). */
 export function childExpressions(expr: Expression): Expression[] {
-  switch (expr.kind) {
-    case "LiteralValue":
-    case "ScopeTraversal":
-    case "AnonSymbol":
-    case "Invalid":
-      return [];
-    case "Template":
-      return templatePartExpressions(expr.parts);
-    case "TemplateWrap":
-      return [expr.wrapped];
-    case "RelativeTraversal":
-      return [expr.source];
-    case "Index":
-      return [expr.collection, expr.key];
-    case "Splat":
-      return [expr.source, expr.each];
-    case "FunctionCall":
-      return [...expr.args];
-    case "Conditional":
-      return [expr.condition, expr.trueResult, expr.falseResult];
-    case "BinaryOp":
-      return [expr.lhs, expr.rhs];
-    case "UnaryOp":
-      return [expr.operand];
-    case "TupleCons":
-      return [...expr.exprs];
-    case "ObjectCons":
-      return expr.items.flatMap((i) => (i.keyIsBareIdent ? [i.value] : [i.key, i.value]));
-    case "For": {
-      const out: Expression[] = [expr.collection];
-      if (expr.keyExpr) out.push(expr.keyExpr);
-      out.push(expr.valExpr);
-      if (expr.condition) out.push(expr.condition);
-      return out;
-    }
-    case "Parentheses":
-      return [expr.expr];
-  }
-}
-
-function templatePartExpressions(parts: readonly TemplatePart[]): Expression[] {
-  const out: Expression[] = [];
-  for (const p of parts) {
-    if (p.kind === "TemplateInterp") out.push(p.expr);
-    else if (p.kind === "TemplateIf") {
-      out.push(p.condition, ...templatePartExpressions(p.then));
-      if (p.else) out.push(...templatePartExpressions(p.else));
-    } else if (p.kind === "TemplateFor") {
-      out.push(p.collection, ...templatePartExpressions(p.body));
-    }
-  }
-  return out;
+  return children(expr, false);
 }
 
 /** Visit `expr` and every expression inside it, parents first. */

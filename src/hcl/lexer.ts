@@ -63,6 +63,9 @@ export const enum T {
   Invalid,
 }
 
+/** Slots past the EOF token that read as EOF (types 0, offsets at the end of the text). */
+const LOOKAHEAD = 16;
+
 /** Frame kinds on the lexer's mode stack. */
 const F_BRACE: number = 0;
 const F_INTERP: number = 1;
@@ -71,7 +74,7 @@ const F_HEREDOC: number = 3;
 
 
 export interface Tokens {
-  /** Token types (T); entries past `count` read as 0 (EOF). */
+  /** Token types (T); entries past `count` read as 0 (EOF), and a few (LOOKAHEAD) have offsets at the end of the text. */
   types: Uint8Array;
   starts: Int32Array;
   ends: Int32Array;
@@ -122,7 +125,8 @@ function isIdContAt(text: string, i: number): number {
  * template mode and ends at the end of the text.
  */
 export function lex(text: string, template = false): Tokens {
-  let cap = Math.max(64, (text.length >> 1) + 16);
+  // Realistic Terraform has about one token per 4 characters; grow() doubles when needed.
+  let cap = Math.max(64, ((text.length * 0.3) | 0) + 32);
   let types = new Uint8Array(cap);
   let starts = new Int32Array(cap);
   let ends = new Int32Array(cap);
@@ -164,7 +168,7 @@ export function lex(text: string, template = false): Tokens {
     ends = e2;
   };
   const emit = (ty: number, s: number, e: number): void => {
-    if (count + 2 >= cap) grow();
+    if (count + LOOKAHEAD >= cap) grow();
     types[count] = ty;
     starts[count] = s;
     ends[count] = e;
@@ -194,9 +198,13 @@ export function lex(text: string, template = false): Tokens {
     const c = text.charCodeAt(i);
     switch (c) {
       case 32: // space
-      case 9: // tab
+      case 9: {
+        // tab
         i++;
+        let b = text.charCodeAt(i);
+        while (b === 32 || b === 9) b = text.charCodeAt(++i);
         continue;
+      }
       case 10:
         emit(T.Newline, i, i + 1);
         i++;
@@ -301,7 +309,7 @@ export function lex(text: string, template = false): Tokens {
       i = lexNumber(i);
       continue;
     }
-    const idLen = isIdStartAt(text, i);
+    const idLen = c < 128 ? (isAsciiIdStart(c) ? 1 : 0) : isIdStartAt(text, i);
     if (idLen > 0) {
       let j = i + idLen;
       for (;;) {
@@ -462,9 +470,9 @@ export function lex(text: string, template = false): Tokens {
     i++;
   }
   emit(T.EOF, n, n);
-  // entries past the end read as EOF at the end of the text
-  starts.fill(n, count);
-  ends.fill(n, count);
+  // entries past the end (the parser looks a few tokens ahead) read as EOF at the end of the text
+  starts.fill(n, count, count + LOOKAHEAD);
+  ends.fill(n, count, count + LOOKAHEAD);
   return { types, starts, ends, heredocs, comments, count };
 
   function lineComment(s: number, style: "#" | "//"): number {

@@ -135,7 +135,8 @@ function checkInvalidTokens(p: ParserState, tk: Tokens): Diagnostic[] {
 function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
   const attributes: Attribute[] = [];
   const blocks: Block[] = [];
-  const byName = new Map<string, Attribute>();
+  // Attribute names seen so far: a linear scan for small bodies, a map once it grows.
+  let byName: Map<string, Attribute> | null = null;
   const startOff = p.prev >= 0 ? p.ends[p.prev] : 0;
   let endOff = startOff;
   for (;;) {
@@ -156,7 +157,17 @@ function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
       if (item.kind === "Block") {
         blocks.push(item);
       } else {
-        const existing = byName.get(item.name);
+        let existing: Attribute | undefined;
+        if (byName !== null) {
+          existing = byName.get(item.name);
+        } else {
+          for (let k = 0; k < attributes.length; k++) {
+            if (attributes[k].name === item.name) {
+              existing = attributes[k];
+              break;
+            }
+          }
+        }
         if (existing !== undefined) {
           p.error(
             "Attribute redefined",
@@ -165,8 +176,13 @@ function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
             { code: "attribute-redefined" },
           );
         } else {
-          byName.set(item.name, item);
           attributes.push(item);
+          if (byName !== null) {
+            byName.set(item.name, item);
+          } else if (attributes.length > 16) {
+            byName = new Map();
+            for (const a of attributes) byName.set(a.name, a);
+          }
         }
       }
       continue;
@@ -249,6 +265,14 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
 /** A quoted block label (no templates allowed); returns its value and range. */
 function parseQuotedLabel(p: ParserState): { value: string; range: Range } {
   const oq = p.read();
+  if (p.types[oq + 1] === T.QuotedLit && p.types[oq + 2] === T.CQuote) {
+    // fast path: a plain label
+    const lit = oq + 1;
+    const value = decodeLiteral(p, p.text, p.starts[lit], p.ends[lit], true, p.diags);
+    p.pos = oq + 3;
+    p.prev = oq + 2;
+    return { value, range: p.tokSpan(oq, oq + 2) };
+  }
   const oqRange = p.tokRange(oq);
   let value = "";
   let endRange: Range;
