@@ -17,20 +17,11 @@ import { lintModule } from "../src/lint/engine.js";
 import { isKnownRule } from "../src/lint/meta-rules.js";
 import type { Role } from "../src/contract/roles-api.js";
 import type { Finding } from "../src/lint/types.js";
+import type { ExpectedFinding } from "./helpers/expected.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FIXTURES = path.join(ROOT, "fixtures");
 
-interface ExpectedFinding {
-  ruleId: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message?: string;
-}
 
 interface Expected {
   role?: Role;

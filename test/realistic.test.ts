@@ -13,19 +13,11 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintModule } from "../src/lint/engine.js";
 import type { Role } from "../src/contract/roles-api.js";
+import type { ExpectedFinding } from "./helpers/expected.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NOW = new Date("2026-01-01T00:00:00Z");
 
-interface ExpectedFinding {
-  ruleId: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-}
 
 interface Expected {
   role: Role;

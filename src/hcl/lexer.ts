@@ -84,6 +84,20 @@ export interface Tokens {
   count: number;
 }
 
+/** Token arrays released by a finished parse, reused by the next `lex(..., pooled)`. */
+let pool: { types: Uint8Array; starts: Int32Array; ends: Int32Array } | null = null;
+const POOL_MAX = 1 << 20;
+
+/**
+ * Gives the arrays of `tk` (from `lex(..., true)`) back for reuse. The
+ * caller must not use `tk` afterwards (its arrays will be overwritten).
+ */
+export function releaseTokens(tk: Tokens): void {
+  if (tk.types.length > POOL_MAX) return;
+  if (pool !== null && pool.types.length >= tk.types.length) return;
+  pool = { types: tk.types, starts: tk.starts, ends: tk.ends };
+}
+
 const RE_ID_START = /[\p{ID_Start}_]/u;
 // (ZWJ/ZWNJ joined ID_Continue only in Unicode 15.1; HashiCorp's tables predate that.)
 const RE_ID_CONTINUE = /(?![\u200c\u200d])[\p{ID_Continue}\-]/u;
@@ -124,12 +138,25 @@ function isIdContAt(text: string, i: number): number {
  * is the content of a template (as in a JSON string value): it starts in
  * template mode and ends at the end of the text.
  */
-export function lex(text: string, template = false): Tokens {
+export function lex(text: string, template = false, pooled = false): Tokens {
   // Realistic Terraform has about one token per 4 characters; grow() doubles when needed.
   let cap = Math.max(64, ((text.length * 0.3) | 0) + 32);
-  let types = new Uint8Array(cap);
-  let starts = new Int32Array(cap);
-  let ends = new Int32Array(cap);
+  let types: Uint8Array;
+  let starts: Int32Array;
+  let ends: Int32Array;
+  const reuse = pooled ? pool : null;
+  if (reuse !== null) {
+    // Allocating typed arrays is costly for small files: reuse released ones.
+    pool = null;
+    types = reuse.types;
+    starts = reuse.starts;
+    ends = reuse.ends;
+    cap = types.length;
+  } else {
+    types = new Uint8Array(cap);
+    starts = new Int32Array(cap);
+    ends = new Int32Array(cap);
+  }
   let count = 0;
   const heredocs = new Map<number, { marker: string; indented: boolean }>();
   const comments: Comment[] = [];
@@ -471,6 +498,7 @@ export function lex(text: string, template = false): Tokens {
   }
   emit(T.EOF, n, n);
   // entries past the end (the parser looks a few tokens ahead) read as EOF at the end of the text
+  types.fill(T.EOF, count, count + LOOKAHEAD);
   starts.fill(n, count, count + LOOKAHEAD);
   ends.fill(n, count, count + LOOKAHEAD);
   return { types, starts, ends, heredocs, comments, count };

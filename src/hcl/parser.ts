@@ -5,7 +5,7 @@
  * kept as complete as possible.
  */
 import type { Attribute, Block, Body, Comment, Diagnostic, Expression, File, ParseResult, Pos, Range } from "./ast.js";
-import { T, lex, type Tokens } from "./lexer.js";
+import { T, lex, releaseTokens, type Tokens } from "./lexer.js";
 import { ParserState } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts } from "./parser-template.js";
@@ -24,15 +24,27 @@ export interface NativeOptions {
 
 /** Parses a native-syntax file. A leading BOM is removed first (positions are relative to the rest). */
 export function parseNative(input: string, filename: string, opts: NativeOptions = {}): ParseResult {
-  return parseNativeWithTokens(input, filename, opts).result;
+  // The tokens do not escape (the tree holds no reference to them): lex into reused arrays.
+  const { result, tokens } = parseNativeWithTokens(input, filename, opts, true);
+  releaseTokens(tokens);
+  return result;
 }
 
-/** parseNative, also returning the token spans (for HCL-compatible column counting in outline.ts). */
-export function parseNativeWithTokens(input: string, filename: string, opts: NativeOptions = {}): { result: ParseResult; tokens: Tokens } {
+/**
+ * parseNative, also returning the token spans (for HCL-compatible column
+ * counting in outline.ts). With `pooled`, the caller must hand the tokens
+ * back with releaseTokens once done with them.
+ */
+export function parseNativeWithTokens(
+  input: string,
+  filename: string,
+  opts: NativeOptions = {},
+  pooled = false,
+): { result: ParseResult; tokens: Tokens } {
   const { text } = stripBom(input);
   const lineStarts = computeLineStarts(text);
   const li = new LineIndex(lineStarts);
-  const tk = lex(text);
+  const tk = lex(text, false, pooled);
   const p = new ParserState(text, tk, li);
   p.compat = opts.compat === true;
   const lexDiags = checkInvalidTokens(p, tk);
