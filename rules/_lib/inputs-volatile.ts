@@ -97,7 +97,7 @@ export class Scanner {
    * branches; not inside other calls, where the value's shape is unknown).
    */
   expr(e: Expression, path: string[], open: boolean, hits: Hit[]): void {
-    if (e.kind === "FunctionCall" && e.name in VOLATILE) {
+    if (e.kind === "FunctionCall" && Object.hasOwn(VOLATILE, e.name)) {
       hits.push({ fn: e.name, range: e.range, node: e, via: null, path });
     }
     for (const name of this.taintedVars) {

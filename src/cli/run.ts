@@ -302,6 +302,14 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     } else {
       io.stdout(text);
     }
+    if (checked.format === "compact" && !args.quiet) {
+      // Compact stdout holds findings only (problem matchers read it); the
+      // role used and how it was chosen go to stderr.
+      for (const m of modules) {
+        const how = m.roleSource === "flag" ? "from --role" : m.roleSource === "config" ? "from the config file" : "detected";
+        io.stderr(`tfcapi-lint: ${m.module}: role ${m.role} (${how})\n`);
+      }
+    }
     if (checked.format === "github") {
       const r = await writeStepSummary(run, io.env);
       if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);

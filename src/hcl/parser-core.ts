@@ -28,13 +28,17 @@ export class ParserState {
   /** Index of the last token read. */
   prev = -1;
   private nl: boolean[] = [true];
+  /** The top of `nl`: whether newlines are significant right now. */
+  private nlTop = true;
   recovery = false;
   readonly diags: Diagnostic[] = [];
   depth = 0;
   tooDeepReported = false;
-  private readonly rangeCache: Array<Range | undefined>;
-  private readonly startCache: Array<Pos | undefined>;
-  private readonly endCache: Array<Pos | undefined>;
+  /**
+   * Per-token caches in one array: [3i] the range, [3i+1] the start and
+   * [3i+2] the end position of token i (shared with forks).
+   */
+  private readonly cache: Array<Range | Pos | undefined>;
   /**
    * Lenient mode (used to recover the items of an invalid one-line block):
    * body items may follow each other on the same line.
@@ -53,7 +57,7 @@ export class ParserState {
     tk: Tokens,
     li: LineIndex,
     includeNewlines = true,
-    caches?: { ranges: Array<Range | undefined>; starts: Array<Pos | undefined>; ends: Array<Pos | undefined> },
+    cache?: Array<Range | Pos | undefined>,
   ) {
     this.text = text;
     this.tk = tk;
@@ -62,17 +66,17 @@ export class ParserState {
     this.ends = tk.ends;
     this.li = li;
     this.nl = [includeNewlines];
-    this.rangeCache = caches?.ranges ?? new Array<Range | undefined>(tk.count);
-    this.startCache = caches?.starts ?? new Array<Pos | undefined>(tk.count);
-    this.endCache = caches?.ends ?? new Array<Pos | undefined>(tk.count);
+    this.nlTop = includeNewlines;
+    this.cache = cache ?? new Array<Range | Pos | undefined>(3 * tk.count + 3);
   }
 
   /** A copy with its own position, mode stack and diagnostics (tokens shared). */
   fork(): ParserState {
-    const f = new ParserState(this.text, this.tk, this.li, true, { ranges: this.rangeCache, starts: this.startCache, ends: this.endCache });
+    const f = new ParserState(this.text, this.tk, this.li, true, this.cache);
     f.pos = this.pos;
     f.prev = this.prev;
     f.nl = this.nl.slice();
+    f.nlTop = this.nlTop;
     f.recovery = this.recovery;
     f.depth = this.depth;
     f.tooDeepReported = this.tooDeepReported;
@@ -83,15 +87,17 @@ export class ParserState {
 
   pushNL(include: boolean): void {
     this.nl.push(include);
+    this.nlTop = include;
   }
   popNL(): void {
     if (this.nl.length > 1) this.nl.pop();
+    this.nlTop = this.nl[this.nl.length - 1];
   }
 
   /** Index of the next significant token. */
   peek(): number {
     let i = this.pos;
-    if (!this.nl[this.nl.length - 1]) {
+    if (!this.nlTop) {
       const types = this.types;
       while (types[i] === T.Newline) i++;
     }
@@ -100,7 +106,7 @@ export class ParserState {
 
   /** Index of the first significant token at or after token index i (same newline mode as peek). */
   skipFrom(i: number): number {
-    if (!this.nl[this.nl.length - 1]) {
+    if (!this.nlTop) {
       const types = this.types;
       while (types[i] === T.Newline) i++;
     }
@@ -123,30 +129,30 @@ export class ParserState {
    * nodes (treat ranges and positions as immutable).
    */
   tokRange(i: number): Range {
-    let r = this.rangeCache[i];
+    let r = this.cache[3 * i] as Range | undefined;
     if (r === undefined) {
       r = { start: this.tokStart(i), end: this.tokEnd(i) };
-      this.rangeCache[i] = r;
+      this.cache[3 * i] = r;
     }
     return r;
   }
 
   /** The start position of token i (cached; shared between ranges). */
   tokStart(i: number): Pos {
-    let q = this.startCache[i];
+    let q = this.cache[3 * i + 1] as Pos | undefined;
     if (q === undefined) {
       q = this.li.pos(this.starts[i]);
-      this.startCache[i] = q;
+      this.cache[3 * i + 1] = q;
     }
     return q;
   }
 
   /** The end position of token i (cached; shared between ranges). */
   tokEnd(i: number): Pos {
-    let q = this.endCache[i];
+    let q = this.cache[3 * i + 2] as Pos | undefined;
     if (q === undefined) {
       q = this.li.pos(this.ends[i]);
-      this.endCache[i] = q;
+      this.cache[3 * i + 2] = q;
     }
     return q;
   }

@@ -149,14 +149,16 @@ function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
   const blocks: Block[] = [];
   // Attribute names seen so far: a linear scan for small bodies, a map once it grows.
   let byName: Map<string, Attribute> | null = null;
-  const startOff = p.prev >= 0 ? p.ends[p.prev] : 0;
-  let endOff = startOff;
+  const startTok = p.prev;
+  const startOff = startTok >= 0 ? p.ends[startTok] : 0;
+  // the body ends where the token endTok starts (-1: an empty range at the start)
+  let endTok = -1;
   for (;;) {
     const next = p.peek();
     const ty = p.types[next];
     if (ty === end) {
       p.read();
-      endOff = p.starts[next];
+      endTok = next;
       break;
     }
     if (ty === T.Newline) {
@@ -217,12 +219,13 @@ function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
         );
       }
     }
-    endOff = p.starts[bad];
-    const r = p.recover(end);
-    endOff = p.starts[r];
+    endTok = p.recover(end);
     break;
   }
-  return { kind: "Body", attributes, blocks, range: p.li.range(startOff, Math.max(startOff, endOff)) };
+  // positions shared with the tokens' cached ones
+  const start = startTok >= 0 ? p.tokEnd(startTok) : p.li.pos(0);
+  const endPos = endTok >= 0 && p.starts[endTok] > startOff ? p.tokStart(endTok) : start;
+  return { kind: "Body", attributes, blocks, range: { start, end: endPos } };
 }
 
 function parseBodyItem(p: ParserState): Attribute | Block | null {
@@ -528,7 +531,8 @@ class OffsetLineIndex extends LineIndex {
 function standaloneState(text: string, template: boolean, base?: Pos): ParserState {
   const ls = computeLineStarts(text);
   const li = base !== undefined ? new OffsetLineIndex(ls, base) : new LineIndex(ls);
-  const tk = lex(text, template);
+  // pooled: the callers below release the tokens before returning (nothing keeps them)
+  const tk = lex(text, template, true);
   return new ParserState(text, tk, li, false);
 }
 
@@ -551,6 +555,7 @@ export function parseExpressionAt(text: string, filename: string, base?: Pos): {
     expr = { kind: "Invalid", range: p.li.range(0, text.length) };
     p.error("Internal parser error", `The parser failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`, expr.range);
   }
+  releaseTokens(p.tk);
   return { expr, diagnostics: [...lexDiags, ...p.diags] };
 }
 
@@ -576,5 +581,6 @@ export function parseTemplateAt(text: string, filename: string, base?: Pos): { e
     expr = { kind: "Invalid", range: p.li.range(0, text.length) };
     p.error("Internal parser error", `The parser failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`, expr.range);
   }
+  releaseTokens(p.tk);
   return { expr, diagnostics: [...lexDiags, ...p.diags] };
 }

@@ -19,6 +19,11 @@ import type { Finding } from "../lint/types.js";
 import { displayPath, hasPosition, visibleFindings } from "./util.js";
 import { escapeXml, XML_DECLARATION } from "./xml.js";
 
+/** Text safe inside an XML comment: no "--" and no trailing "-". */
+function escapeXmlComment(text: string): string {
+  return text.replace(/-(?=-)/g, "- ").replace(/-$/, "- ");
+}
+
 function errorElement(f: Finding): string {
   const attrs: string[] = [];
   if (hasPosition(f)) attrs.push(`line="${f.range.start.line}"`, `column="${f.range.start.column}"`);
@@ -44,6 +49,11 @@ export function formatCheckstyle(run: RunReport, _opts: FormatOptions): string {
     }
   }
   const out = [XML_DECLARATION, '<checkstyle version="4.3">'];
+  // Checkstyle has no place for run metadata; a comment keeps the role (and
+  // how it was chosen) visible without confusing consumers.
+  for (const mod of run.modules) {
+    out.push(`  <!-- ${escapeXmlComment(`tfcapi-lint: ${displayPath(run.cwd, mod, "")}: role ${mod.role} (role source: ${mod.roleSource})`)} -->`);
+  }
   for (const [name, errors] of files) {
     out.push(`  <file name="${escapeXml(name)}">`, ...errors, "  </file>");
   }

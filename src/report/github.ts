@@ -30,6 +30,7 @@ import {
   hasPosition,
   isModuleLevel,
   relativePath,
+  roleSourceText,
   suppressedFindings,
   visibleFindings,
 } from "./util.js";
@@ -108,7 +109,7 @@ export function formatGithub(run: RunReport, opts: FormatOptions): string {
   for (const mod of run.modules) {
     const suppressed = suppressedFindings(mod).length;
     const sup = suppressed > 0 ? `, ${suppressed} suppressed` : "";
-    lines.push(plain(`tfcapi-lint: ${relativePath(base, mod.dir)} (role ${mod.role}): ${countsText(mod.summary)}${sup}`));
+    lines.push(plain(`tfcapi-lint: ${relativePath(base, mod.dir)} (role ${mod.role}, ${roleSourceText(mod)}): ${countsText(mod.summary)}${sup}`));
   }
   return lines.length > 0 ? lines.join("\n") + "\n" : "";
 }

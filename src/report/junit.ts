@@ -82,6 +82,11 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
     failures += failed;
     suites.push(
       `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failed}" errors="0" skipped="0" time="0">`,
+      "    <properties>",
+      `      <property name="role" value="${escapeXml(mod.role)}"/>`,
+      `      <property name="roleSource" value="${escapeXml(mod.roleSource)}"/>`,
+      `      <property name="fileSet" value="${escapeXml(mod.fileSet)}"/>`,
+      "    </properties>",
       ...cases.flatMap((c) => c.xml),
       "  </testsuite>",
     );

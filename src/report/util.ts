@@ -119,3 +119,10 @@ export function allFindings(run: RunReport): Array<{ mod: ModuleReport; finding:
   for (const mod of run.modules) for (const finding of mod.findings) out.push({ mod, finding });
   return out;
 }
+
+/** How a module's role was chosen, in a few words: "from --role", "from the config file", "detected". */
+export function roleSourceText(mod: ModuleReport): string {
+  if (mod.roleSource === "flag") return "from --role";
+  if (mod.roleSource === "config") return "from the config file";
+  return "detected";
+}

@@ -24,8 +24,8 @@ describe("github formatter", () => {
         "::warning file=modules/my pool/outputs.tf,line=2,col=11,endLine=2,endColumn=20,title=output/provider-id-list-shape::wrap the value in sort(): 100%25 of members, in a stable order",
         "::warning file=envs/prod/main.tofu,line=2,col=11,endLine=2,endColumn=15,title=output/endpoint-never-set::control_plane_endpoint is always null%0D%0Aset it from var.control_plane_endpoint (100%25)",
         "::notice file=envs/prod/child/main.tf,line=1,col=1,endLine=3,endColumn=2,title=module/child-note::a note: child, here",
-        "tfcapi-lint: modules/my pool (role machinepool): 2 errors, 1 warning, 0 info, 1 suppressed",
-        "tfcapi-lint: envs/prod (role cluster): 0 errors, 1 warning, 1 info",
+        "tfcapi-lint: modules/my pool (role machinepool, detected): 2 errors, 1 warning, 0 info, 1 suppressed",
+        "tfcapi-lint: envs/prod (role cluster, from --role): 0 errors, 1 warning, 1 info",
         "",
       ].join("\n"),
     );
@@ -80,7 +80,7 @@ describe("github formatter", () => {
     expect(lines.slice(24)).toEqual([
       "tfcapi-lint: 3 more errors not annotated (GitHub shows 10 per step); see the job summary or another format for the full list",
       "tfcapi-lint: 1 more warning not annotated (GitHub shows 10 per step); see the job summary or another format for the full list",
-      "tfcapi-lint: modules/my pool (role machinepool): 13 errors, 11 warnings, 4 info",
+      "tfcapi-lint: modules/my pool (role machinepool, detected): 13 errors, 11 warnings, 4 info",
     ]);
   });
 

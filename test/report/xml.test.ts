@@ -10,6 +10,8 @@ describe("checkstyle formatter", () => {
       [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<checkstyle version="4.3">',
+        "  <!-- tfcapi-lint: modules/my pool: role machinepool (role source: detected) -->",
+        "  <!-- tfcapi-lint: envs/prod: role cluster (role source: flag) -->",
         '  <file name="modules/my pool">',
         '    <error severity="error" message="output &quot;replicas&quot; is not declared" source="tfcapi-lint.output/required"/>',
         "  </file>",
@@ -33,7 +35,7 @@ describe("checkstyle formatter", () => {
     const mod = clusterModule();
     mod.findings = [];
     expect(formatCheckstyle(sampleRun([mod]), { color: false })).toBe(
-      '<?xml version="1.0" encoding="UTF-8"?>\n<checkstyle version="4.3">\n</checkstyle>\n',
+      '<?xml version="1.0" encoding="UTF-8"?>\n<checkstyle version="4.3">\n  <!-- tfcapi-lint: envs/prod: role cluster (role source: flag) -->\n</checkstyle>\n',
     );
   });
 });
@@ -45,6 +47,11 @@ describe("junit formatter", () => {
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<testsuites name="tfcapi-lint" tests="8" failures="4" errors="0" time="0">',
         '  <testsuite name="modules/my pool" tests="4" failures="3" errors="0" skipped="0" time="0">',
+        "    <properties>",
+        '      <property name="role" value="machinepool"/>',
+        '      <property name="roleSource" value="detected"/>',
+        '      <property name="fileSet" value="terraform"/>',
+        "    </properties>",
         '    <testcase name="output/required" classname="modules/my pool" time="0">',
         '      <failure message="output &quot;replicas&quot; is not declared" type="error">modules/my pool:0:0: error: output &quot;replicas&quot; is not declared</failure>',
         "    </testcase>",
@@ -59,6 +66,11 @@ describe("junit formatter", () => {
         "    </testcase>",
         "  </testsuite>",
         '  <testsuite name="envs/prod" tests="4" failures="1" errors="0" skipped="0" time="0">',
+        "    <properties>",
+        '      <property name="role" value="cluster"/>',
+        '      <property name="roleSource" value="flag"/>',
+        '      <property name="fileSet" value="opentofu"/>',
+        "    </properties>",
         '    <testcase name="output/required" classname="envs/prod" time="0"/>',
         '    <testcase name="output/health-shape" classname="envs/prod" time="0"/>',
         '    <testcase name="output/endpoint-never-set" classname="envs/prod" time="0">',
@@ -82,16 +94,14 @@ describe("junit formatter", () => {
     ];
     const run = sampleRun([mod]);
     run.rules = run.rules.filter((r) => r.id === "output/health-shape");
-    expect(formatJunit(run, { color: false }).split("\n").slice(2, 7)).toEqual([
-      '  <testsuite name="modules/my pool" tests="1" failures="1" errors="0" skipped="0" time="0">',
+    expect(formatJunit(run, { color: false }).split("\n").slice(8, 12)).toEqual([
       '    <testcase name="output/health-shape" classname="modules/my pool" time="0">',
       '      <failure message="2 problems" type="error">modules/my pool/outputs.tf:5:1: error: first',
       "modules/my pool/outputs.tf:6:31: warning: second</failure>",
       "    </testcase>",
     ]);
     run.failOn = "error";
-    expect(formatJunit(run, { color: false }).split("\n").slice(2, 8)).toEqual([
-      '  <testsuite name="modules/my pool" tests="1" failures="1" errors="0" skipped="0" time="0">',
+    expect(formatJunit(run, { color: false }).split("\n").slice(8, 13)).toEqual([
       '    <testcase name="output/health-shape" classname="modules/my pool" time="0">',
       '      <failure message="first" type="error">modules/my pool/outputs.tf:5:1: error: first</failure>',
       "      <system-out>modules/my pool/outputs.tf:6:31: warning: second</system-out>",
@@ -110,6 +120,11 @@ describe("junit formatter", () => {
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<testsuites name="tfcapi-lint" tests="1" failures="0" errors="0" time="0">',
         '  <testsuite name="envs/prod" tests="1" failures="0" errors="0" skipped="0" time="0">',
+        "    <properties>",
+        '      <property name="role" value="cluster"/>',
+        '      <property name="roleSource" value="flag"/>',
+        '      <property name="fileSet" value="opentofu"/>',
+        "    </properties>",
         '    <testcase name="tfcapi-lint" classname="envs/prod" time="0"/>',
         "  </testsuite>",
         "</testsuites>",
