@@ -342,12 +342,13 @@ export function lex(text: string, template = false, pooled = false): Tokens {
       for (;;) {
         const cc = text.charCodeAt(j);
         if (cc < 128) {
-          if (j < n && isAsciiIdCont(cc)) {
+          if (isAsciiIdCont(cc)) {
             j++;
             continue;
           }
           break;
         }
+        if (j >= n) break; // (charCodeAt past the end is NaN)
         const l = isIdContAt(text, j);
         if (l === 0) break;
         j += l;
