@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli.js";
+// CommonJS (see bin/package.json): the CLI starts without the ES module loader.
+"use strict";
+const { main } = require("../dist/cli-loader.cjs");
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -4,29 +4,31 @@
 //  - dist/cli.cjs is the whole CLI as one script: no module resolution and
 //    no chunks to load at run time, and modules that only some runs need
 //    (other output formats) are evaluated only when used;
-//  - dist/cli.js, what bin/tfcapi-lint.js imports, is a small loader that
-//    compiles cli.cjs with V8's code cache dist/cli.cache when the cache fits
+//  - dist/cli-loader.cjs, what bin/tfcapi-lint.js (CommonJS) requires, is a
+//    small loader that compiles cli.cjs with V8's code cache dist/cli.cache when the cache fits
 //    the running Node (V8 checks its version and flags; otherwise it compiles
 //    the source as usual, just without the head start);
 //  - dist/cli.cache is made here after a training run over examples/, so it
 //    holds the bytecode of the functions a lint run calls too (V8 compiles
 //    functions lazily: without the cache every start compiles them again).
-// dist/index.js is the library API as one ESM file.
+// dist/cli.js exposes the same loader to ES modules; dist/index.js is the
+// library API as one ESM file.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 
 const LOADER = `// Loads the bundled CLI (cli.cjs) with V8's code cache (cli.cache; see scripts/build.mjs).
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { Script } from "node:vm";
+// CommonJS on purpose: the CLI starts without Node's ES module loader, whose
+// builtin facades (node:fs pulls in streams) and fs/promises cost ~15 ms.
+"use strict";
+const { readFileSync } = require("node:fs");
+const path = require("node:path");
+const { Script } = require("node:vm");
 
-const file = fileURLToPath(new URL("./cli.cjs", import.meta.url));
-const dir = fileURLToPath(new URL(".", import.meta.url));
+const file = path.join(__dirname, "cli.cjs");
 let cachedData;
 try {
-  cachedData = readFileSync(fileURLToPath(new URL("./cli.cache", import.meta.url)));
+  cachedData = readFileSync(path.join(__dirname, "cli.cache"));
 } catch {
   // no cache: compile from source
 }
@@ -36,14 +38,23 @@ const script = new Script("(function (exports, require, module, __filename, __di
   ...(cachedData ? { cachedData } : {}),
 });
 const cjs = { exports: {} };
-script.runInThisContext()(cjs.exports, createRequire(file), cjs, file, dir);
+script.runInThisContext()(cjs.exports, require, cjs, file, __dirname);
 
-export const main = cjs.exports.main;
+exports.main = cjs.exports.main;
 /** Whether V8 used the code cache (false when it did not fit this Node). */
-export const codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
+exports.codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
 /** The code cache as of now, including functions compiled so far (the build's training run writes it). */
+exports.createCodeCache = () => script.createCachedData();
+`;
+
+// dist/cli.js: the same for ES module importers (tests, the training run).
+const ESM_LOADER = `import { createRequire } from "node:module";
+
+const loader = createRequire(import.meta.url)("./cli-loader.cjs");
+export const main = loader.main;
+export const codeCacheUsed = loader.codeCacheUsed;
 export function createCodeCache() {
-  return script.createCachedData();
+  return loader.createCodeCache();
 }
 `;
 
@@ -82,6 +93,9 @@ await build({
   ...common,
   format: "cjs",
   entryPoints: { cli: "src/cli.ts" },
+  // Less source to read and hash on every start.
+  minifyWhitespace: true,
+  minifySyntax: true,
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   // The CLI finds its package root (rule docs, version) from its own URL.
@@ -90,7 +104,8 @@ await build({
 });
 // The loader runs cli.cjs as a plain script: a real import() there would fail.
 if (/\bimport\(/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains a dynamic import()");
-writeFileSync("dist/cli.js", LOADER);
+writeFileSync("dist/cli-loader.cjs", LOADER);
+writeFileSync("dist/cli.js", ESM_LOADER);
 const trainEnv = { ...process.env, NO_COLOR: "1" };
 for (const k of ["NODE_OPTIONS", "FORCE_COLOR", "GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS", "TFCAPI_LINT_DEBUG"]) delete trainEnv[k];
 execFileSync(process.execPath, ["--input-type=module", "-e", TRAIN], { stdio: "inherit", env: trainEnv });

@@ -3,35 +3,66 @@
  * (bin/tfcapi-lint.js sets it). Argument parsing is in cli/args.ts, the lint
  * command in cli/run.ts.
  */
+import { fstatSync, statSync, writeSync } from "node:fs";
 import { HELP, parseArgs, UsageError } from "./cli/args.js";
 import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, runLint, type Io } from "./cli/run.js";
 
 /**
- * A reader that goes away early (`tfcapi-lint ... | head`) closes the pipe:
- * stop writing quietly instead of dying on an unhandled EPIPE error.
+ * Output goes straight to file descriptors 1 and 2 with synchronous writes:
+ * touching process.stdout would load Node's stream machinery (~10 ms of a
+ * start that runs on every save). A reader that goes away early
+ * (`tfcapi-lint ... | head`) closes the pipe: writing then stops quietly.
  */
-function ignoreClosedPipe(stream: NodeJS.WriteStream): void {
-  stream.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE" || err.code === "ERR_STREAM_DESTROYED") return;
-    throw err;
-  });
+const closedFds = new Set<number>();
+
+function writeAll(fd: number, text: string): void {
+  if (text === "" || closedFds.has(fd)) return;
+  const buf = Buffer.from(text, "utf8");
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off, buf.length - off);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN") {
+        // A non-blocking pipe set up by the parent is full: wait a moment.
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2);
+        continue;
+      }
+      if (code === "EPIPE") {
+        closedFds.add(fd);
+        return;
+      }
+      throw err;
+    }
+  }
+}
+
+/** Whether stdout is a terminal (a character device other than /dev/null), without loading node:tty. */
+function stdoutIsTerminal(): boolean {
+  let st;
+  try {
+    st = fstatSync(1);
+  } catch {
+    return false;
+  }
+  if (!st.isCharacterDevice()) return false;
+  try {
+    return statSync("/dev/null").rdev !== st.rdev;
+  } catch {
+    return true;
+  }
 }
 
 function defaultIo(): Io {
-  ignoreClosedPipe(process.stdout);
-  ignoreClosedPipe(process.stderr);
   return {
-    stdout: (t) => {
-      process.stdout.write(t);
-    },
-    stderr: (t) => {
-      process.stderr.write(t);
-    },
+    stdout: (t) => writeAll(1, t),
+    stderr: (t) => writeAll(2, t),
     readStdin: () => readAll(process.stdin),
     env: process.env,
     cwd: process.cwd(),
-    isTTY: process.stdout.isTTY === true,
+    isTTY: stdoutIsTerminal(),
   };
 }
 
