@@ -16,6 +16,13 @@ import { LineIndex } from "./source.js";
 /** Maximum nesting of brackets/blocks/templates before the parser gives up. */
 export const MAX_DEPTH = 256;
 
+/** Per-token position caches of one parse (see ParserState.cache). */
+interface TokenCache {
+  ranges: (Range | undefined)[];
+  starts: (Pos | undefined)[];
+  ends: (Pos | undefined)[];
+}
+
 export class ParserState {
   readonly text: string;
   readonly tk: Tokens;
@@ -35,10 +42,10 @@ export class ParserState {
   depth = 0;
   tooDeepReported = false;
   /**
-   * Per-token caches in one array: [3i] the range, [3i+1] the start and
-   * [3i+2] the end position of token i (shared with forks).
+   * Per-token caches (shared with forks): the range, the start and the end
+   * position of token i, in three arrays so each holds one shape of object.
    */
-  private readonly cache: Array<Range | Pos | undefined>;
+  private readonly cache: TokenCache;
   /**
    * Lenient mode (used to recover the items of an invalid one-line block):
    * body items may follow each other on the same line.
@@ -57,7 +64,7 @@ export class ParserState {
     tk: Tokens,
     li: LineIndex,
     includeNewlines = true,
-    cache?: Array<Range | Pos | undefined>,
+    cache?: TokenCache,
   ) {
     this.text = text;
     this.tk = tk;
@@ -67,7 +74,11 @@ export class ParserState {
     this.li = li;
     this.nl = [includeNewlines];
     this.nlTop = includeNewlines;
-    this.cache = cache ?? new Array<Range | Pos | undefined>(3 * tk.count + 3);
+    this.cache = cache ?? {
+      ranges: new Array<Range | undefined>(tk.count + 1),
+      starts: new Array<Pos | undefined>(tk.count + 1),
+      ends: new Array<Pos | undefined>(tk.count + 1),
+    };
   }
 
   /** A copy with its own position, mode stack and diagnostics (tokens shared). */
@@ -129,30 +140,30 @@ export class ParserState {
    * nodes (treat ranges and positions as immutable).
    */
   tokRange(i: number): Range {
-    let r = this.cache[3 * i] as Range | undefined;
+    let r = this.cache.ranges[i];
     if (r === undefined) {
       r = { start: this.tokStart(i), end: this.tokEnd(i) };
-      this.cache[3 * i] = r;
+      this.cache.ranges[i] = r;
     }
     return r;
   }
 
   /** The start position of token i (cached; shared between ranges). */
   tokStart(i: number): Pos {
-    let q = this.cache[3 * i + 1] as Pos | undefined;
+    let q = this.cache.starts[i];
     if (q === undefined) {
       q = this.li.pos(this.starts[i]);
-      this.cache[3 * i + 1] = q;
+      this.cache.starts[i] = q;
     }
     return q;
   }
 
   /** The end position of token i (cached; shared between ranges). */
   tokEnd(i: number): Pos {
-    let q = this.cache[3 * i + 2] as Pos | undefined;
+    let q = this.cache.ends[i];
     if (q === undefined) {
       q = this.li.pos(this.ends[i]);
-      this.cache[3 * i + 2] = q;
+      this.cache.ends[i] = q;
     }
     return q;
   }
