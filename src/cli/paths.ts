@@ -11,6 +11,8 @@ export interface Target {
   dir: string;
   /** The directory as shown to the user (derived from the path given). */
   display: string;
+  /** Found by --recursive below a path given (not the path itself). */
+  fromRecursion?: boolean;
 }
 
 export class PathError extends Error {}
@@ -97,7 +99,7 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
         hasModuleFile = true;
       }
     }
-    if (hasModuleFile) out.push({ dir: abs, display: joinDisplay(root.display, rel) });
+    if (hasModuleFile) out.push({ dir: abs, display: joinDisplay(root.display, rel), ...(rel !== "" ? { fromRecursion: true } : {}) });
     for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name));
   };
   walk(root.dir, "");

@@ -252,7 +252,17 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     let maxWarnings: number | null = null;
     for (const { plan, outcome } of results) {
       if (nested.has(plan.target.dir)) continue;
-      if (outcome.kind === "usage-error") throw new UsageError(`${plan.target.display}: ${outcome.message}`);
+      if (outcome.kind === "usage-error") {
+        // --recursive walks whole repositories, which also hold modules that
+        // are not CAPTF role modules (shared helpers, examples of other
+        // tools): one that shows no sign of any role is skipped with a note
+        // rather than stopping the run. An ambiguous one still stops it.
+        if (args.recursive && outcome.noRole === true && plan.target.fromRecursion === true) {
+          io.stderr(`tfcapi-lint: skipped ${plan.target.display}: no CAPTF role detected (set role in .tfcapi-lint.hcl or pass --role to lint it)\n`);
+          continue;
+        }
+        throw new UsageError(`${plan.target.display}: ${outcome.message}`);
+      }
       if (outcome.kind === "no-module") {
         readErrors.push(`${plan.target.display}: ${outcome.message}`);
         continue;

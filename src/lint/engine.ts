@@ -49,7 +49,8 @@ export interface ReadError {
 
 export type LintOutcome =
   | { kind: "report"; report: ModuleReport; load: LoadResult; readErrors: ReadError[] }
-  | { kind: "usage-error"; message: string; evidence: string[] }
+  /** `noRole`: the module shows no sign of any CAPTF role (not merely an ambiguous one). */
+  | { kind: "usage-error"; message: string; evidence: string[]; noRole?: boolean }
   /** Nothing to lint: the directory holds no module file. */
   | { kind: "no-module"; message: string };
 
@@ -96,7 +97,7 @@ export const MODULE_RANGE: Range = {
 
 function decideRole(unit: ModuleUnit, opts: LintOptions):
   | { role: Role; source: RoleSource; evidence: string[] }
-  | { error: string; evidence: string[] } {
+  | { error: string; evidence: string[]; noRole: boolean } {
   if (opts.role) return { role: opts.role, source: "flag", evidence: [`--role ${opts.role}`] };
   if (opts.configRole) {
     return { role: opts.configRole.role, source: "config", evidence: [`role = "${opts.configRole.role}" (${opts.configRole.origin})`] };
@@ -107,7 +108,11 @@ function decideRole(unit: ModuleUnit, opts: LintOptions):
     d.reason === "none"
       ? "it declares none of the role-specific inputs or outputs"
       : `it matches ${d.candidates.join(" and ")} equally (${d.evidence.join("; ")})`;
-  return { error: `cannot tell which role the module implements: ${why}; pass --role cluster|machine|machinepool`, evidence: d.evidence };
+  return {
+    error: `cannot tell which role the module implements: ${why}; pass --role cluster|machine|machinepool`,
+    evidence: d.evidence,
+    noRole: d.reason === "none",
+  };
 }
 
 const PARSE_RULE = "syntax/parse";
@@ -134,7 +139,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
     return { kind: "no-module", message: unreadable ? unreadable.message : "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory" };
   }
   const decided = decideRole(load.root, opts);
-  if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence };
+  if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence, noRole: decided.noRole };
   const role = decided.role;
 
   const rules = opts.ruleSet ?? REGISTRY;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chmodSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fixtureFiles, insensitiveBootstrap, noInterruptible, REPO, runCli, tree } from "./helpers.js";
 
@@ -193,6 +193,30 @@ describe("--recursive", () => {
       ["modules/broken", ["output/required error :0:0"]],
       ["modules/vm", []],
     ]);
+  });
+
+  it("skips a module below the path that shows no CAPTF role, with a note; an ambiguous one stops the run", () => {
+    const root = tree({
+      ...fixtureFiles("machine-clean", "modules/vm/"),
+      "modules/network/main.tf": 'variable "cidr" {\n  type    = string\n  default = "10.0.0.0/16"\n}\n\noutput "cidr" {\n  value = var.cidr\n}\n',
+    });
+    const r = runCli(["--json", "--recursive", "."], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(
+      "tfcapi-lint: skipped modules/network: no CAPTF role detected (set role in .tfcapi-lint.hcl or pass --role to lint it)\n",
+    );
+    // One module left: the reference's single JSON document.
+    expect((JSON.parse(r.stdout) as JsonDoc).module).toBe("modules/vm");
+    // Named directly, the same module is a usage error.
+    const direct = runCli(["--recursive", "modules/network"], { cwd: root });
+    expect(direct.code).toBe(3);
+    // A module matching two roles equally is never skipped.
+    writeFileSync(
+      path.join(root, "modules/network/outputs.tf"),
+      'output "exports" {\n  value = {}\n}\n\noutput "interruptible" {\n  value = false\n}\n',
+    );
+    const ambiguous = runCli(["--recursive", "."], { cwd: root });
+    expect([ambiguous.code, ambiguous.stderr.includes("cannot tell which role the module implements")]).toEqual([3, true]);
   });
 });
 

@@ -100,6 +100,7 @@ describe("lintModule", () => {
       kind: "usage-error",
       message: "cannot tell which role the module implements: it declares none of the role-specific inputs or outputs; pass --role cluster|machine|machinepool",
       evidence: [],
+      noRole: true,
     });
   });
 
