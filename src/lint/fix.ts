@@ -103,25 +103,95 @@ export function readForFix(abs: string): { text: string; bom: string } {
   return raw.charCodeAt(0) === 0xfeff ? { text: raw.slice(1), bom: "\ufeff" } : { text: raw, bom: "" };
 }
 
-/** A compact unified diff of two texts (one hunk around the changed lines). */
-export function unifiedDiff(file: string, before: string, after: string): string {
-  if (before === after) return "";
-  const a = before.split("\n");
-  const b = after.split("\n");
+type DiffOp = { kind: " " | "-" | "+"; text: string };
+
+/** Line edit script from a to b: equal prefix and suffix, LCS in between. */
+function diffLines(a: string[], b: string[]): DiffOp[] {
   let pre = 0;
   while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
   let suf = 0;
   while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const ops: DiffOp[] = [];
+  for (let i = 0; i < pre; i++) ops.push({ kind: " ", text: a[i] });
+  const am = a.slice(pre, a.length - suf);
+  const bm = b.slice(pre, b.length - suf);
+  const n = am.length;
+  const m = bm.length;
+  if (n * m <= 4_000_000) {
+    // lcs[i][j]: length of the longest common subsequence of am[i..] and bm[j..].
+    const w = m + 1;
+    const lcs = new Uint32Array((n + 1) * w);
+    for (let i = n - 1; i >= 0; i--) {
+      for (let j = m - 1; j >= 0; j--) {
+        lcs[i * w + j] = am[i] === bm[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
+      }
+    }
+    let i = 0;
+    let j = 0;
+    while (i < n && j < m) {
+      if (am[i] === bm[j]) {
+        ops.push({ kind: " ", text: am[i++] });
+        j++;
+      } else if (lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) ops.push({ kind: "-", text: am[i++] });
+      else ops.push({ kind: "+", text: bm[j++] });
+    }
+    while (i < n) ops.push({ kind: "-", text: am[i++] });
+    while (j < m) ops.push({ kind: "+", text: bm[j++] });
+  } else {
+    // Too large to align line by line: show the changed region as replaced.
+    for (const t of am) ops.push({ kind: "-", text: t });
+    for (const t of bm) ops.push({ kind: "+", text: t });
+  }
+  for (let i = a.length - suf; i < a.length; i++) ops.push({ kind: " ", text: a[i] });
+  return ops;
+}
+
+/** A unified diff of two texts (hunks with three lines of context). */
+export function unifiedDiff(file: string, before: string, after: string): string {
+  if (before === after) return "";
+  const ops = diffLines(before.split("\n"), after.split("\n"));
   const ctx = 3;
-  const start = Math.max(0, pre - ctx);
-  const aEnd = Math.min(a.length, a.length - suf + ctx);
-  const bEnd = Math.min(b.length, b.length - suf + ctx);
   const shown = file.startsWith("/") ? file : `a/${file}`;
   const shownB = file.startsWith("/") ? file : `b/${file}`;
-  const lines = [`--- ${shown}`, `+++ ${shownB}`, `@@ -${start + 1},${aEnd - start} +${start + 1},${bEnd - start} @@`];
-  for (let i = start; i < pre; i++) lines.push(` ${a[i]}`);
-  for (let i = pre; i < a.length - suf; i++) lines.push(`-${a[i]}`);
-  for (let i = pre; i < b.length - suf; i++) lines.push(`+${b[i]}`);
-  for (let i = a.length - suf; i < aEnd; i++) lines.push(` ${a[i]}`);
+  const lines = [`--- ${shown}`, `+++ ${shownB}`];
+  // Line numbers (1-based) in a and b before each op.
+  const aLine: number[] = [];
+  const bLine: number[] = [];
+  let la = 1;
+  let lb = 1;
+  for (const op of ops) {
+    aLine.push(la);
+    bLine.push(lb);
+    if (op.kind !== "+") la++;
+    if (op.kind !== "-") lb++;
+  }
+  let k = 0;
+  while (k < ops.length) {
+    while (k < ops.length && ops[k].kind === " ") k++;
+    if (k >= ops.length) break;
+    // A hunk: from ctx lines before this change to ctx lines after the last
+    // change that is at most 2*ctx equal lines away from the previous one.
+    const first = Math.max(0, k - ctx);
+    let last = k;
+    let scan = k;
+    while (scan < ops.length) {
+      if (ops[scan].kind !== " ") {
+        last = scan;
+        scan++;
+        continue;
+      }
+      let run = scan;
+      while (run < ops.length && ops[run].kind === " ") run++;
+      if (run >= ops.length || run - scan > 2 * ctx) break;
+      scan = run;
+    }
+    const end = Math.min(ops.length, last + 1 + ctx);
+    const body = ops.slice(first, end);
+    const aCount = body.filter((o) => o.kind !== "+").length;
+    const bCount = body.filter((o) => o.kind !== "-").length;
+    lines.push(`@@ -${aLine[first]},${aCount} +${bLine[first]},${bCount} @@`);
+    for (const o of body) lines.push(`${o.kind}${o.text}`);
+    k = end;
+  }
   return `${lines.join("\n")}\n`;
 }
