@@ -9,7 +9,7 @@ import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { applyFixes, fixesByFile, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
 import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
-import type { ModuleReport, RunReport } from "../lint/result.js";
+import { roleSourceText, type ModuleReport, type RunReport } from "../lint/result.js";
 import type { Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
@@ -316,8 +316,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       // Compact stdout holds findings only (problem matchers read it); the
       // role used and how it was chosen go to stderr.
       for (const m of modules) {
-        const how = m.roleSource === "flag" ? "from --role" : m.roleSource === "config" ? "from the config file" : "detected";
-        io.stderr(`tfcapi-lint: ${m.module}: role ${m.role} (${how})\n`);
+        io.stderr(`tfcapi-lint: ${m.module}: role ${m.role} (${roleSourceText(m)})\n`);
       }
     }
     if (checked.format === "github") {

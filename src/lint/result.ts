@@ -57,3 +57,10 @@ export interface FormatOptions {
 }
 
 export type Formatter = (run: RunReport, opts: FormatOptions) => string;
+
+/** How a module's role was chosen, in a few words: "from --role", "from the config file", "detected". */
+export function roleSourceText(mod: Pick<ModuleReport, "roleSource">): string {
+  if (mod.roleSource === "flag") return "from --role";
+  if (mod.roleSource === "config") return "from the config file";
+  return "detected";
+}

@@ -28,6 +28,7 @@ import {
   displayPath,
   hasPosition,
   plural,
+  roleSourceText,
   sanitizeControls,
   splitLines,
   suppressedFindings,
@@ -47,11 +48,8 @@ function severityColor(c: Colors, severity: Severity): (s: string) => string {
 const MAX_EVIDENCE = 3;
 
 function roleLine(mod: ModuleReport): string {
-  let how: string;
-  if (mod.roleSource === "flag") how = "from --role";
-  else if (mod.roleSource === "config") how = "from the config file";
-  else if (mod.roleEvidence.length === 0) how = "detected";
-  else {
+  let how = roleSourceText(mod);
+  if (mod.roleSource === "detected" && mod.roleEvidence.length > 0) {
     const shown = mod.roleEvidence.slice(0, MAX_EVIDENCE).join("; ");
     const more = mod.roleEvidence.length - MAX_EVIDENCE;
     how = `detected: ${shown}${more > 0 ? `; and ${more} more` : ""}`;

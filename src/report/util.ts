@@ -120,9 +120,4 @@ export function allFindings(run: RunReport): Array<{ mod: ModuleReport; finding:
   return out;
 }
 
-/** How a module's role was chosen, in a few words: "from --role", "from the config file", "detected". */
-export function roleSourceText(mod: ModuleReport): string {
-  if (mod.roleSource === "flag") return "from --role";
-  if (mod.roleSource === "config") return "from the config file";
-  return "detected";
-}
+export { roleSourceText } from "../lint/result.js";

@@ -4,6 +4,7 @@
  * Kept local to terraform/ so the model does not depend on evaluation
  * details of hcl/walk.ts.
  */
+import { children } from "../hcl/walk.js";
 import type { Attribute, Body, Expression, File, ObjectConsItem, Range, TemplatePart, Traverser } from "../hcl/ast.js";
 
 /** Strip `( ... )` and a `"${ x }"` template wrap, which evaluate to `x` unchanged. */
@@ -94,52 +95,9 @@ export function findAttr(body: Body, name: string): Attribute | null {
   return null;
 }
 
-/** Direct sub-expressions of `e` (template directive parts included). */
+/** Direct sub-expressions of `e` (template directive parts included, bare object keys not). */
 export function exprChildren(e: Expression): Expression[] {
-  switch (e.kind) {
-    case "LiteralValue":
-    case "ScopeTraversal":
-    case "AnonSymbol":
-    case "Invalid":
-      return [];
-    case "Template":
-      return templatePartExprs(e.parts);
-    case "TemplateWrap":
-      return [e.wrapped];
-    case "RelativeTraversal":
-      return [e.source];
-    case "Index":
-      return [e.collection, e.key];
-    case "Splat":
-      return [e.source, e.each];
-    case "FunctionCall":
-      return e.args;
-    case "Conditional":
-      return [e.condition, e.trueResult, e.falseResult];
-    case "BinaryOp":
-      return [e.lhs, e.rhs];
-    case "UnaryOp":
-      return [e.operand];
-    case "TupleCons":
-      return e.exprs;
-    case "ObjectCons": {
-      const out: Expression[] = [];
-      for (const it of e.items) {
-        if (!it.keyIsBareIdent) out.push(it.key);
-        out.push(it.value);
-      }
-      return out;
-    }
-    case "For": {
-      const out: Expression[] = [e.collection];
-      if (e.keyExpr) out.push(e.keyExpr);
-      out.push(e.valExpr);
-      if (e.condition) out.push(e.condition);
-      return out;
-    }
-    case "Parentheses":
-      return [e.expr];
-  }
+  return children(e, false);
 }
 
 /**
@@ -207,27 +165,24 @@ export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, 
 }
 
 function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
-  for (const x of templatePartExprs(parts)) fn(x, a, b);
-}
-
-function templatePartExprs(parts: readonly TemplatePart[]): Expression[] {
-  const out: Expression[] = [];
   for (const p of parts) {
     switch (p.kind) {
       case "TemplateLiteral":
         break;
       case "TemplateInterp":
-        out.push(p.expr);
+        fn(p.expr, a, b);
         break;
       case "TemplateIf":
-        out.push(p.condition, ...templatePartExprs(p.then), ...(p.else ? templatePartExprs(p.else) : []));
+        fn(p.condition, a, b);
+        forEachPartChild(p.then, fn, a, b);
+        if (p.else) forEachPartChild(p.else, fn, a, b);
         break;
       case "TemplateFor":
-        out.push(p.collection, ...templatePartExprs(p.body));
+        fn(p.collection, a, b);
+        forEachPartChild(p.body, fn, a, b);
         break;
     }
   }
-  return out;
 }
 
 /** Visit `e` and every sub-expression, depth first. */
