@@ -3,6 +3,7 @@
  * and pool/autoscaling-ignore-changes rules.
  */
 import { children } from "../../src/hcl/walk.js";
+import { unwrap } from "../../src/terraform/expr.js";
 import type { Attribute, Block, Expression, Range, Traverser } from "../../src/hcl/ast.js";
 import type { Declared, SourceFile } from "../../src/terraform/model.js";
 
@@ -23,13 +24,7 @@ export function visitExpressions(expr: Expression, visit: (e: Expression) => voi
 }
 
 /** Strip parentheses and `"${ x }"` wrappers: both yield exactly x's value. */
-export function unwrap(expr: Expression): Expression {
-  let e = expr;
-  while (e.kind === "Parentheses" || e.kind === "TemplateWrap") {
-    e = e.kind === "Parentheses" ? e.expr : e.wrapped;
-  }
-  return e;
-}
+export { unwrap };
 
 /** `var.x.y` style text for a plain ScopeTraversal, or null. */
 export function traversalPath(expr: Expression): string | null {
