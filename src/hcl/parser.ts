@@ -326,6 +326,30 @@ function parseQuotedLabel(p: ParserState): { value: string; range: Range } {
   return { value, range: span(oqRange, endRange) };
 }
 
+/** A block with an empty body, for a header that could not be completed (the brace range stands in for both braces). */
+function emptyBlock(
+  type: string,
+  typeRange: Range,
+  labels: string[],
+  labelRanges: Range[],
+  braceRange: Range,
+  range: Range,
+  singleLine: boolean,
+): Block {
+  return {
+    kind: "Block",
+    type,
+    typeRange,
+    labels,
+    labelRanges,
+    openBraceRange: braceRange,
+    closeBraceRange: braceRange,
+    body: { kind: "Body", attributes: [], blocks: [], range: braceRange },
+    range,
+    singleLine,
+  };
+}
+
 function finishBlock(p: ParserState, ident: number): Block {
   const identRange = p.tokRange(ident);
   const type = p.tokText(ident);
@@ -359,33 +383,11 @@ function finishBlock(p: ParserState, ident: number): Block {
       p.error("Invalid block definition", "A block header may contain only quoted labels, followed by `{`.", p.tokRange(tok));
     }
     p.recoverAfterBodyItem();
-    return {
-      kind: "Block",
-      type,
-      typeRange: identRange,
-      labels,
-      labelRanges,
-      openBraceRange: identRange,
-      closeBraceRange: identRange,
-      body: { kind: "Body", attributes: [], blocks: [], range: identRange },
-      range: identRange,
-      singleLine: false,
-    };
+    return emptyBlock(type, identRange, labels, labelRanges, identRange, identRange, false);
   }
   const openRange = p.tokRange(oBrace);
   if (!p.enter(openRange)) {
-    return {
-      kind: "Block",
-      type,
-      typeRange: identRange,
-      labels,
-      labelRanges,
-      openBraceRange: openRange,
-      closeBraceRange: openRange,
-      body: { kind: "Body", attributes: [], blocks: [], range: openRange },
-      range: span(identRange, openRange),
-      singleLine: true,
-    };
+    return emptyBlock(type, identRange, labels, labelRanges, openRange, span(identRange, openRange), true);
   }
   let body: Body;
   let closeRange: Range;
