@@ -63,10 +63,10 @@ describe.skipIf(skip)("registry source: anonymous registry over HTTP", () => {
     arm = layout.image({ files: { "captf/module/main.tf": "# arm\n" }, arch: "arm64" });
     index = layout.index([app.manifest, arm.manifest]);
     layout.tag("multi", index);
-    push(`oci:${layout.dir}:v1`, `${reg.host}/team/app:v1`);
-    push(`oci:${layout.dir}:big`, `${reg.host}/team/big:1`);
-    push(`oci:${layout.dir}:multi`, `${reg.host}/team/multi:1`, ["--multi-arch", "all"]);
-    push(`oci:${layout.dir}:v1`, `${reg.host}/team/docker:v2s2`, ["--format", "v2s2"]);
+    await push(`oci:${layout.dir}:v1`, `${reg.host}/team/app:v1`);
+    await push(`oci:${layout.dir}:big`, `${reg.host}/team/big:1`);
+    await push(`oci:${layout.dir}:multi`, `${reg.host}/team/multi:1`, ["--multi-arch", "all"]);
+    await push(`oci:${layout.dir}:v1`, `${reg.host}/team/docker:v2s2`, ["--format", "v2s2"]);
   });
 
   afterAll(async () => {

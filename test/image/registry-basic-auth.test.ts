@@ -55,7 +55,7 @@ describe.skipIf(skip)("registry source: htpasswd basic auth", () => {
     const layout = new Layout(path.join(dir, "layout"));
     app = layout.image({ files: { "captf/module/main.tf": "# basic\n" } });
     layout.tag("v1", app.manifest);
-    push(`oci:${layout.dir}:v1`, `${reg.host}/team/app:v1`, ["--dest-creds", "alice:s3cret"]);
+    await push(`oci:${layout.dir}:v1`, `${reg.host}/team/app:v1`, ["--dest-creds", "alice:s3cret"]);
   });
 
   afterAll(async () => {

@@ -159,17 +159,26 @@ export function run(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv
   return r.stdout;
 }
 
-/** skopeo copy from a layout to a registry over plain HTTP or unverified TLS. */
-export function push(src: string, dest: string, extra: string[] = []): void {
-  run("skopeo", [
-    "copy",
-    "--quiet",
-    "--insecure-policy",
-    "--dest-tls-verify=false",
-    ...extra,
-    src,
-    `docker://${dest}`,
-  ], { env: { ...process.env, REGISTRY_AUTH_FILE: path.join(tmpdir(), "tfcapi-lint-no-auth.json") } });
+/**
+ * skopeo copy from a layout to a registry over plain HTTP or unverified TLS.
+ * Asynchronous: a token server in the test process must keep answering.
+ */
+export function push(src: string, dest: string, extra: string[] = []): Promise<void> {
+  const args = ["copy", "--quiet", "--insecure-policy", "--dest-tls-verify=false", ...extra, src, `docker://${dest}`];
+  const env = { ...process.env, REGISTRY_AUTH_FILE: path.join(tmpdir(), "tfcapi-lint-no-auth.json") };
+  return new Promise((resolve, reject) => {
+    const child = spawn("skopeo", args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`skopeo ${args.join(" ")} failed (${code}): ${out}`));
+    });
+  });
 }
 
 export interface Registry {
