@@ -324,8 +324,10 @@ class RegistrySource implements ImageSource {
     if (realm.protocol !== "https:" && realm.protocol !== "http:") {
       throw new ImageReadError(`${this.host} names an unsupported token realm ${realmText}`);
     }
-    if (realm.protocol === "http:" && this.base?.protocol === "https:") {
-      throw new ImageReadError(`${this.host} names a plain-HTTP token realm (${realm.host}); refused for an HTTPS registry`);
+    if (realm.protocol === "http:" && this.base?.protocol === "https:" && !this.opts.insecure) {
+      throw new ImageReadError(
+        `${this.host} names a plain-HTTP token realm (${realm.host}); refused for an HTTPS registry without --insecure`,
+      );
     }
     const scopes = [`repository:${this.repo}:pull`];
     if (challenge.params.scope && !scopes.includes(challenge.params.scope)) scopes.push(challenge.params.scope);
