@@ -13,7 +13,7 @@ import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
 import type { Finding, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
-import { ENGINE_SOURCE_ESCAPE, REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
+import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
 
 export interface LintOptions {
@@ -27,7 +27,7 @@ export interface LintOptions {
   allowWarnings?: readonly string[];
   /** Limit the run to these rule ids (fixture runner). */
   only?: readonly string[];
-  /** Rule definitions to run instead of the registry (tests). */
+  /** Rule definitions to run instead of the built-in rules (tests, and modules whose config lists plugins). */
   ruleSet?: readonly RuleDefinition[];
   /** Honour inline ignore comments (default true; `--no-inline-config` sets false). */
   inlineConfig?: boolean;
@@ -176,7 +176,8 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence, noRole: decided.noRole };
   const role = decided.role;
 
-  const rules = opts.ruleSet ?? REGISTRY;
+  // Plugin rules run only where a config lists them (opts.ruleSet).
+  const rules = opts.ruleSet ?? BUILTIN_RULES;
   const only = opts.only ? new Set(opts.only) : null;
   const settingOf = (id: string, def: Severity): SeveritySetting => opts.severities?.get(id) ?? def;
   const defaults = new Map<string, Severity>();
