@@ -56,7 +56,8 @@ function run(dir: string, opts: LintFixtureOptions) {
   return outcome.report;
 }
 
-const plain = (f: Finding): FixtureFinding => ({
+/** A finding as tests compare it. */
+export const toFixtureFinding = (f: Finding): FixtureFinding => ({
   ruleId: f.ruleId,
   severity: f.severity,
   file: f.file,
@@ -75,7 +76,7 @@ const plain = (f: Finding): FixtureFinding => ({
 export function lintFixture(dir: string, opts: LintFixtureOptions): FixtureFinding[] {
   return run(dir, opts)
     .findings.filter((f) => !f.suppressed)
-    .map(plain);
+    .map(toFixtureFinding);
 }
 
 /**
