@@ -2,15 +2,15 @@
  * The lint command: resolve paths and configs, lint each module once, fix,
  * format, and compute the exit code.
  */
-import { existsSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
-import { applyFixes, fixesByFile, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
+import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
 import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
 import { roleSourceText, type ModuleReport, type RunReport } from "../lint/result.js";
-import type { Severity } from "../lint/types.js";
+import type { Finding, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
@@ -129,35 +129,58 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
   return opts;
 }
 
+interface FixRun {
+  outcome: LintOutcome;
+  written: string[];
+  /** Fixes applied, over every pass. */
+  applied: number;
+  /** "file: not fixed: why" notes, and files that could not be written. */
+  notes: string[];
+  writeErrors: string[];
+}
+
+function refusedNote(f: Finding): string {
+  return `${f.file}: not fixed: the fix of ${f.ruleId} edits text outside the block it was computed for`;
+}
+
 /** Apply fixes in passes until stable; returns the final outcome and the files written. */
-function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): { outcome: LintOutcome; written: string[] } {
+function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): FixRun {
   let outcome: LintOutcome = first;
   const written = new Set<string>();
+  const notes = new Set<string>();
+  const writeErrors: string[] = [];
+  const failed = new Set<string>();
+  let applied = 0;
   for (let pass = 0; pass < MAX_FIX_PASSES && outcome.kind === "report"; pass++) {
-    const byFile = fixesByFile(outcome.report.findings);
+    const refused: Finding[] = [];
+    const byFile = fixesByFile(outcome.report.findings, refused);
+    for (const f of refused) notes.add(refusedNote(f));
     let changed = false;
     for (const [file, fixes] of byFile) {
+      if (failed.has(file)) continue;
       const abs = path.join(dir, ...file.split("/"));
       const { text, bom } = readForFix(abs);
       if (text !== outcome.report.sources.get(file)) continue; // changed under us: leave it alone
-      const result = applyFixes(text, file, fixes);
-      if (result.applied === 0 || result.text === text) continue;
-      // A module file may be a symbolic link (to a file inside the module):
-      // write the file it points to, never replace the link by a copy.
-      let target: string;
+      const result = fixFileText(file, text, fixes);
+      if (result.kind === "refused") notes.add(`${file}: not fixed: ${result.reason}`);
+      if (result.kind !== "fixed") continue;
       try {
-        target = realpathSync(abs);
-      } catch {
+        // A module file may be a symbolic link: the file it points to is written.
+        writeFileAtomic(abs, bom + result.text);
+      } catch (err) {
+        if (!(err instanceof FixWriteError)) throw err;
+        writeErrors.push(`${file}: not fixed: ${err.message}`);
+        failed.add(file);
         continue;
       }
-      writeFileAtomic(target, bom + result.text);
+      applied += result.applied;
       written.add(file);
       changed = true;
     }
     if (!changed) break;
     outcome = lintModule(dir, opts);
   }
-  return { outcome, written: [...written].sort() };
+  return { outcome, written: [...written].sort(), applied, notes: [...notes], writeErrors };
 }
 
 function dryRunDiff(report: ModuleReport, cwd: string): string {
@@ -165,7 +188,9 @@ function dryRunDiff(report: ModuleReport, cwd: string): string {
   for (const [file, fixes] of [...fixesByFile(report.findings)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const before = report.sources.get(file);
     if (before === undefined) continue;
-    const after = applyFixes(before, file, fixes).text;
+    const result = fixFileText(file, before, fixes);
+    if (result.kind !== "fixed") continue;
+    const after = result.text;
     const rel = path.relative(cwd, path.join(report.dir, ...file.split("/")));
     const shown = (rel.startsWith("..") || path.isAbsolute(rel) ? path.join(report.dir, file) : rel).split(path.sep).join("/");
     out += unifiedDiff(shown, before, after);
@@ -231,10 +256,21 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     // child is reported as part of that module, not on its own.
     const nested = new Set<string>();
     const results: { plan: Planned; outcome: Slim }[] = [];
+    let fixedProblems = 0;
+    let fixedFiles = 0;
+    const fixNotes: string[] = [];
+    const fixWriteErrors: string[] = [];
     for (const plan of plans) {
       const opts = lintOptions(args, plan, stdin);
       let outcome = lintModule(plan.target.dir, opts);
-      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixOnDisk(plan.target.dir, opts, outcome).outcome;
+      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) {
+        const r = fixOnDisk(plan.target.dir, opts, outcome);
+        outcome = r.outcome;
+        fixedProblems += r.applied;
+        fixedFiles += r.written.length;
+        for (const n of r.notes) fixNotes.push(`${plan.target.display}/${n}`);
+        for (const n of r.writeErrors) fixWriteErrors.push(`${plan.target.display}/${n}`);
+      }
       if (outcome.kind === "report") {
         if (args.recursive) for (const u of outcome.load.units.slice(1)) nested.add(path.resolve(u.dir));
         // Keep the report, not the syntax trees (memory on large trees).
@@ -322,6 +358,11 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     if (checked.format === "github") {
       const r = await writeStepSummary(run, io.env);
       if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
+    }
+    if (args.fix) {
+      for (const n of fixNotes) io.stderr(`tfcapi-lint: ${n}\n`);
+      readErrors.push(...fixWriteErrors);
+      io.stderr(`tfcapi-lint: fixed ${fixedProblems} problem${fixedProblems === 1 ? "" : "s"} in ${fixedFiles} file${fixedFiles === 1 ? "" : "s"}\n`);
     }
     if (readErrors.length > 0) {
       for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
