@@ -268,8 +268,9 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
         outcome = r.outcome;
         fixedProblems += r.applied;
         fixedFiles += r.written.length;
-        for (const n of r.notes) fixNotes.push(`${plan.target.display}/${n}`);
-        for (const n of r.writeErrors) fixWriteErrors.push(`${plan.target.display}/${n}`);
+        const shown = plan.target.display === "." ? "" : `${plan.target.display}/`;
+        for (const n of r.notes) fixNotes.push(shown + n);
+        for (const n of r.writeErrors) fixWriteErrors.push(shown + n);
       }
       if (outcome.kind === "report") {
         if (args.recursive) for (const u of outcome.load.units.slice(1)) nested.add(path.resolve(u.dir));
