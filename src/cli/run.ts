@@ -129,7 +129,7 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
   return opts;
 }
 
-interface FixRun {
+export interface FixRun {
   outcome: LintOutcome;
   written: string[];
   /** Fixes applied, over every pass. */
@@ -144,7 +144,7 @@ function refusedNote(f: Finding): string {
 }
 
 /** Apply fixes in passes until stable; returns the final outcome and the files written. */
-function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): FixRun {
+export function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): FixRun {
   let outcome: LintOutcome = first;
   const written = new Set<string>();
   const notes = new Set<string>();
