@@ -183,12 +183,16 @@ export function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & {
   return { outcome, written: [...written].sort(), applied, notes: [...notes], writeErrors };
 }
 
-function dryRunDiff(report: ModuleReport, cwd: string): string {
+function dryRunDiff(report: ModuleReport, cwd: string, notes?: string[]): string {
   let out = "";
-  for (const [file, fixes] of [...fixesByFile(report.findings)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const refused: Finding[] = [];
+  const byFile = fixesByFile(report.findings, refused);
+  for (const f of refused) notes?.push(refusedNote(f));
+  for (const [file, fixes] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const before = report.sources.get(file);
     if (before === undefined) continue;
     const result = fixFileText(file, before, fixes);
+    if (result.kind === "refused") notes?.push(`${file}: not fixed: ${result.reason}`);
     if (result.kind !== "fixed") continue;
     const after = result.text;
     const rel = path.relative(cwd, path.join(report.dir, ...file.split("/")));
@@ -308,7 +312,12 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
         readErrors.push(`${plan.target.display}${e.file ? `/${e.file}` : ""}: ${e.message}`);
       }
       const report = outcome.report;
-      if (args.fixDryRun) diffs += dryRunDiff(report, io.cwd);
+      if (args.fixDryRun) {
+        const notes: string[] = [];
+        diffs += dryRunDiff(report, io.cwd, notes);
+        const shown = plan.target.display === "." ? "" : `${plan.target.display}/`;
+        for (const n of notes) fixNotes.push(shown + n);
+      }
       // --max-warnings counts warnings even under --quiet (which only hides them).
       warnings += report.summary.warning;
       const mw = plan.effective.maxWarnings.value;
@@ -360,15 +369,11 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const r = await writeStepSummary(run, io.env);
       if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
     }
-    if (args.fix) {
-      for (const n of fixNotes) io.stderr(`tfcapi-lint: ${n}\n`);
-      readErrors.push(...fixWriteErrors);
-      io.stderr(`tfcapi-lint: fixed ${fixedProblems} problem${fixedProblems === 1 ? "" : "s"} in ${fixedFiles} file${fixedFiles === 1 ? "" : "s"}\n`);
-    }
-    if (readErrors.length > 0) {
-      for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
-      return EXIT_READ;
-    }
+    for (const n of fixNotes) io.stderr(`tfcapi-lint: ${n}\n`);
+    readErrors.push(...fixWriteErrors);
+    for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
+    if (args.fix) io.stderr(`tfcapi-lint: fixed ${fixedProblems} problem${fixedProblems === 1 ? "" : "s"} in ${fixedFiles} file${fixedFiles === 1 ? "" : "s"}\n`);
+    if (readErrors.length > 0) return EXIT_READ;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
     if (err instanceof PathError) {

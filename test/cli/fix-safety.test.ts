@@ -47,6 +47,7 @@ describe("--fix on a file with syntax errors", () => {
     // --fix-dry-run shows no diff for it either.
     const dry = runCli(["--fix-dry-run", "-q", "."], { cwd: dir });
     expect(dry.stdout).not.toContain("+++");
+    expect(dry.stderr).toBe("tfcapi-lint: variables.tf: not fixed: the file has syntax errors\n");
   });
 
   it("still fixes the module's other files", () => {
@@ -201,7 +202,7 @@ describe("--fix writes", () => {
       chmodSync(dir, 0o755);
     }
     expect(r.stderr).toBe(
-      `tfcapi-lint: fixed 0 problems in 0 files\ntfcapi-lint: variables.tf: not fixed: cannot create a file in directory ${dir}: permission denied\n`,
+      `tfcapi-lint: variables.tf: not fixed: cannot create a file in directory ${dir}: permission denied\ntfcapi-lint: fixed 0 problems in 0 files\n`,
     );
     expect(r.code).toBe(2);
     expect(readFileSync(file, "utf8")).toBe(before);
