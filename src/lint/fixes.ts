@@ -162,10 +162,14 @@ export function insertAttributeFix(file: SourceFile, block: Block, name: string,
     const indent = lineIndentAt(text, last.range.start.offset);
     const at = file.hcl.lineStarts[last.range.end.line] ?? text.length;
     const run = runEndingWith(text, attrs, last);
-    const width = Math.max(name.length, ...run.map((a) => a.name.length));
-    const realigned = realign(file, run, width) ?? [];
-    const shownName = realigned.length > 0 || run.length > 0 ? name.padEnd(width) : name;
-    return { description, edits: [...realigned, edit(file, at, at, `${indent}${shownName} = ${value}${nl}`)], within };
+    let width = Math.max(name.length, ...run.map((a) => a.name.length));
+    let realigned = realign(file, run, width);
+    if (realigned === null) {
+      // The run is not written `name = value`: add the argument unaligned rather than guess.
+      realigned = [];
+      width = name.length;
+    }
+    return { description, edits: [...realigned, edit(file, at, at, `${indent}${name.padEnd(width)} = ${value}${nl}`)], within };
   }
   const openLine = block.openBraceRange.start.line;
   if (openLine >= closeLine) return undefined;
