@@ -15,7 +15,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fixOnDisk } from "../src/cli/run.js";
+import { fixOnDisk } from "../src/cli/fix-run.js";
 import type { Role } from "../src/contract/roles-api.js";
 import { parseHcl } from "../src/hcl/index.js";
 import { lintModule, type LintOptions } from "../src/lint/engine.js";

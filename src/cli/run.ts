@@ -7,14 +7,14 @@ import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
-import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
 import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
 import { roleSourceText, type ModuleReport, type RunReport } from "../lint/result.js";
-import type { Finding, Severity } from "../lint/types.js";
+import type { Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
 import { type CliArgs, UsageError } from "./args.js";
+import { FixTally } from "./fix-run.js";
 import { toolVersion } from "./commands.js";
 import { findModuleDirs, isModuleFileName, moduleDirOf, PathError, type Target } from "./paths.js";
 
@@ -129,79 +129,6 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
   return opts;
 }
 
-export interface FixRun {
-  outcome: LintOutcome;
-  written: string[];
-  /** Fixes applied, over every pass. */
-  applied: number;
-  /** "file: not fixed: why" notes, and files that could not be written. */
-  notes: string[];
-  writeErrors: string[];
-}
-
-function refusedNote(f: Finding): string {
-  return `${f.file}: not fixed: the fix of ${f.ruleId} edits text outside the block it was computed for`;
-}
-
-/** Apply fixes in passes until stable; returns the final outcome and the files written. */
-export function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): FixRun {
-  let outcome: LintOutcome = first;
-  const written = new Set<string>();
-  const notes = new Set<string>();
-  const writeErrors: string[] = [];
-  const failed = new Set<string>();
-  let applied = 0;
-  for (let pass = 0; pass < MAX_FIX_PASSES && outcome.kind === "report"; pass++) {
-    const refused: Finding[] = [];
-    const byFile = fixesByFile(outcome.report.findings, refused);
-    for (const f of refused) notes.add(refusedNote(f));
-    let changed = false;
-    for (const [file, fixes] of byFile) {
-      if (failed.has(file)) continue;
-      const abs = path.join(dir, ...file.split("/"));
-      const { text, bom } = readForFix(abs);
-      if (text !== outcome.report.sources.get(file)) continue; // changed under us: leave it alone
-      const result = fixFileText(file, text, fixes);
-      if (result.kind === "refused") notes.add(`${file}: not fixed: ${result.reason}`);
-      if (result.kind !== "fixed") continue;
-      try {
-        // A module file may be a symbolic link: the file it points to is written.
-        writeFileAtomic(abs, bom + result.text);
-      } catch (err) {
-        if (!(err instanceof FixWriteError)) throw err;
-        writeErrors.push(`${file}: not fixed: ${err.message}`);
-        failed.add(file);
-        continue;
-      }
-      applied += result.applied;
-      written.add(file);
-      changed = true;
-    }
-    if (!changed) break;
-    outcome = lintModule(dir, opts);
-  }
-  return { outcome, written: [...written].sort(), applied, notes: [...notes], writeErrors };
-}
-
-function dryRunDiff(report: ModuleReport, cwd: string, notes?: string[]): string {
-  let out = "";
-  const refused: Finding[] = [];
-  const byFile = fixesByFile(report.findings, refused);
-  for (const f of refused) notes?.push(refusedNote(f));
-  for (const [file, fixes] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const before = report.sources.get(file);
-    if (before === undefined) continue;
-    const result = fixFileText(file, before, fixes);
-    if (result.kind === "refused") notes?.push(`${file}: not fixed: ${result.reason}`);
-    if (result.kind !== "fixed") continue;
-    const after = result.text;
-    const rel = path.relative(cwd, path.join(report.dir, ...file.split("/")));
-    const shown = (rel.startsWith("..") || path.isAbsolute(rel) ? path.join(report.dir, file) : rel).split(path.sep).join("/");
-    out += unifiedDiff(shown, before, after);
-  }
-  return out;
-}
-
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
   const checked = checkOptions(args);
   const cli = overrides(args, checked.role);
@@ -260,22 +187,11 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     // child is reported as part of that module, not on its own.
     const nested = new Set<string>();
     const results: { plan: Planned; outcome: Slim }[] = [];
-    let fixedProblems = 0;
-    let fixedFiles = 0;
-    const fixNotes: string[] = [];
-    const fixWriteErrors: string[] = [];
+    const fixes = new FixTally();
     for (const plan of plans) {
       const opts = lintOptions(args, plan, stdin);
       let outcome = lintModule(plan.target.dir, opts);
-      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) {
-        const r = fixOnDisk(plan.target.dir, opts, outcome);
-        outcome = r.outcome;
-        fixedProblems += r.applied;
-        fixedFiles += r.written.length;
-        const shown = plan.target.display === "." ? "" : `${plan.target.display}/`;
-        for (const n of r.notes) fixNotes.push(shown + n);
-        for (const n of r.writeErrors) fixWriteErrors.push(shown + n);
-      }
+      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixes.fix(plan.target.dir, plan.target.display, opts, outcome);
       if (outcome.kind === "report") {
         if (args.recursive) for (const u of outcome.load.units.slice(1)) nested.add(path.resolve(u.dir));
         // Keep the report, not the syntax trees (memory on large trees).
@@ -312,12 +228,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
         readErrors.push(`${plan.target.display}${e.file ? `/${e.file}` : ""}: ${e.message}`);
       }
       const report = outcome.report;
-      if (args.fixDryRun) {
-        const notes: string[] = [];
-        diffs += dryRunDiff(report, io.cwd, notes);
-        const shown = plan.target.display === "." ? "" : `${plan.target.display}/`;
-        for (const n of notes) fixNotes.push(shown + n);
-      }
+      if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
       // --max-warnings counts warnings even under --quiet (which only hides them).
       warnings += report.summary.warning;
       const mw = plan.effective.maxWarnings.value;
@@ -369,12 +280,12 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const r = await writeStepSummary(run, io.env);
       if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
     }
-    for (const n of fixNotes) io.stderr(`tfcapi-lint: ${n}\n`);
-    readErrors.push(...fixWriteErrors);
-    for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
-    if (args.fix) io.stderr(`tfcapi-lint: fixed ${fixedProblems} problem${fixedProblems === 1 ? "" : "s"} in ${fixedFiles} file${fixedFiles === 1 ? "" : "s"}\n`);
-    if (readErrors.length > 0) return EXIT_READ;
-    return failed ? EXIT_FINDINGS : EXIT_OK;
+    const fixWriteFailed = fixes.print(io.stderr, args.fix);
+    if (readErrors.length > 0) {
+      for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
+      return EXIT_READ;
+    }
+    return fixWriteFailed ? EXIT_READ : failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
     if (err instanceof PathError) {
       io.stderr(`tfcapi-lint: ${err.message}\n`);

@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { fixOnDisk } from "../../src/cli/run.js";
+import { fixOnDisk } from "../../src/cli/fix-run.js";
 import { parseHcl } from "../../src/hcl/index.js";
 import { lintModule, type LintOptions } from "../../src/lint/engine.js";
 
