@@ -75,7 +75,7 @@ function machineWith(variables: string): (dir: string) => void {
 }
 
 describe("input/sensitive fix", () => {
-  it("adds sensitive = true after the last argument, at its indentation", () => {
+  it("adds sensitive = true after the last argument, at its indentation, aligned as terraform fmt aligns", () => {
     const r = fixture("input/sensitive/not-marked");
     expect(r.before.map((f) => f.fix?.description)).toEqual(['Mark variable "bootstrap_data" sensitive']);
     const v = r.files.get("variables.tf")!;
@@ -83,7 +83,7 @@ describe("input/sensitive fix", () => {
       replaced(
         v.before,
         '  description = "Base64-encoded bootstrap data (cloud-init or ignition)."\n  type        = string\n}',
-        '  description = "Base64-encoded bootstrap data (cloud-init or ignition)."\n  type        = string\n  sensitive = true\n}',
+        '  description = "Base64-encoded bootstrap data (cloud-init or ignition)."\n  type        = string\n  sensitive   = true\n}',
       ),
     );
     expect(r.after).toEqual([]);
@@ -121,7 +121,7 @@ describe("input/sensitive fix", () => {
     const text = 'variable "bootstrap_data" {\r\n    type = string\r\n}\r\n';
     const r = fixIn("machine", machineWith(text));
     expect(r.files.get("variables.tf")!.after).toBe(
-      'variable "bootstrap_data" {\r\n    type = string\r\n    sensitive = true\r\n}\r\n',
+      'variable "bootstrap_data" {\r\n    type      = string\r\n    sensitive = true\r\n}\r\n',
     );
     expect(r.after).toEqual([]);
   });
@@ -146,7 +146,7 @@ describe("input/sensitive fix", () => {
       "",
     ].join("\n");
     const r = fixIn("machine", machineWith(text));
-    expect(r.files.get("variables.tf")!.after).toBe(text.replace("  type = string\n", "  type = string\n  sensitive = true\n"));
+    expect(r.files.get("variables.tf")!.after).toBe(text.replace("  type = string\n", "  type      = string\n  sensitive = true\n"));
     expect(r.after).toEqual([]);
   });
 

@@ -69,21 +69,11 @@ export function fileOfAttribute(decl: Declared, attr: Attribute): SourceFile {
   return decl.file;
 }
 
-/** The whitespace that starts the line containing `offset`. */
-export function lineIndentAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  const m = /^[ \t]*/.exec(text.slice(lineStart));
-  return m ? m[0] : "";
-}
-
 /** The line ending the file uses (CRLF when its first line break is one). */
 export function newlineOf(text: string): string {
   const i = text.indexOf("\n");
   return i > 0 && text[i - 1] === "\r" ? "\r\n" : "\n";
 }
-
-/** Two extra spaces per level, as `terraform fmt` writes. */
-export const INDENT_UNIT = "  ";
 
 /** `local.a` -> `a`; null for anything else. */
 export function localNameOf(expr: Expression): string | null {

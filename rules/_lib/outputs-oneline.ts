@@ -41,6 +41,8 @@ export interface SplitBody {
   toOriginalEnd(offset: number): number;
   /** Offset of the original closing brace. */
   close: number;
+  /** How many commas separated items (`{ a = 1, b = 2 }`); each was read as a line break. */
+  commas: number;
 }
 
 /**
@@ -74,6 +76,7 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
   let body = file.text.slice(bodyStart, close);
   // Original offset (relative to bodyStart) of each character of `body`; -1 for inserted ones.
   let origin = Array.from({ length: body.length }, (_, i) => i);
+  let commas = 0;
   for (let i = 0; i <= MAX_ITEMS; i++) {
     const parsed = parseNative(`${prefix}${body}${nl}}${nl}`, file.filename);
     const problem = parsed.diagnostics.find((d) => d.code !== "one-line-block");
@@ -92,11 +95,19 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
         toOriginal: at,
         toOriginalEnd: (offset) => at(offset - 1) + 1,
         close,
+        commas,
       };
     }
-    if (!problem.summary.startsWith("Missing newline after")) return null;
     const pos = problem.subject.start.offset - prefix.length;
     if (pos <= 0 || pos > body.length) return null;
+    if (problem.summary === "Unexpected comma after argument" && body[pos] === ",") {
+      // Arguments separated by commas, as in an object: read each comma as a line break.
+      body = body.slice(0, pos) + nl + body.slice(pos + 1);
+      origin = [...origin.slice(0, pos), ...Array.from({ length: nl.length }, () => -1), ...origin.slice(pos + 1)];
+      commas++;
+      continue;
+    }
+    if (!problem.summary.startsWith("Missing newline after")) return null;
     body = body.slice(0, pos) + nl + body.slice(pos);
     origin = [...origin.slice(0, pos), ...Array.from({ length: nl.length }, () => -1), ...origin.slice(pos)];
   }

@@ -1,9 +1,9 @@
+import { insertAttributeFix, replaceFix } from "../../src/lint/fixes.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Fix } from "../../src/lint/types.js";
 import type { Variable } from "../../src/terraform/model.js";
 import { fileOf } from "../../src/terraform/module.js";
 import { blockNameRange } from "../_lib/inputs-expr.js";
-import { insertAttributeFix, replaceExpressionFix } from "../_lib/inputs-fix.js";
 
 export default defineRule({
   id: "input/sensitive",
@@ -32,10 +32,7 @@ export default defineRule({
 function sensitiveFix(variable: Variable): Fix | undefined {
   const description = `Mark variable "${variable.name}" sensitive`;
   const attr = variable.sensitiveAttr;
-  if (attr) {
-    // `sensitive = false` (or a non-constant value): set it to true in place.
-    return { description, edits: [replaceExpressionFix(fileOf(variable, attr), attr.expr, "true")] };
-  }
-  const edit = insertAttributeFix(variable.file, variable.block, "sensitive", "true");
-  return edit ? { description, edits: [edit] } : undefined;
+  // `sensitive = false` (or a non-constant value): set it to true in place.
+  if (attr) return replaceFix(fileOf(variable, attr), attr.expr, "true", description);
+  return insertAttributeFix(variable.file, variable.block, "sensitive", "true", description);
 }

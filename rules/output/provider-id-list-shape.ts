@@ -1,47 +1,11 @@
 import type { Expression } from "../../src/hcl/ast.js";
-import type { Module, Output, SourceFile } from "../../src/terraform/model.js";
-import { defineRule, type Fix } from "../../src/lint/types.js";
+import type { Module, Output } from "../../src/terraform/model.js";
+import { wrapInCallFix } from "../../src/lint/fixes.js";
+import { defineRule } from "../../src/lint/types.js";
 import { fileOfAttribute, localNameOf, unwrap, visitExpressions, viaText } from "../_lib/outputs-expr.js";
 import { isSortedExpression, stateFilteredFors } from "../_lib/outputs-sorted.js";
 
 const OUTPUT = "provider_id_list";
-
-/** Wrap the output's value in `sort(...)`; null when no safe edit exists. */
-function sortFix(file: SourceFile, value: Expression): Fix | null {
-  const text = file.hcl.text;
-  const description = "Wrap the value in sort()";
-  if (file.hcl.syntax === "native") {
-    return {
-      description,
-      edits: [
-        { file: file.path, start: value.range.start.offset, end: value.range.start.offset, text: "sort(" },
-        { file: file.path, start: value.range.end.offset, end: value.range.end.offset, text: ")" },
-      ],
-    };
-  }
-  // JSON syntax: only a "${ ... }" string can be rewritten without guessing.
-  if (value.kind !== "TemplateWrap") return null;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(text.slice(value.range.start.offset, value.range.end.offset));
-  } catch {
-    return null;
-  }
-  if (typeof decoded !== "string") return null;
-  const m = /^\$\{([\s\S]*)\}$/.exec(decoded);
-  if (!m || m[1]!.trim() === "") return null;
-  return {
-    description,
-    edits: [
-      {
-        file: file.path,
-        start: value.range.start.offset,
-        end: value.range.end.offset,
-        text: JSON.stringify(`\${sort(${m[1]!.trim()})}`),
-      },
-    ],
-  };
-}
 
 /** Why a value is not sorted, in words that say what to change. */
 function unsortedReason(value: Expression): string {
@@ -110,7 +74,7 @@ export default defineRule({
     const file = fileOfAttribute(output, output.valueAttr);
 
     if (value.kind !== "Invalid" && !isSortedExpression(value)) {
-      const fix = sortFix(file, value);
+      const fix = wrapInCallFix(file, value, "sort", "Wrap the value in sort()");
       ctx.report({
         message: `provider_id_list is not sorted, so its order can change between refreshes: ${unsortedReason(value)}`,
         file: file.path,

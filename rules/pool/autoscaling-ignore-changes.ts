@@ -1,5 +1,6 @@
 import type { ChainStep } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
+import { ignoreChangesFix } from "../../src/lint/fixes.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import {
   FALLBACK_DESIRED_NAMES,
@@ -11,7 +12,6 @@ import {
 } from "../../src/contract/scaling-groups.js";
 import { absentWhenEnabled, attributesAt, findNamedAttributes, nullWhenEnabled } from "../_lib/outputs-autoscaling.js";
 import { blockHeaderRange, viaText } from "../_lib/outputs-expr.js";
-import { ignoreChangesFix } from "../_lib/outputs-lifecycle-fix.js";
 
 interface Candidate {
   resource: Resource;

@@ -1,7 +1,7 @@
 import type { Block, Diagnostic } from "../../src/hcl/ast.js";
+import { splitOneLineBlockFix } from "../../src/lint/fixes.js";
 import { defineRule, type Fix } from "../../src/lint/types.js";
 import type { SourceFile } from "../../src/terraform/model.js";
-import { expandOneLineBlock } from "../_lib/outputs-format.js";
 import { findInvalidOneLineBlocks, splitOneLineBody } from "../_lib/outputs-oneline.js";
 import { ONE_LINE_BLOCK_CODE } from "./parse.js";
 
@@ -17,20 +17,30 @@ function contents(attrs: number, blocks: number): string {
   return parts.length > 0 ? parts.join(" and ") : "a nested block";
 }
 
-/** What the block holds: re-read from its text, since the parser may have dropped items. */
+/** True when the block's first item starts on the line of its `{` but its `}` is on a later line. */
+function closesLater(block: Block): boolean {
+  if (block.singleLine) return false;
+  const starts = [...block.body.attributes.map((a) => a.range.start), ...block.body.blocks.map((b) => b.range.start)];
+  return starts.some((s) => s.line === block.openBraceRange.end.line);
+}
+
+/** What is wrong with the block, re-read from its text (the parser may have dropped items). */
 function describe(file: SourceFile, block: Block): string {
+  const name = blockName(block);
+  if (closesLater(block)) {
+    return `${name} has an argument on the line of its "{" but closes on a later line, which Terraform rejects (a block that holds an argument on its first line must close on that line); put the argument on its own line`;
+  }
   const split = splitOneLineBody(file.hcl, block);
-  if (split) return contents(split.wrapper.body.attributes.length, split.wrapper.body.blocks.length);
-  return contents(block.body.attributes.length, block.body.blocks.length);
+  const attrs = split ? split.wrapper.body.attributes.length : block.body.attributes.length;
+  const blocks = split ? split.wrapper.body.blocks.length : block.body.blocks.length;
+  if (split && split.commas > 0 && blocks === 0) {
+    return `${name} is written on one line with ${attrs} arguments separated by ${split.commas === 1 ? "a comma" : "commas"}, which Terraform rejects (a one-line block may hold a single argument, and arguments are separated by line breaks, not commas); put each argument on its own line`;
+  }
+  return message(`${name} is written on one line with ${contents(attrs, blocks)}`);
 }
 
 function expandFix(file: SourceFile, block: Block): Fix | null {
-  const r = expandOneLineBlock(file.hcl, block);
-  if (r === null) return null;
-  return {
-    description: "Expand the block to one argument per line",
-    edits: [{ file: file.path, start: r.start, end: r.end, text: r.text }],
-  };
+  return splitOneLineBlockFix(file, block, splitOneLineBody);
 }
 
 function contains(block: Block, d: Diagnostic): boolean {
@@ -58,17 +68,17 @@ export default defineRule({
         // A follow-on diagnostic inside a block already reported (the parser
         // recovers after the nested block and complains again) adds nothing.
         if (!block && diags.some((o) => o !== d && o.block && contains(o.block, d))) continue;
-        const what = block ? `${blockName(block)} is written on one line with ${describe(file, block)}` : "This one-line block holds more than one argument or a nested block";
+        const text = block ? describe(file, block) : message("This one-line block holds more than one argument or a nested block");
         const fix = block ? expandFix(file, block) : null;
         reportedLines.add(d.subject.start.line);
-        ctx.report({ message: message(what), file: file.path, range: d.subject, ...(fix ? { fix } : {}) });
+        ctx.report({ message: text, file: file.path, range: d.subject, ...(fix ? { fix } : {}) });
       }
       // The parser reports only the first such block of a file; find the rest.
       for (const found of findInvalidOneLineBlocks(file.hcl)) {
         if (reportedLines.has(found.block.openBraceRange.start.line)) continue;
         const fix = expandFix(file, found.block);
         ctx.report({
-          message: message(`${blockName(found.block)} is written on one line with ${contents(found.attributes, found.blocks)}`),
+          message: describe(file, found.block),
           file: file.path,
           range: found.subject,
           ...(fix ? { fix } : {}),

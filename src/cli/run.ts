@@ -2,12 +2,11 @@
  * The lint command: resolve paths and configs, lint each module once, fix,
  * format, and compute the exit code.
  */
-import { existsSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
-import { applyFixes, fixesByFile, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
 import { BUILTIN_RULES, isKnownRule, REGISTRY } from "../lint/meta-rules.js";
 import { roleSourceText, type ModuleReport, type RunReport } from "../lint/result.js";
 import type { RuleDefinition, Severity } from "../lint/types.js";
@@ -16,6 +15,7 @@ import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
 import { type CliArgs, UsageError } from "./args.js";
+import { FixTally } from "./fix-run.js";
 import { toolVersion } from "./commands.js";
 import { findModuleDirs, isModuleFileName, moduleDirOf, PathError, type Target } from "./paths.js";
 
@@ -138,50 +138,6 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
   return opts;
 }
 
-/** Apply fixes in passes until stable; returns the final outcome and the files written. */
-function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): { outcome: LintOutcome; written: string[] } {
-  let outcome: LintOutcome = first;
-  const written = new Set<string>();
-  for (let pass = 0; pass < MAX_FIX_PASSES && outcome.kind === "report"; pass++) {
-    const byFile = fixesByFile(outcome.report.findings);
-    let changed = false;
-    for (const [file, fixes] of byFile) {
-      const abs = path.join(dir, ...file.split("/"));
-      const { text, bom } = readForFix(abs);
-      if (text !== outcome.report.sources.get(file)) continue; // changed under us: leave it alone
-      const result = applyFixes(text, file, fixes);
-      if (result.applied === 0 || result.text === text) continue;
-      // A module file may be a symbolic link (to a file inside the module):
-      // write the file it points to, never replace the link by a copy.
-      let target: string;
-      try {
-        target = realpathSync(abs);
-      } catch {
-        continue;
-      }
-      writeFileAtomic(target, bom + result.text);
-      written.add(file);
-      changed = true;
-    }
-    if (!changed) break;
-    outcome = lintModule(dir, opts);
-  }
-  return { outcome, written: [...written].sort() };
-}
-
-function dryRunDiff(report: ModuleReport, cwd: string): string {
-  let out = "";
-  for (const [file, fixes] of [...fixesByFile(report.findings)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const before = report.sources.get(file);
-    if (before === undefined) continue;
-    const after = applyFixes(before, file, fixes).text;
-    const rel = path.relative(cwd, path.join(report.dir, ...file.split("/")));
-    const shown = (rel.startsWith("..") || path.isAbsolute(rel) ? path.join(report.dir, file) : rel).split(path.sep).join("/");
-    out += unifiedDiff(shown, before, after);
-  }
-  return out;
-}
-
 /**
  * Load the plugins that the config applying to the working directory lists
  * (for `rules` and `explain`). Throws ConfigError.
@@ -254,10 +210,11 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     // child is reported as part of that module, not on its own.
     const nested = new Set<string>();
     const results: { plan: Planned; outcome: Slim }[] = [];
+    const fixes = new FixTally();
     for (const plan of plans) {
       const opts = lintOptions(args, plan, stdin);
       let outcome = lintModule(plan.target.dir, opts);
-      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixOnDisk(plan.target.dir, opts, outcome).outcome;
+      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixes.fix(plan.target.dir, plan.target.display, opts, outcome);
       if (outcome.kind === "report") {
         if (args.recursive) for (const u of outcome.load.units.slice(1)) nested.add(path.resolve(u.dir));
         // Keep the report, not the syntax trees (memory on large trees).
@@ -294,7 +251,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
         readErrors.push(`${plan.target.display}${e.file ? `/${e.file}` : ""}: ${e.message}`);
       }
       const report = outcome.report;
-      if (args.fixDryRun) diffs += dryRunDiff(report, io.cwd);
+      if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
       // --max-warnings counts warnings even under --quiet (which only hides them).
       warnings += report.summary.warning;
       const mw = plan.effective.maxWarnings.value;
@@ -346,11 +303,12 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const r = await writeStepSummary(run, io.env);
       if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
     }
+    const fixWriteFailed = fixes.print(io.stderr, args.fix);
     if (readErrors.length > 0) {
       for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
       return EXIT_READ;
     }
-    return failed ? EXIT_FINDINGS : EXIT_OK;
+    return fixWriteFailed ? EXIT_READ : failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
     if (err instanceof PathError) {
       io.stderr(`tfcapi-lint: ${err.message}\n`);

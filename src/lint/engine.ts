@@ -11,10 +11,11 @@ import { loadModule } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
-import type { Finding, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
+import type { Finding, Fix, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
 import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
+import { enclosingNode } from "./fix.js";
 
 export interface LintOptions {
   /** `--role` (wins over config and detection). */
@@ -141,7 +142,7 @@ const isPosition = (p: unknown): boolean => {
  * and the engine reports the rule as failed. `file` may be a path or the
  * SourceFile itself.
  */
-function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: ReadonlySet<string>): Finding {
+function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: ReadonlySet<string>, unit: ModuleUnit): Finding {
   if (!input || typeof input !== "object") throw new Error("report() needs an object { message, file, range }");
   if (typeof input.message !== "string" || input.message === "") throw new Error("report() needs a non-empty message string");
   const raw: unknown = input.file;
@@ -160,7 +161,7 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
     file,
     range,
     message: input.message,
-    ...(input.fix ? { fix: input.fix } : {}),
+    ...(input.fix ? { fix: withinOf(input.fix, file === "" ? undefined : file, input.range, unit) } : {}),
   };
 }
 
@@ -219,7 +220,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
         },
         graphOf,
         report(input) {
-          findings.push(checkedFinding(rule, input, knownFiles));
+          findings.push(checkedFinding(rule, input, knownFiles, unit));
         },
       };
       try {
@@ -320,6 +321,18 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
     sources,
   };
   return { kind: "report", report, load, readErrors };
+}
+
+/**
+ * A fix with the node it belongs to: as its rule gave it, else the innermost
+ * block around the finding (a fix for another file than the finding's must
+ * name its node, or it is refused).
+ */
+function withinOf(fix: Fix, file: string | undefined, range: Range | undefined, unit: ModuleUnit): Fix {
+  if (fix.within) return fix;
+  const source = file !== undefined && range !== undefined && fix.edits.every((e) => e.file === file) ? unit.allFiles.find((f) => f.path === file) : undefined;
+  if (!source || !range) return { ...fix, within: { start: -1, end: -1 } };
+  return { ...fix, within: enclosingNode(source.hcl, range.start.offset, range.end.offset) };
 }
 
 /** Recount a report's summary (after filtering or fixing). */

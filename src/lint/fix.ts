@@ -1,17 +1,46 @@
 /**
  * Applying fixes: the text edits of fixable findings, per file, without
- * overlaps, highest offset first; files are written atomically (temp file in
- * the same directory, fsync, rename, original mode kept).
+ * overlaps, highest offset first. A fix whose edits leave the node it was
+ * computed for is refused; a file with syntax errors is not fixed; a result
+ * that does not parse as well as the original is not written. Files are
+ * written atomically (temp file in the same directory, fsync, rename) keeping
+ * mode, owner and group, or in place when that is the only way to keep them
+ * (hard links, an owner the linter cannot give the new file).
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fchownSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import * as path from "node:path";
+import type { Block, Diagnostic, File } from "../hcl/ast.js";
+import { parseHcl } from "../hcl/index.js";
 import type { Finding, Fix, TextEdit } from "./types.js";
 
 export const MAX_FIX_PASSES = 10;
 
+/** The parser's code for HCL's "Invalid single-argument block definition" (which syntax/one-line-block fixes). */
+const ONE_LINE_BLOCK = "one-line-block";
+
+function inside(fix: Fix, e: TextEdit): boolean {
+  const w = fix.within;
+  return w === undefined || (e.start >= w.start && e.end <= w.end);
+}
+
 /**
  * Apply whole fixes (all edits of a fix or none) to `text`, skipping a fix
- * that overlaps one already taken (earlier fixes in `fixes` order win).
+ * that overlaps one already taken (earlier fixes in `fixes` order win) and a
+ * fix with an edit outside its `within` node.
  */
 export function applyFixes(text: string, file: string, fixes: readonly Fix[]): { text: string; applied: number } {
   const taken: TextEdit[] = [];
@@ -22,6 +51,7 @@ export function applyFixes(text: string, file: string, fixes: readonly Fix[]): {
     const edits = fix.edits.filter((e) => e.file === file);
     if (edits.length === 0 || edits.length !== fix.edits.length) continue;
     if (edits.some((e) => e.start < 0 || e.end < e.start || e.end > text.length)) continue;
+    if (!edits.every((e) => inside(fix, e))) continue;
     if (edits.some(overlaps)) continue;
     // Edits within one fix must not overlap each other either.
     const sorted = [...edits].sort((a, b) => a.start - b.start);
@@ -35,55 +65,165 @@ export function applyFixes(text: string, file: string, fixes: readonly Fix[]): {
   return { text: out, applied };
 }
 
-/** Fixes of unsuppressed findings, grouped by the (single) file they edit. */
-export function fixesByFile(findings: readonly Finding[]): Map<string, Fix[]> {
+/**
+ * Fixes of unsuppressed findings, grouped by the (single) file they edit.
+ * A finding whose fix edits text outside the node it was computed for is
+ * left out and, when `refused` is given, added to it.
+ */
+export function fixesByFile(findings: readonly Finding[], refused?: Finding[]): Map<string, Fix[]> {
   const out = new Map<string, Fix[]>();
   for (const f of findings) {
     if (!f.fix || f.suppressed || f.fix.edits.length === 0) continue;
-    const file = f.fix.edits[0]!.file;
-    if (!f.fix.edits.every((e) => e.file === file)) continue;
+    const fix = f.fix;
+    const file = fix.edits[0]!.file;
+    if (!fix.edits.every((e) => e.file === file)) continue;
+    if (!fix.edits.every((e) => inside(fix, e))) {
+      refused?.push(f);
+      continue;
+    }
     let list = out.get(file);
     if (!list) out.set(file, (list = []));
-    list.push(f.fix);
+    list.push(fix);
   }
   return out;
 }
 
-/** Write `text` to `abs` atomically, keeping the file's mode. */
-export function writeFileAtomic(abs: string, text: string): void {
-  let mode = 0o644;
-  try {
-    mode = statSync(abs).mode & 0o7777;
-  } catch {
-    // New file: default mode.
+/**
+ * The node a fix for a finding at [start, end] belongs to when its rule did
+ * not say: the innermost block of `file` that holds the range, else the range
+ * itself.
+ */
+export function enclosingNode(file: File, start: number, end: number): { start: number; end: number } {
+  let found: { start: number; end: number } = { start, end };
+  let blocks: readonly Block[] = file.body.blocks;
+  for (;;) {
+    const b = blocks.find((x) => x.range.start.offset <= start && end <= x.range.end.offset);
+    if (!b) return found;
+    found = { start: b.range.start.offset, end: b.range.end.offset };
+    blocks = b.body.blocks;
   }
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.tfcapi-lint-${process.pid}-${Date.now()}.tmp`);
-  const fd = openSync(tmp, "wx", mode);
+}
+
+function syntaxErrors(diags: readonly Diagnostic[]): { others: Diagnostic[]; oneLine: number } {
+  const errors = diags.filter((d) => d.severity === "error");
+  return { others: errors.filter((d) => d.code !== ONE_LINE_BLOCK), oneLine: errors.filter((d) => d.code === ONE_LINE_BLOCK).length };
+}
+
+export type FileFixResult =
+  | { kind: "fixed"; text: string; applied: number }
+  | { kind: "unchanged" }
+  /** Nothing applied; `reason` completes "not fixed: ". */
+  | { kind: "refused"; reason: string };
+
+/**
+ * The fixed text of one file (`file` is its module-relative path, used for
+ * the edits and to choose the syntax). A file with syntax errors is not fixed
+ * (a one-line block HCL rejects is the exception: fixing it is what
+ * syntax/one-line-block's fix is for); the result must parse with no syntax
+ * error the original did not have.
+ */
+export function fixFileText(file: string, text: string, fixes: readonly Fix[]): FileFixResult {
+  const before = syntaxErrors(parseHcl(text, file).diagnostics);
+  if (before.others.length > 0) return { kind: "refused", reason: "the file has syntax errors" };
+  const result = applyFixes(text, file, fixes);
+  if (result.applied === 0 || result.text === text) return { kind: "unchanged" };
+  const after = syntaxErrors(parseHcl(result.text, file).diagnostics);
+  if (after.others.length > 0 || after.oneLine > before.oneLine) {
+    const d = after.others[0] ?? parseHcl(result.text, file).diagnostics.find((x) => x.code === ONE_LINE_BLOCK)!;
+    return {
+      kind: "refused",
+      reason: `the fixes would have introduced a syntax error (${d.subject.start.line}:${d.subject.start.column}: ${d.summary}); the file is left as it was`,
+    };
+  }
+  return { kind: "fixed", text: result.text, applied: result.applied };
+}
+
+/** A file the fixes could not be written to; the message names it or its directory. */
+export class FixWriteError extends Error {}
+
+function reasonOf(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EROFS") return "read-only file system";
+  if (code === "ENOSPC") return "no space left on device";
+  if (code === "EDQUOT") return "disk quota exceeded";
+  return code ?? (err instanceof Error ? err.message : String(err));
+}
+
+function unlinkQuietly(p: string): void {
   try {
-    writeSync(fd, text);
+    unlinkSync(p);
+  } catch {
+    // best effort
+  }
+}
+
+/** Overwrite the file itself (same inode: hard links, owner and mode stay). */
+function writeInPlace(target: string, data: Buffer): void {
+  let fd: number;
+  try {
+    fd = openSync(target, "r+");
+  } catch (err) {
+    throw new FixWriteError(`cannot write ${target}: ${reasonOf(err)}`);
+  }
+  try {
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off, off);
+    ftruncateSync(fd, data.length);
+    fsyncSync(fd);
+  } catch (err) {
+    throw new FixWriteError(`cannot write ${target}: ${reasonOf(err)}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Write the new file next to the old one and rename it over it. Returns
+ * false (nothing changed) when the new file could not get the old one's
+ * owner and group.
+ */
+function writeByRename(target: string, data: Buffer, st: Stats | null): boolean {
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `.${path.basename(target)}.tfcapi-lint-${process.pid}-${Date.now()}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(tmp, "wx", 0o600);
+  } catch (err) {
+    throw new FixWriteError(`cannot create a file in directory ${dir}: ${reasonOf(err)}`);
+  }
+  try {
+    if (st) {
+      if (st.uid !== process.getuid?.() || st.gid !== process.getgid?.()) {
+        try {
+          fchownSync(fd, st.uid, st.gid);
+        } catch {
+          closeSync(fd);
+          unlinkQuietly(tmp);
+          return false;
+        }
+      }
+      fchmodSync(fd, st.mode & 0o7777);
+    } else {
+      fchmodSync(fd, 0o644);
+    }
+    let off = 0;
+    while (off < data.length) off += writeSync(fd, data, off, data.length - off);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // best effort
-    }
-    throw err;
+    unlinkQuietly(tmp);
+    throw new FixWriteError(`cannot write ${tmp}: ${reasonOf(err)}`);
   }
   closeSync(fd);
   try {
-    renameSync(tmp, abs);
+    renameSync(tmp, target);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // best effort
-    }
-    throw err;
+    unlinkQuietly(tmp);
+    throw new FixWriteError(`cannot replace ${target}: ${reasonOf(err)}`);
   }
   try {
-    const dfd = openSync(path.dirname(abs), "r");
+    const dfd = openSync(dir, "r");
     try {
       fsyncSync(dfd);
     } finally {
@@ -92,6 +232,32 @@ export function writeFileAtomic(abs: string, text: string): void {
   } catch {
     // Directory fsync is not supported everywhere.
   }
+  return true;
+}
+
+/**
+ * Write `text` to `abs`. A symbolic link is followed (the file it points to
+ * is written, the link stays). The write is atomic (temp file, fsync,
+ * rename) and keeps the file's mode, owner and group; a file with more than
+ * one hard link, or whose owner the new file cannot be given, is written in
+ * place instead. Throws FixWriteError with a message for the user.
+ */
+export function writeFileAtomic(abs: string, text: string): void {
+  let target = abs;
+  try {
+    target = realpathSync(abs);
+  } catch {
+    // A new file: written where it was asked for.
+  }
+  let st: Stats | null = null;
+  try {
+    st = statSync(target);
+  } catch {
+    // New file: default mode.
+  }
+  const data = Buffer.from(text, "utf8");
+  if (st && st.nlink > 1) return writeInPlace(target, data);
+  if (!writeByRename(target, data, st)) writeInPlace(target, data);
 }
 
 /**

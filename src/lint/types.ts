@@ -22,6 +22,13 @@ export interface TextEdit {
 export interface Fix {
   description: string;
   edits: TextEdit[];
+  /**
+   * The node the fix was computed for, as offsets [start, end] in the file of
+   * its edits (the fix builders of src/lint/fixes.ts set it). Every edit must
+   * lie inside it, or the fix is refused. When a rule leaves it out, the
+   * engine sets it to the innermost block around the finding's range.
+   */
+  within?: { start: number; end: number };
 }
 
 export interface Finding {

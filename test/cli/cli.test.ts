@@ -238,7 +238,7 @@ describe("--fix", () => {
     expect(fixed.code).toBe(0);
     expect(ids(json(fixed.stdout))).toEqual([]);
     const after = readFileSync(file, "utf8");
-    expect(after).toBe(before.replace('variable "bootstrap_data" {\n  type = string\n}', 'variable "bootstrap_data" {\n  type = string\n  sensitive = true\n}'));
+    expect(after).toBe(before.replace('variable "bootstrap_data" {\n  type = string\n}', 'variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}'));
     expect(statSync(file).mode & 0o777).toBe(0o640);
   });
 });
@@ -359,10 +359,12 @@ describe("output options", () => {
     const diff = [
       "--- a/variables.tf",
       "+++ b/variables.tf",
-      "@@ -27,6 +27,7 @@",
+      "@@ -26,7 +26,8 @@",
+      " }",
       " ",
       ' variable "bootstrap_data" {',
-      "   type = string",
+      "-  type = string",
+      "+  type      = string",
       "+  sensitive = true",
       " }",
       " ",

@@ -242,7 +242,7 @@ describe("encodings and line endings", () => {
     // --fix keeps the BOM.
     const fixed = runCli(["--role", "machine", "--fix", "."], { cwd: dir });
     expect(fixed.code).toBe(0);
-    expect(readFileSync(path.join(dir, "bootstrap.tf"), "utf8")).toBe('\ufeffvariable "bootstrap_data" {\n  type = string\n  sensitive = true\n}\n');
+    expect(readFileSync(path.join(dir, "bootstrap.tf"), "utf8")).toBe('\ufeffvariable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}\n');
   });
 
   it("CRLF files: positions are right and --fix keeps CRLF line endings (bytes)", () => {
@@ -261,7 +261,7 @@ describe("encodings and line endings", () => {
     expect(firstLine(fixed.stdout)).toBe("✔ no problems");
     const bytes = readFileSync(path.join(dir, "bootstrap.tf"));
     expect(bytes.toString("latin1")).toBe(
-      '# The join token.\r\n\r\nvariable "bootstrap_data" {\r\n  type = string\r\n  sensitive = true\r\n}\r\n\r\nvariable "bootstrap_format" {\r\n  type = string\r\n}\r\n',
+      '# The join token.\r\n\r\nvariable "bootstrap_data" {\r\n  type      = string\r\n  sensitive = true\r\n}\r\n\r\nvariable "bootstrap_format" {\r\n  type = string\r\n}\r\n',
     );
     // Every line break is CRLF: no bare LF was introduced.
     expect(bytes.toString("latin1").replace(/\r\n/g, "").includes("\n")).toBe(false);

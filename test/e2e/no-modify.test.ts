@@ -82,7 +82,7 @@ describe("--fix", () => {
     chmodSync(path.join(mod, "variables.tf"), 0o640);
     const before = snapshot(root);
     const r = runCli(["--role", "machinepool", "--fix", "--format", "json", "pools/broken"], { cwd: root });
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe("tfcapi-lint: fixed 4 problems in 3 files\n");
     expect(r.code).toBe(1);
     const after = snapshot(root);
     const diff = changed(before, after);
@@ -116,12 +116,12 @@ describe("--fix", () => {
     const before = runCli(["--role", "machine", "--format", "compact", "m"], { cwd: root });
     expect(before.stdout).toContain("m/bootstrap.tf:1:10: warning: ");
     const r = runCli(["--role", "machine", "--fix", "m"], { cwd: root });
-    expect(r.stderr).toBe("");
+    expect(r.stderr).toBe("tfcapi-lint: fixed 1 problem in 1 file\n");
     expect(r.code).toBe(0);
     expect(firstLine(r.stdout)).toBe("✔ no problems");
     expect(lstatSync(path.join(root, "m", "bootstrap.tf")).isSymbolicLink()).toBe(true);
     expect(readlinkSync(path.join(root, "m", "bootstrap.tf"))).toBe("shared/bootstrap.tf");
-    expect(readFileSync(path.join(root, "m", "shared", "bootstrap.tf"), "utf8")).toBe('variable "bootstrap_data" {\n  type = string\n  sensitive = true\n}\n');
+    expect(readFileSync(path.join(root, "m", "shared", "bootstrap.tf"), "utf8")).toBe('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}\n');
     expect(readdirSync(path.join(root, "m", "shared"))).toEqual(["bootstrap.tf"]);
   });
 });

@@ -1,0 +1,232 @@
+/**
+ * --fix must never corrupt a file: no fix on a file with syntax errors, no
+ * edit outside the node a fix was computed for, no write of a result that
+ * gained a syntax error, and writes that keep owner, group, mode, hard links
+ * and symbolic links. Runs the built CLI (npm run build).
+ */
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync } from "node:fs";
+import * as path from "node:path";
+import { lintModule } from "../../src/lint/engine.js";
+import { applyFixes, fixesByFile, fixFileText } from "../../src/lint/fix.js";
+import { defineRule, type Finding, type Fix } from "../../src/lint/types.js";
+import { ROLES } from "../../src/contract/roles-api.js";
+import { BIN, fixtureFiles, insensitiveBootstrap, runCli, tree } from "./helpers.js";
+
+const SENSITIVE = 'variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}';
+
+/** The clean machine module with `bootstrap_data` replaced by `block`. */
+function withBootstrap(block: string): Record<string, string> {
+  return fixtureFiles("machine-clean", "", (f, t) => (f === "variables.tf" ? t.replace(SENSITIVE, block) : t));
+}
+
+const isRoot = process.getuid?.() === 0;
+
+/** Tests that need root to set up (another owner) say why they did nothing; in CI they fail instead. */
+function needsRoot(what: string): boolean {
+  if (isRoot) return true;
+  if (process.env.CI) throw new Error(`${what} needs root (to chown a file to another user); CI must run the tests as root`);
+  console.warn(`skipped: ${what} needs root (to chown a file to another user)`);
+  return false;
+}
+
+describe("--fix on a file with syntax errors", () => {
+  it("leaves the file alone, says so, and a second run changes nothing either (the unclosed string of issue 9)", () => {
+    // An unclosed string in bootstrap_data: the parser recovers into the next
+    // block, and the sensitive fix used to land there (ten lines per run).
+    const dir = tree(withBootstrap('variable "bootstrap_data" {\n  type    = string\n  default = "abc }'));
+    const file = path.join(dir, "variables.tf");
+    const before = readFileSync(file, "utf8");
+    for (let run = 0; run < 2; run++) {
+      const r = runCli(["--fix", "-q", "."], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(readFileSync(file, "utf8")).toBe(before);
+      expect(r.stderr).toBe("tfcapi-lint: variables.tf: not fixed: the file has syntax errors\ntfcapi-lint: fixed 0 problems in 0 files\n");
+    }
+    // --fix-dry-run shows no diff for it either.
+    const dry = runCli(["--fix-dry-run", "-q", "."], { cwd: dir });
+    expect(dry.stdout).not.toContain("+++");
+    expect(dry.stderr).toBe("tfcapi-lint: variables.tf: not fixed: the file has syntax errors\n");
+  });
+
+  it("still fixes the module's other files", () => {
+    const dir = tree({
+      ...fixtureFiles("machine-clean", "vm/", insensitiveBootstrap),
+      "vm/broken.tf": 'locals {\n  x = "abc\n}\n',
+    });
+    const r = runCli(["--fix", "-q", "vm"], { cwd: dir });
+    expect(r.stderr).toBe("tfcapi-lint: fixed 1 problem in 1 file\n");
+    expect(readFileSync(path.join(dir, "vm", "variables.tf"), "utf8")).toContain(SENSITIVE);
+    expect(readFileSync(path.join(dir, "vm", "broken.tf"), "utf8")).toBe('locals {\n  x = "abc\n}\n');
+  });
+});
+
+describe("the applier", () => {
+  const text = 'variable "a" {\n  type = string\n}\n\nvariable "b" {\n  type = string\n}\n';
+  const inA = { start: 0, end: text.indexOf("}") + 1 };
+  const intoB = text.indexOf('variable "b"') + 'variable "b" {\n'.length;
+  const afterType = text.indexOf("string\n") + "string\n".length;
+  const finding = (fix: Fix): Finding => ({
+    ruleId: "input/sensitive",
+    severity: "warning",
+    file: "v.tf",
+    range: { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } },
+    message: "m",
+    fix,
+  });
+
+  it("refuses a fix with an edit outside the node it was computed for", () => {
+    const outside: Fix = { description: "x", edits: [{ file: "v.tf", start: intoB, end: intoB, text: "  sensitive = true\n" }], within: inA };
+    const inside: Fix = { description: "y", edits: [{ file: "v.tf", start: afterType, end: afterType, text: "  sensitive = true\n" }], within: inA };
+    expect(applyFixes(text, "v.tf", [outside])).toEqual({ text, applied: 0 });
+    const refused: Finding[] = [];
+    const byFile = fixesByFile([finding(outside), finding(inside)], refused);
+    expect(refused.map((f) => f.fix!.description)).toEqual(["x"]);
+    expect(byFile.get("v.tf")!.map((f) => f.description)).toEqual(["y"]);
+  });
+
+  it("gives a fix without a node the innermost block around its finding", () => {
+    const rule = defineRule({
+      id: "input/sensitive",
+      severity: "warning",
+      roles: ROLES,
+      summary: "test: a fix that edits the next block",
+      scope: "root",
+      fixable: true,
+      check(ctx) {
+        const a = ctx.declarations.variables.get("a")!;
+        const b = ctx.declarations.variables.get("b")!;
+        const at = b.block.openBraceRange.end.offset + 1;
+        ctx.report({
+          message: "a",
+          file: a.file.path,
+          range: a.block.typeRange,
+          fix: { description: "edits b", edits: [{ file: a.file.path, start: at, end: at, text: "  sensitive = true\n" }] },
+        });
+      },
+    });
+    const dir = tree({ "v.tf": text });
+    const outcome = lintModule(dir, { role: "machine", ruleSet: [rule] });
+    if (outcome.kind !== "report") throw new Error(outcome.message);
+    const f = outcome.report.findings.find((x) => x.ruleId === "input/sensitive")!;
+    expect(f.fix!.within).toEqual(inA);
+    const refused: Finding[] = [];
+    expect(fixesByFile(outcome.report.findings, refused).size).toBe(0);
+    expect(refused).toEqual([f]);
+  });
+
+  it("does not fix a file with syntax errors, and keeps a result that would gain one from being written", () => {
+    const ok: Fix = { description: "ok", edits: [{ file: "v.tf", start: afterType, end: afterType, text: "  sensitive = true\n" }] };
+    expect(fixFileText("v.tf", text, [ok])).toEqual({ kind: "fixed", applied: 1, text: text.replace("  type = string\n", "  type = string\n  sensitive = true\n") });
+    expect(fixFileText("v.tf", text.replace("string\n}", '"abc\n}'), [ok])).toEqual({ kind: "refused", reason: "the file has syntax errors" });
+    const breaks: Fix = { description: "breaks", edits: [{ file: "v.tf", start: afterType, end: afterType, text: "  sensitive = {\n" }] };
+    expect(fixFileText("v.tf", text, [breaks])).toEqual({
+      kind: "refused",
+      reason: expect.stringMatching(/^the fixes would have introduced a syntax error \(\d+:\d+: .+\); the file is left as it was$/),
+    });
+    // A one-line block HCL rejects is the syntax error its own fix removes.
+    const oneLine = 'locals { a = 1, b = 2 }\n';
+    const split: Fix = { description: "split", edits: [{ file: "l.tf", start: 7, end: 23, text: "{\n  a = 1\n  b = 2\n}" }] };
+    expect(fixFileText("l.tf", oneLine, [split])).toEqual({ kind: "fixed", applied: 1, text: "locals {\n  a = 1\n  b = 2\n}\n" });
+  });
+});
+
+describe("--fix writes", () => {
+  it("ends with how many problems it fixed in how many files", () => {
+    const dir = tree({ ...fixtureFiles("machine-clean", "a/", insensitiveBootstrap), ...fixtureFiles("machine-clean", "b/", insensitiveBootstrap) });
+    const r = runCli(["--fix", "-q", "a", "b"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("tfcapi-lint: fixed 2 problems in 2 files\n");
+    expect(runCli(["--fix", "-q", "a", "b"], { cwd: dir }).stderr).toBe("tfcapi-lint: fixed 0 problems in 0 files\n");
+  });
+
+  it("keeps the file's owner, group and mode (a root run does not give a user's file to root)", () => {
+    if (!needsRoot("keeping the owner")) return;
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    const file = path.join(dir, "variables.tf");
+    chownSync(file, 65534, 65534);
+    chmodSync(file, 0o604);
+    const ino = statSync(file).ino;
+    expect(runCli(["--fix", "-q", dir]).code).toBe(0);
+    const st = statSync(file);
+    expect([st.uid, st.gid, st.mode & 0o7777]).toEqual([65534, 65534, 0o604]);
+    expect(st.ino).not.toBe(ino); // written by rename (atomic), not in place
+    expect(readFileSync(file, "utf8")).toContain(SENSITIVE);
+  });
+
+  it("writes a file with more than one hard link in place, so every link sees the fix", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    const file = path.join(dir, "variables.tf");
+    mkdirSync(path.join(dir, "backup"));
+    const other = path.join(dir, "backup", "variables.tf.orig");
+    linkSync(file, other);
+    const ino = statSync(file).ino;
+    expect(runCli(["--fix", "-q", dir]).code).toBe(0);
+    const st = statSync(file);
+    expect([st.ino, st.nlink]).toEqual([ino, 2]);
+    expect(readFileSync(other, "utf8")).toContain(SENSITIVE);
+    expect(readFileSync(file, "utf8")).toBe(readFileSync(other, "utf8"));
+  });
+
+  it("writes a symbolically linked file at its target and keeps the link", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    mkdirSync(path.join(dir, "shared"));
+    renameSync(path.join(dir, "variables.tf"), path.join(dir, "shared", "inputs.txt"));
+    symlinkSync(path.join("shared", "inputs.txt"), path.join(dir, "variables.tf"));
+    expect(runCli(["--fix", "-q", dir]).code).toBe(0);
+    expect(lstatSync(path.join(dir, "variables.tf")).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(path.join(dir, "variables.tf"))).toBe(path.join("shared", "inputs.txt"));
+    expect(readFileSync(path.join(dir, "shared", "inputs.txt"), "utf8")).toContain(SENSITIVE);
+  });
+
+  it("names a directory it cannot write (exit 2), as a user without write permission there", () => {
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    const file = path.join(dir, "variables.tf");
+    const before = readFileSync(file, "utf8");
+    let r: { code: number; stderr: string };
+    if (isRoot) {
+      // Root may write anywhere: run the CLI as nobody, who owns the file but not the directory.
+      chmodSync(dir, 0o755);
+      for (const f of ["main.tf", "outputs.tf", "variables.tf", "versions.tf"]) chownSync(path.join(dir, f), 65534, 65534);
+      const p = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, "--fix", "-q", "."], {
+        cwd: dir,
+        encoding: "utf8",
+        env: { ...process.env, NO_COLOR: "1", HOME: dir },
+      });
+      if (p.error) throw new Error(`setpriv (util-linux) is needed to run the CLI as another user: ${p.error.message}`);
+      r = { code: p.status ?? -1, stderr: p.stderr };
+    } else {
+      chmodSync(dir, 0o555);
+      r = runCli(["--fix", "-q", "."], { cwd: dir });
+      chmodSync(dir, 0o755);
+    }
+    expect(r.stderr).toBe(
+      `tfcapi-lint: variables.tf: not fixed: cannot create a file in directory ${dir}: permission denied\ntfcapi-lint: fixed 0 problems in 0 files\n`,
+    );
+    expect(r.code).toBe(2);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("writes in place a file whose owner it cannot give to a new file", () => {
+    if (!needsRoot("a file owned by another user")) return;
+    // As nobody, in a directory nobody may write, fix a root-owned file that is world-writable.
+    const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+    chmodSync(dir, 0o777);
+    const file = path.join(dir, "variables.tf");
+    chmodSync(file, 0o666);
+    const p = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, "--fix", "-q", "."], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1", HOME: dir },
+    });
+    expect(p.stderr).toBe("tfcapi-lint: fixed 1 problem in 1 file\n");
+    const st = statSync(file);
+    expect([st.uid, st.gid, st.mode & 0o777]).toEqual([0, 0, 0o666]);
+    expect(readFileSync(file, "utf8")).toContain(SENSITIVE);
+    chmodSync(dir, 0o755);
+  });
+});
+
+
+
