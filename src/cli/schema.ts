@@ -9,6 +9,8 @@
  * declared twice); 3 usage errors. Its own option parsing, kept apart from
  * the lint command's.
  */
+import { statSync } from "node:fs";
+import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { isRole } from "../contract/roles.js";
 import { loadModule } from "../terraform/load.js";
@@ -63,7 +65,7 @@ export function runSchema(argv: readonly string[], io: Io): number {
   if (positionals.length > 1) return usage(io, `takes exactly one module directory (got ${positionals.length}: ${positionals.join(" ")})`);
   const dir = positionals[0]!;
 
-  const problem = loadProblem(dir);
+  const problem = loadProblem(path.resolve(io.cwd, dir));
   if (typeof problem === "string") {
     io.stderr(`tfcapi-lint schema: cannot load the module in ${dir}: ${problem}\n`);
     return EXIT_LOAD;
@@ -80,14 +82,23 @@ export function runSchema(argv: readonly string[], io: Io): number {
 
 /** The loaded module, or why it cannot be used for a schema. */
 function loadProblem(dir: string): ReturnType<typeof loadModule> | string {
+  try {
+    if (!statSync(dir).isDirectory()) return "not a directory";
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return "no such directory";
+    if (code === "ENOTDIR") return "a component of the path is not a directory";
+    if (code === "EACCES" || code === "EPERM") return "permission denied";
+    return code ?? String(err);
+  }
   const load = loadModule(dir);
   const root = load.root;
   const rootProblem = load.problems.find((p) => p.file === "" && p.kind !== "source-escape");
   if (rootProblem) return rootProblem.message;
-  if (root.allFiles.length === 0) return "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory";
   // Only the root's own files matter: the schema describes its variables.
   const fileProblem = load.problems.find((p) => p.kind !== "source-escape" && !p.file.includes("/"));
-  if (fileProblem) return `${fileProblem.file}: ${fileProblem.message}`;
+  if (fileProblem) return fileProblem.message.includes(fileProblem.file) ? fileProblem.message : `${fileProblem.file}: ${fileProblem.message}`;
+  if (root.allFiles.length === 0) return "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory";
   for (const f of root.declarations.files) {
     // In JSON syntax only the JSON text and its block structure must be
     // valid to load: the native expressions inside strings (a variable's

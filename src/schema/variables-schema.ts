@@ -234,7 +234,8 @@ function converts(value: ConstValue, type: TypeConstraint): boolean {
     case "string":
       return typeof value === "string" || typeof value === "number" || typeof value === "boolean";
     case "number":
-      return typeof value === "number" || (typeof value === "string" && /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/.test(value));
+      // A decimal number in full (no spaces, no 0x or _), or Inf.
+      return typeof value === "number" || (typeof value === "string" && /^[+-]?((\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[iI]nf)$/.test(value));
     case "bool":
       return typeof value === "boolean" || value === "true" || value === "false";
     case "list":
