@@ -1,6 +1,6 @@
 /**
  * The GitHub Action: action.yml's wiring (read with a small YAML reader) and
- * its run script, scripts/action-run.sh, executed the way the runner does it:
+ * its run script, scripts/action-run.mjs, executed the way the runner does it:
  * INPUT_* variables, GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and
  * GITHUB_ACTION_PATH pointing at this checkout. What the script prints, writes
  * and returns is compared with direct runs of the CLI on the same modules.
@@ -20,7 +20,11 @@ const steps = (action.runs as Map).steps as Map[];
 describe("action.yml", () => {
   it("is a composite action with the documented inputs and defaults", () => {
     expect((action.runs as Map).using).toBe("composite");
-    expect(Object.keys(inputs)).toEqual(["path", "role", "recursive", "format", "fail-on", "config", "sarif-file", "version", "args"]);
+    expect(Object.keys(inputs)).toEqual([
+      "path", "role", "recursive", "format", "fail-on", "config", "sarif-file", "version", "args",
+      // the Go tfcapi-lint action's inputs
+      "command", "target", "strict", "allow-warnings", "contract", "platform", "all-platforms", "insecure", "json",
+    ]);
     expect(inputs.path!.default).toBe(".");
     expect(inputs.format!.default).toBe("github");
     expect(inputs.recursive!.default).toBe("false");
@@ -33,13 +37,14 @@ describe("action.yml", () => {
   it("passes every input to the run script and exposes its outputs", () => {
     const lint = steps.find((s) => s.id === "lint")!;
     expect(lint.shell).toBe("bash");
-    expect(lint.run).toBe('bash "$GITHUB_ACTION_PATH/scripts/action-run.sh"');
+    expect(lint.run).toBe('node "$GITHUB_ACTION_PATH/scripts/action-run.mjs"');
     const env = lint.env as { [k: string]: string };
     for (const name of Object.keys(inputs)) {
       expect(env[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`], name).toBe(`\${{ inputs.${name} }}`);
     }
     expect(Object.keys(env).length).toBe(Object.keys(inputs).length);
-    for (const name of ["findings", "errors", "warnings", "sarif-file"]) {
+    expect(Object.keys(outputs)).toEqual(["findings", "errors", "warnings", "notices", "modules", "sarif-file", "exit-code"]);
+    for (const name of Object.keys(outputs)) {
       expect(outputs[name]!.value, name).toBe(`\${{ steps.lint.outputs.${name} }}`);
     }
   });
@@ -53,9 +58,9 @@ describe("action.yml", () => {
   });
 });
 
-describe("scripts/action-run.sh", () => {
+describe("scripts/action-run.mjs", () => {
   let ws: string | undefined;
-  const SCRIPT = path.join(ROOT, "scripts", "action-run.sh");
+  const SCRIPT = path.join(ROOT, "scripts", "action-run.mjs");
 
   beforeAll(() => {
     ensureBuilt();
@@ -90,7 +95,7 @@ describe("scripts/action-run.sh", () => {
       ...inputsEnv,
       ...extraEnv,
     });
-    const r = run("bash", [SCRIPT], { cwd: ROOT, env });
+    const r = run(process.execPath, [SCRIPT], { cwd: ROOT, env });
     const outputs: Record<string, string> = {};
     for (const line of readFileSync(outFile, "utf8").split("\n")) {
       const eq = line.indexOf("=");
@@ -194,7 +199,8 @@ describe("scripts/action-run.sh", () => {
     chmodSync(path.join(bin, "npx"), 0o755);
     const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "0.1.0" }, { PATH: `${bin}:${process.env.PATH}` });
     expect(r.code).toBe(0);
-    expect(readFileSync(log, "utf8")).toBe("--yes tfcapi-lint@0.1.0\n--yes tfcapi-lint@0.1.0\n");
+    // One CLI run per step.
+    expect(readFileSync(log, "utf8")).toBe("--yes tfcapi-lint@0.1.0\n");
   });
 
   it("rejects bad inputs with an error annotation and exit code 3", () => {
