@@ -227,6 +227,7 @@ function applyFlag(args: CliArgs, name: string): void {
 
 export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
+       tfcapi-lint schema --role ROLE <dir>
        tfcapi-lint rules [--format json]
        tfcapi-lint explain <rule-id>
        tfcapi-lint version [--json]
