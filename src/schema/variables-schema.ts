@@ -22,7 +22,6 @@
  * `image/variables-schema` both call `variablesSchema`.
  */
 import type { Expression } from "../hcl/ast.js";
-import { parseExpressionAt } from "../hcl/parser.js";
 import { collectCalls, collectRefs, constantValue, type ConstValue } from "../hcl/walk.js";
 import { CONTRACT } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
@@ -119,28 +118,17 @@ export function variableType(v: Variable): TypeConstraint {
  *   function calls and convert to T;
  * - parentheses around a type are not looked through; quoted types
  *   (`type = "string"`) and templates are errors;
- * - JSON syntax: a string is a keyword when it is a single name, else its
- *   content is read as a native-syntax call; any other JSON value is an error.
+ * - JSON syntax: the loader reads a `type` string as a native-syntax
+ *   expression, which is then read as above (`"${...}"` and JSON values other
+ *   than strings are errors).
  */
 export function readType(expr: Expression): TypeConstraint | null {
   try {
-    if (expr.kind === "Template" && expr.form === "json") return fromJsonString(expr.jsonValue ?? "");
-    // A JSON string that is one interpolation ("${x}") is neither a name nor a call.
-    if (expr.kind === "TemplateWrap" && expr.form === "json") return null;
     return getType(expr);
   } catch (err) {
     if (err instanceof Unreadable) return null;
     throw err;
   }
-}
-
-function fromJsonString(text: string): TypeConstraint {
-  const trimmed = text.trim();
-  if (/^[\p{ID_Start}_][\p{ID_Continue}-]*$/u.test(trimmed)) return keywordType(trimmed);
-  const { expr, diagnostics } = parseExpressionAt(text, "type.json");
-  if (diagnostics.some((d) => d.severity === "error")) throw new Unreadable();
-  if (expr.kind !== "FunctionCall") throw new Unreadable();
-  return callType(expr);
 }
 
 function keywordOf(expr: Expression): string | null {
