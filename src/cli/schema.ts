@@ -65,12 +65,12 @@ export function runSchema(argv: readonly string[], io: Io): number {
   if (positionals.length > 1) return usage(io, `takes exactly one module directory (got ${positionals.length}: ${positionals.join(" ")})`);
   const dir = positionals[0]!;
 
-  const problem = loadProblem(path.resolve(io.cwd, dir));
-  if (typeof problem === "string") {
-    io.stderr(`tfcapi-lint schema: cannot load the module in ${dir}: ${problem}\n`);
+  const loaded = loadForSchema(path.resolve(io.cwd, dir));
+  if (typeof loaded === "string") {
+    io.stderr(`tfcapi-lint schema: cannot load the module in ${dir}: ${loaded}\n`);
     return EXIT_LOAD;
   }
-  const schema = variablesSchema(problem, role);
+  const schema = variablesSchema(loaded, role);
   const tooLarge = schemaSizeError(schema);
   if (tooLarge !== null) {
     io.stderr(`tfcapi-lint schema: ${tooLarge}\n`);
@@ -81,7 +81,7 @@ export function runSchema(argv: readonly string[], io: Io): number {
 }
 
 /** The loaded module, or why it cannot be used for a schema. */
-function loadProblem(dir: string): ReturnType<typeof loadModule> | string {
+function loadForSchema(dir: string): ReturnType<typeof loadModule> | string {
   try {
     if (!statSync(dir).isDirectory()) return "not a directory";
   } catch (err) {

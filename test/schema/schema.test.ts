@@ -133,6 +133,15 @@ describe("schema command line", () => {
     expect(r.stderr.startsWith("tfcapi-lint schema: cannot load the module in bin: main.tf contains a NUL byte")).toBe(true);
   });
 
+  it("escapes U+2028 and U+2029 in names", async () => {
+    const dir = tree({ "m/variables.tf": 'variable "sep\\u2028para\\u2029" {\n  type = string\n}\n' });
+    expect(await run(["schema", "--role", "machine", "m"], dir)).toEqual({
+      code: 0,
+      stdout: '{"type":"object","properties":{"sep\\u2028para\\u2029":{"type":"string"}},"required":["sep\\u2028para\\u2029"],"additionalProperties":false}\n',
+      stderr: "",
+    });
+  });
+
   it("writes the same bytes through the installed binary", () => {
     if (!existsSync(path.join(REPO, "dist", "cli.cjs"))) {
       if (process.env.CI) throw new Error("dist/ is not built (run npm run build)");
