@@ -176,7 +176,12 @@ function writeOutputs(values) {
 }
 
 function counts(reportFile) {
-  const docs = [].concat(JSON.parse(readFileSync(reportFile, "utf8")));
+  let docs;
+  try {
+    docs = [].concat(JSON.parse(readFileSync(reportFile, "utf8")));
+  } catch (err) {
+    throw new InputError(`cannot read the JSON report of the run (${err.message})`, 2);
+  }
   const sum = { error: 0, warning: 0, info: 0 };
   for (const d of docs) for (const k of Object.keys(sum)) sum[k] += d.summary[k];
   return { ...sum, modules: docs.length };
@@ -235,8 +240,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   let code;
   try {
     code = main();
-  } catch (err) {
-    if (!(err instanceof InputError)) throw err;
+  } catch (caught) {
+    const err = caught instanceof InputError ? caught : new InputError(`internal error: ${caught instanceof Error ? caught.message : String(caught)}`, 2);
     process.stdout.write(`::error title=tfcapi-lint action::${err.message.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}\n`);
     code = err.code;
   }

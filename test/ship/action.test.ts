@@ -361,6 +361,17 @@ describe("scripts/action-run.mjs", () => {
     expect(r.outputs).toEqual({});
   });
 
+  it("stops with exit code 2, without outputs, when the CLI leaves no JSON report", () => {
+    const bin = path.join(ws!, "silent-bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, "npx"), "#!/usr/bin/env bash\nexit 0\n");
+    chmodSync(path.join(bin, "npx"), 0o755);
+    const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "0.0.1" }, { PATH: `${bin}:${process.env.PATH}` });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^::error title=tfcapi-lint action::cannot read the JSON report of the run \(ENOENT: [^\n]*\)\n$/);
+    expect(r.outputs).toEqual({});
+  });
+
   it("rejects bad inputs with an error annotation and exit code 3", () => {
     const bad = runAction({ INPUT_PATH: "modules/pool", INPUT_FAIL_ON: "sometimes" });
     expect(bad.code).toBe(3);
