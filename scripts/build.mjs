@@ -88,7 +88,7 @@ const common = {
   legalComments: "none",
   logLevel: "warning",
 };
-await build({ ...common, format: "esm", entryPoints: { index: "src/index.ts" }, outdir: "dist" });
+await build({ ...common, format: "esm", entryPoints: { index: "src/index.ts", testing: "src/testing.ts" }, outdir: "dist", define: { __CLI_BUNDLE__: "false" } });
 await build({
   ...common,
   format: "cjs",
@@ -99,12 +99,14 @@ await build({
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   // The CLI finds its package root (rule docs, version) from its own URL.
-  define: { "import.meta.url": "__cli_url" },
+  define: { "import.meta.url": "__cli_url", __CLI_BUNDLE__: "true" },
   banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
 });
 // The loader runs cli.cjs as a plain script: a real import() there would fail.
 if (/\bimport\(/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains a dynamic import()");
 writeFileSync("dist/cli-loader.cjs", LOADER);
+// Plugins are ES modules: the CLI bundle imports them through this file.
+writeFileSync("dist/esm-import.cjs", '"use strict";\n// Imports an ES module for dist/cli.cjs, which runs as a vm script without import().\nmodule.exports = (url) => import(url);\n');
 writeFileSync("dist/cli.js", ESM_LOADER);
 const trainEnv = { ...process.env, NO_COLOR: "1" };
 for (const k of ["NODE_OPTIONS", "FORCE_COLOR", "GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS", "TFCAPI_LINT_DEBUG"]) delete trainEnv[k];

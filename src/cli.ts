@@ -7,7 +7,8 @@ import { fstatSync, statSync, writeSync } from "node:fs";
 import { HELP, parseArgs, UsageError } from "./cli/args.js";
 import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { runSchema } from "./cli/schema.js";
-import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, runLint, type Io } from "./cli/run.js";
+import { EXIT_OK, EXIT_READ, EXIT_USAGE, loadPluginsForCwd, readAll, runLint, type Io } from "./cli/run.js";
+import { ConfigError } from "./config/load.js";
 
 /**
  * Output goes straight to file descriptors 1 and 2 with synchronous writes:
@@ -87,11 +88,13 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       if (args.positionals.length > 0) throw new UsageError("rules takes no arguments");
       const format = args.json ? "json" : (args.format ?? "text");
       if (format !== "json" && format !== "text") throw new UsageError(`rules supports --format text or json, not "${format}"`);
+      await loadPluginsForCwd(args, io);
       io.stdout(rulesText(format === "json"));
       return EXIT_OK;
     }
     case "explain": {
       if (args.positionals.length !== 1) throw new UsageError("explain takes exactly one rule id, e.g. tfcapi-lint explain input/default");
+      await loadPluginsForCwd(args, io);
       const text = explainText(args.positionals[0]!);
       if (text === null) throw new UsageError(`unknown rule "${args.positionals[0]}" (run "tfcapi-lint rules" for the list)`);
       io.stdout(text);
@@ -108,6 +111,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo()): Promi
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`tfcapi-lint: ${err.message}\nRun tfcapi-lint --help for usage.\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof ConfigError) {
+      io.stderr(`tfcapi-lint: config error:\n${err.message}\n`);
       return EXIT_USAGE;
     }
     const message = err instanceof Error ? err.message : String(err);

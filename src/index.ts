@@ -10,6 +10,10 @@ export { REGISTRY, META_RULES } from "./lint/meta-rules.js";
 export { CONTRACT, detectRole } from "./contract/roles.js";
 export type { RoleDetection } from "./contract/roles.js";
 export { defineRule } from "./lint/types.js";
+// The vocabulary rules are written with (built-in rules and plugins alike).
+export { walkExpression, children, collectRefs, collectCalls, objectKeyName, traversalText, exprText, constantValue } from "./hcl/walk.js";
+export type { ConstValue, ConstResult } from "./hcl/walk.js";
+export { buildGraph } from "./terraform/graph.js";
 export type * from "./lint/types.js";
 export type * from "./lint/result.js";
 export type * from "./contract/roles-api.js";

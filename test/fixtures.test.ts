@@ -18,6 +18,7 @@ import { isKnownRule } from "../src/lint/meta-rules.js";
 import type { Role } from "../src/contract/roles-api.js";
 import type { Finding } from "../src/lint/types.js";
 import type { ExpectedFinding } from "./helpers/expected.js";
+import { toFixtureFinding } from "../src/testing.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FIXTURES = path.join(ROOT, "fixtures");
@@ -72,16 +73,10 @@ describe("fixtures", () => {
       });
       if (outcome.kind !== "report") throw new Error(`lint failed: ${outcome.message}`);
       const view = (list: readonly Finding[], shape: readonly ExpectedFinding[]): ExpectedFinding[] =>
-        list.map((f, i) => ({
-          ruleId: f.ruleId,
-          severity: f.severity,
-          file: f.file,
-          line: f.range.start.line,
-          column: f.range.start.column,
-          endLine: f.range.end.line,
-          endColumn: f.range.end.column,
-          ...(shape[i]?.message !== undefined ? { message: f.message } : {}),
-        }));
+        list.map((f, i) => {
+          const { message, ...rest } = toFixtureFinding(f);
+          return shape[i]?.message !== undefined ? { ...rest, message } : rest;
+        });
       const normal = (list: readonly ExpectedFinding[]): ExpectedFinding[] =>
         list.map((w) => ({
           ruleId: w.ruleId,

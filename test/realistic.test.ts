@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { lintModule } from "../src/lint/engine.js";
 import type { Role } from "../src/contract/roles-api.js";
 import type { ExpectedFinding } from "./helpers/expected.js";
+import { toFixtureFinding } from "../src/testing.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NOW = new Date("2026-01-01T00:00:00Z");
@@ -54,15 +55,10 @@ function lintAll(dir: string, role?: Role) {
 }
 
 function project(findings: ReturnType<typeof lintAll>["report"]["findings"]): ExpectedFinding[] {
-  return findings.map((f) => ({
-    ruleId: f.ruleId,
-    severity: f.severity,
-    file: f.file,
-    line: f.range.start.line,
-    column: f.range.start.column,
-    endLine: f.range.end.line,
-    endColumn: f.range.end.column,
-  }));
+  return findings.map((f) => {
+    const { message: _message, ...rest } = toFixtureFinding(f);
+    return rest;
+  });
 }
 
 const CASES = [...casesUnder("fixtures/realistic"), ...casesUnder("fixtures/skeletons")];

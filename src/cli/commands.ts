@@ -41,13 +41,14 @@ export function rulesText(json: boolean): string {
       tags: [...(r.tags ?? [])],
       summary: r.summary,
       docs: ruleDocUrl(r.id),
+      ...(r.plugin ? { plugin: r.plugin } : {}),
     }));
     return `${JSON.stringify(list, null, 2)}\n`;
   }
   const width = Math.max(...REGISTRY.map((r) => r.id.length), 4);
   const lines = REGISTRY.map((r) => {
     const roles = r.roles.length === 3 ? "all" : r.roles.join(",");
-    return `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${roles.padEnd(20)}  ${r.fixable ? "fix " : "    "} ${r.summary}`;
+    return `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${roles.padEnd(20)}  ${r.fixable ? "fix " : "    "} ${r.summary}${r.plugin ? ` (plugin ${r.plugin})` : ""}`;
   });
   return `${`${"RULE".padEnd(width)}  SEVERITY ROLES                 FIX  SUMMARY`}\n${lines.join("\n")}\n`;
 }
@@ -58,5 +59,6 @@ export function explainText(id: string): string | null {
   const doc = ruleDoc(id);
   if (doc !== null) return doc.endsWith("\n") ? doc : `${doc}\n`;
   if (!rule) return null;
-  return `# ${rule.id}\n\n${rule.summary}\n\nSeverity: ${rule.severity}. Roles: ${rule.roles.join(", ")}.\n`;
+  const from = rule.plugin ? `\n\nProvided by plugin ${rule.plugin}; more at ${ruleDocUrl(rule.id)}` : "";
+  return `# ${rule.id}\n\n${rule.summary}\n\nSeverity: ${rule.severity}. Roles: ${rule.roles.join(", ")}.${from}\n`;
 }

@@ -8,10 +8,11 @@ import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { applyFixes, fixesByFile, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
-import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
+import { BUILTIN_RULES, isKnownRule, REGISTRY } from "../lint/meta-rules.js";
 import { roleSourceText, type ModuleReport, type RunReport } from "../lint/result.js";
-import type { Severity } from "../lint/types.js";
+import type { RuleDefinition, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
+import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
 import { type CliArgs, UsageError } from "./args.js";
@@ -66,9 +67,6 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
   }
   const format = args.json ? "json" : (args.format ?? "text");
   if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
-  for (const r of args.ruleSettings) {
-    if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
-  }
   if (args.stdin && args.stdinFilename === undefined) throw new UsageError("--stdin needs --stdin-filename PATH (the file the text stands for)");
   if (!args.stdin && args.stdinFilename !== undefined) throw new UsageError("--stdin-filename is only meaningful with --stdin");
   if (args.stdin && args.fix) throw new UsageError("--fix cannot write text read from --stdin; use --fix-dry-run");
@@ -97,6 +95,15 @@ interface Planned {
   target: Target;
   config: FileConfig | null;
   effective: EffectiveConfig;
+  /** The rules of the plugins its config lists. */
+  pluginRules: readonly RuleDefinition[];
+}
+
+/** `--rule` ids must name a known rule (built-in, or of a plugin loaded for this run). */
+function checkRuleFlags(args: CliArgs): void {
+  for (const r of args.ruleSettings) {
+    if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
+  }
 }
 
 function overrides(args: CliArgs, role: Role | undefined): CliOverrides {
@@ -123,6 +130,8 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
     reportUnusedIgnores: args.reportUnusedIgnores,
     displayPath: plan.target.display,
   };
+  // A module runs the plugins its own config lists, besides the built-in rules.
+  if (plan.pluginRules.length > 0) opts.ruleSet = [...BUILTIN_RULES, ...plan.pluginRules];
   if (e.role) {
     if (e.role.origin === "--role") opts.role = e.role.value;
     else opts.configRole = { role: e.role.value, origin: e.role.origin };
@@ -179,6 +188,16 @@ function dryRunDiff(report: ModuleReport, cwd: string): string {
   return out;
 }
 
+/**
+ * Load the plugins that the config applying to the working directory lists
+ * (for `rules` and `explain`). Throws ConfigError.
+ */
+export async function loadPluginsForCwd(args: CliArgs, io: Io): Promise<void> {
+  if (args.noConfig) return;
+  const resolver = new ConfigResolver(args.config !== undefined ? { explicit: args.config } : {});
+  await pluginRulesOf(resolver.forDir(io.cwd));
+}
+
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
   const checked = checkOptions(args);
   const cli = overrides(args, checked.role);
@@ -194,6 +213,8 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     if (args.printConfig !== undefined) {
       const target = moduleDirOf(args.printConfig, io.cwd);
       const config = resolver.forDir(target.dir);
+      await pluginRulesOf(config);
+      checkRuleFlags(args);
       io.stdout(printEffective(effectiveConfig(config, cli), args.printConfig, checked.format === "json"));
       return EXIT_OK;
     }
@@ -227,10 +248,12 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
         add(root);
       }
     }
-    const plans: Planned[] = targets.map((target) => {
+    const plans: Planned[] = [];
+    for (const target of targets) {
       const config = resolver.forDir(target.dir);
-      return { target, config, effective: effectiveConfig(config, cli) };
-    });
+      plans.push({ target, config, effective: effectiveConfig(config, cli), pluginRules: await pluginRulesOf(config) });
+    }
+    checkRuleFlags(args);
 
     // Lint (and fix) every target first.
     // With --recursive, a directory another linted module loads as a local

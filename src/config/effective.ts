@@ -20,6 +20,7 @@ export interface EffectiveConfig {
   exclude: Setting<string[]>;
   failOn: Setting<Severity>;
   maxWarnings: Setting<number | null>;
+  plugins: { spec: string; origin: string }[];
 }
 
 export function effectiveConfig(file: FileConfig | null, cli: CliOverrides): EffectiveConfig {
@@ -36,6 +37,7 @@ export function effectiveConfig(file: FileConfig | null, cli: CliOverrides): Eff
       cli.maxWarnings !== undefined
         ? { value: cli.maxWarnings, origin: "--max-warnings" }
         : (file?.maxWarnings ?? { value: null, origin: "default" }),
+    plugins: file?.plugins ?? [],
   };
 }
 
@@ -53,6 +55,7 @@ export function printEffective(e: EffectiveConfig, target: string, json: boolean
       fail_on: e.failOn,
       max_warnings: e.maxWarnings,
       exclude: e.exclude,
+      ...(e.plugins.length > 0 ? { plugins: e.plugins.map((p) => ({ value: p.spec, origin: p.origin })) } : {}),
       rule: Object.fromEntries([...e.rules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, s]) => [id, { severity: s }])),
     };
     return `${JSON.stringify(obj, null, 2)}\n`;
@@ -67,6 +70,7 @@ export function printEffective(e: EffectiveConfig, target: string, json: boolean
   row(`fail_on = ${JSON.stringify(e.failOn.value)}`, e.failOn.origin);
   row(e.maxWarnings.value === null ? "max_warnings = (no limit)" : `max_warnings = ${e.maxWarnings.value}`, e.maxWarnings.origin);
   row(`exclude = ${JSON.stringify(e.exclude.value)}`, e.exclude.origin);
+  for (const p of e.plugins) row(`plugins += ${JSON.stringify(p.spec)}`, p.origin);
   for (const [id, s] of [...e.rules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     row(`rule ${JSON.stringify(id)} { severity = ${JSON.stringify(s.value)} }`, s.origin);
   }

@@ -31,6 +31,13 @@ export interface FileConfig {
   exclude?: Setting<string[]>;
   failOn?: Setting<Severity>;
   maxWarnings?: Setting<number>;
+  /** `plugins`: each entry with where it is written. */
+  plugins: { spec: string; origin: string }[];
+  /**
+   * Rule ids configured in `rule` blocks that are not known yet: a file that
+   * lists plugins is checked once they are loaded (checkRuleIds).
+   */
+  pendingRuleIds: { id: string; origin: string }[];
   excludeSet: GlobSet;
 }
 
@@ -96,7 +103,7 @@ function schemaMessage(e: ConfigSchemaError): { pointer: string; message: string
     case "additionalProperties": {
       const prop = String(e.params.additionalProperty);
       const pointer = `${e.instancePath}/${escapePointer(prop)}`;
-      if (e.instancePath === "") return { pointer, message: `unknown setting "${prop}" (known: role, rule, exclude, fail_on, max_warnings)` };
+      if (e.instancePath === "") return { pointer, message: `unknown setting "${prop}" (known: role, rule, exclude, fail_on, max_warnings, plugins)` };
       return { pointer, message: `unknown setting "${prop}" in ${where} (only "severity" is allowed)` };
     }
     case "enum":
@@ -209,15 +216,21 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
     }
   }
   const rulesData = (data.rule ?? {}) as { [k: string]: { severity?: SeveritySetting } };
+  const hasPlugins = Array.isArray(data.plugins) && data.plugins.length > 0;
+  const pendingRuleIds: { id: string; origin: string }[] = [];
   if (problems.length === 0) {
     for (const id of Object.keys(rulesData)) {
-      if (!isKnownRule(id)) problems.push(`${at(shown, ranges.get(`/rule/${escapePointer(id)}`))}: unknown rule "${id}" (run "tfcapi-lint rules" for the list)`);
+      if (isKnownRule(id)) continue;
+      // A plugin listed here may define it: checked once plugins are loaded.
+      if (hasPlugins) pendingRuleIds.push({ id, origin: at(shown, ranges.get(`/rule/${escapePointer(id)}`)) });
+      else problems.push(unknownRuleText(at(shown, ranges.get(`/rule/${escapePointer(id)}`)), id));
     }
   }
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));
 
   const origin = (pointer: string): string => at(shown, ranges.get(pointer));
-  const config: FileConfig = { path: abs, dir: path.dirname(abs), rules: new Map(), excludeSet: new GlobSet([]) };
+  const config: FileConfig = { path: abs, dir: path.dirname(abs), rules: new Map(), plugins: [], pendingRuleIds, excludeSet: new GlobSet([]) };
+  if (hasPlugins) config.plugins = (data.plugins as string[]).map((spec, i) => ({ spec, origin: origin(`/plugins/${i}`) }));
   if (typeof data.role === "string") config.role = { value: data.role as Role, origin: origin("/role") };
   for (const [id, r] of Object.entries(rulesData)) {
     config.rules.set(id, { value: r.severity!, origin: origin(`/rule/${escapePointer(id)}/severity`) });
@@ -229,6 +242,16 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
   if (typeof data.fail_on === "string") config.failOn = { value: data.fail_on as Severity, origin: origin("/fail_on") };
   if (typeof data.max_warnings === "number") config.maxWarnings = { value: data.max_warnings, origin: origin("/max_warnings") };
   return config;
+}
+
+function unknownRuleText(where: string, id: string): string {
+  return `${where}: unknown rule "${id}" (run "tfcapi-lint rules" for the list)`;
+}
+
+/** After a config file's plugins are loaded: its rule ids must all be known now. Throws ConfigError. */
+export function checkRuleIds(config: FileConfig): void {
+  const unknown = config.pendingRuleIds.filter((r) => !isKnownRule(r.id));
+  if (unknown.length > 0) throw new ConfigError(unknown.map((r) => `${unknownRuleText(r.origin, r.id)}; no plugin listed in the file defines it`).join("\n"));
 }
 
 function isDir(p: string): boolean {

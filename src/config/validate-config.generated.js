@@ -3,7 +3,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/captf-io/tfcapi-lint/schema/tfcapi-lint.schema.json","title":"tfcapi-lint configuration (.tfcapi-lint.hcl)","description":"Settings of tfcapi-lint. The HCL file maps to this JSON shape: top-level attributes are properties, and each `rule \"<id>\" { ... }` block is an entry of the `rule` object keyed by the rule id.","type":"object","additionalProperties":false,"properties":{"role":{"description":"The role every module under this file implements (the --role flag wins).","enum":["cluster","machine","machinepool"]},"rule":{"description":"Per-rule settings, keyed by rule id.","type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["severity"],"properties":{"severity":{"description":"\"off\" disables the rule; otherwise every finding of the rule gets this severity.","enum":["off","info","warning","error"]}}}},"exclude":{"description":"Glob patterns, relative to the directory of the config file, of directories and files not to lint (* within a path segment, ** across segments).","type":"array","items":{"type":"string","pattern":"^\\S(.*\\S)?$"}},"fail_on":{"description":"Lowest severity that makes the run fail (default error).","enum":["error","warning","info"]},"max_warnings":{"description":"Fail when there are more than this many warnings.","type":"integer","minimum":0}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/captf-io/tfcapi-lint/schema/tfcapi-lint.schema.json","title":"tfcapi-lint configuration (.tfcapi-lint.hcl)","description":"Settings of tfcapi-lint. The HCL file maps to this JSON shape: top-level attributes are properties, and each `rule \"<id>\" { ... }` block is an entry of the `rule` object keyed by the rule id.","type":"object","additionalProperties":false,"properties":{"role":{"description":"The role every module under this file implements (the --role flag wins).","enum":["cluster","machine","machinepool"]},"rule":{"description":"Per-rule settings, keyed by rule id.","type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["severity"],"properties":{"severity":{"description":"\"off\" disables the rule; otherwise every finding of the rule gets this severity.","enum":["off","info","warning","error"]}}}},"exclude":{"description":"Glob patterns, relative to the directory of the config file, of directories and files not to lint (* within a path segment, ** across segments).","type":"array","items":{"type":"string","pattern":"^\\S(.*\\S)?$"}},"fail_on":{"description":"Lowest severity that makes the run fail (default error).","enum":["error","warning","info"]},"plugins":{"description":"Rule plugins to load: npm package names (resolved from the directory of this file) or paths starting with ./ or ../ (relative to it) of ES modules whose default export is { name, rules }.","type":"array","items":{"type":"string","pattern":"^\\S(.*\\S)?$"}},"max_warnings":{"description":"Fail when there are more than this many warnings.","type":"integer","minimum":0}}};
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$", "u");
 const pattern1 = new RegExp("^\\S(.*\\S)?$", "u");
 
@@ -13,7 +13,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((key0 === "role") || (key0 === "rule")) || (key0 === "exclude")) || (key0 === "fail_on")) || (key0 === "max_warnings"))){
+if(!((((((key0 === "role") || (key0 === "rule")) || (key0 === "exclude")) || (key0 === "fail_on")) || (key0 === "plugins")) || (key0 === "max_warnings"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -182,10 +182,15 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.max_warnings !== undefined){
-let data7 = data.max_warnings;
-if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
-const err13 = {instancePath:instancePath+"/max_warnings",schemaPath:"#/properties/max_warnings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.plugins !== undefined){
+let data7 = data.plugins;
+if(Array.isArray(data7)){
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+if(typeof data8 === "string"){
+if(!pattern1.test(data8)){
+const err13 = {instancePath:instancePath+"/plugins/" + i1,schemaPath:"#/properties/plugins/items/pattern",keyword:"pattern",params:{pattern: "^\\S(.*\\S)?$"},message:"must match pattern \""+"^\\S(.*\\S)?$"+"\""};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -194,9 +199,9 @@ vErrors.push(err13);
 }
 errors++;
 }
-if((typeof data7 == "number") && (isFinite(data7))){
-if(data7 < 0 || isNaN(data7)){
-const err14 = {instancePath:instancePath+"/max_warnings",schemaPath:"#/properties/max_warnings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err14 = {instancePath:instancePath+"/plugins/" + i1,schemaPath:"#/properties/plugins/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -207,14 +212,50 @@ errors++;
 }
 }
 }
-}
 else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err15 = {instancePath:instancePath+"/plugins",schemaPath:"#/properties/plugins/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err15];
 }
 else {
 vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data.max_warnings !== undefined){
+let data9 = data.max_warnings;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err16 = {instancePath:instancePath+"/max_warnings",schemaPath:"#/properties/max_warnings/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err17 = {instancePath:instancePath+"/max_warnings",schemaPath:"#/properties/max_warnings/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
 }
 errors++;
 }

@@ -11,9 +11,9 @@ import { loadModule } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
-import type { Finding, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
+import type { Finding, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
-import { ENGINE_SOURCE_ESCAPE, REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
+import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
 
 export interface LintOptions {
@@ -27,7 +27,7 @@ export interface LintOptions {
   allowWarnings?: readonly string[];
   /** Limit the run to these rule ids (fixture runner). */
   only?: readonly string[];
-  /** Rule definitions to run instead of the registry (tests). */
+  /** Rule definitions to run instead of the built-in rules (tests, and modules whose config lists plugins). */
   ruleSet?: readonly RuleDefinition[];
   /** Honour inline ignore comments (default true; `--no-inline-config` sets false). */
   inlineConfig?: boolean;
@@ -130,6 +130,40 @@ function summarize(findings: readonly Finding[]): Summary {
   return s;
 }
 
+const isPosition = (p: unknown): boolean => {
+  const q = p as { line?: unknown; column?: unknown; offset?: unknown } | null;
+  return !!q && Number.isInteger(q.line) && Number.isInteger(q.column) && Number.isInteger(q.offset);
+};
+
+/**
+ * A rule's report as a finding. What a rule hands over is checked (a plugin's
+ * mistake must not surface as a crash in a formatter): a bad report throws,
+ * and the engine reports the rule as failed. `file` may be a path or the
+ * SourceFile itself.
+ */
+function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: ReadonlySet<string>): Finding {
+  if (!input || typeof input !== "object") throw new Error("report() needs an object { message, file, range }");
+  if (typeof input.message !== "string" || input.message === "") throw new Error("report() needs a non-empty message string");
+  const raw: unknown = input.file;
+  const file = raw && typeof raw === "object" && typeof (raw as { path?: unknown }).path === "string" ? (raw as { path: string }).path : raw ?? "";
+  if (typeof file !== "string") throw new Error("report(): file must be a module file's path (or its SourceFile)");
+  if (file !== "" && !knownFiles.has(file)) throw new Error(`report(): "${file}" is not a file of this module`);
+  const range = input.range ?? MODULE_RANGE;
+  if (!isPosition(range.start) || !isPosition(range.end)) throw new Error("report(): range must be { start, end } positions with line, column and offset");
+  if (input.severity !== undefined && input.severity !== "error" && input.severity !== "warning" && input.severity !== "info") {
+    throw new Error('report(): severity must be "error", "warning" or "info"');
+  }
+  if (input.fix !== undefined && !rule.fixable) throw new Error("report(): a fix was given but the rule is not declared fixable");
+  return {
+    ruleId: rule.id,
+    severity: input.severity ?? rule.severity,
+    file,
+    range,
+    message: input.message,
+    ...(input.fix ? { fix: input.fix } : {}),
+  };
+}
+
 /** Lint the module in `dir`. Never throws on user input. */
 export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   const absDir = path.resolve(dir);
@@ -142,7 +176,8 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence, noRole: decided.noRole };
   const role = decided.role;
 
-  const rules = opts.ruleSet ?? REGISTRY;
+  // Plugin rules run only where a config lists them (opts.ruleSet).
+  const rules = opts.ruleSet ?? BUILTIN_RULES;
   const only = opts.only ? new Set(opts.only) : null;
   const settingOf = (id: string, def: Severity): SeveritySetting => opts.severities?.get(id) ?? def;
   const defaults = new Map<string, Severity>();
@@ -154,6 +189,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   };
 
   const findings: Finding[] = [];
+  const ruleFailures: ReadError[] = [];
   const graphs = new Map<Module, DependencyGraph>();
   const graphOf = (m: Module): DependencyGraph => {
     const cached = graphs.get(m);
@@ -163,6 +199,8 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
     return built;
   };
 
+  // What a finding may name: the module's files, and files that loading had a problem with.
+  const knownFiles = new Set([...load.units.flatMap((u) => u.allFiles.map((f) => f.path)), ...load.problems.map((p) => p.file)]);
   for (const rule of rules) {
     if (!rule.roles.includes(role) || !active(rule.id)) continue;
     const units = rule.scope === "all" ? load.units : [load.root];
@@ -181,21 +219,18 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
         },
         graphOf,
         report(input) {
-          findings.push({
-            ruleId: rule.id,
-            severity: input.severity ?? rule.severity,
-            file: input.file ?? "",
-            range: input.range ?? MODULE_RANGE,
-            message: input.message,
-            ...(input.fix ? { fix: input.fix } : {}),
-          });
+          findings.push(checkedFinding(rule, input, knownFiles));
         },
       };
       try {
         rule.check(ctx);
       } catch (err) {
+        // One failing rule must not cost the findings of every other: the
+        // failure is reported as an error of the run (exit 2), naming the rule.
         const msg = err instanceof Error ? err.message : String(err);
-        throw new Error(`rule ${rule.id} failed on ${unit.relDir || "."}: ${msg}`, { cause: err });
+        const who = rule.plugin ? `rule ${rule.id} of plugin ${rule.plugin}` : `rule ${rule.id}`;
+        const hint = rule.plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
+        ruleFailures.push({ file: "", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
       }
     }
   }
@@ -221,7 +256,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   // A registry rule may report source escapes itself; otherwise the engine does.
   const escapeRule = rules.find((r) => r.id === SOURCE_ESCAPE);
   const engineReportsEscapes = escapeRule === undefined || escapeRule === ENGINE_SOURCE_ESCAPE;
-  const readErrors: ReadError[] = [];
+  const readErrors: ReadError[] = [...ruleFailures];
   for (const p of load.problems) {
     if (p.kind === "source-escape") {
       if (engineReportsEscapes && active(SOURCE_ESCAPE)) {

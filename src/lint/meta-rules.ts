@@ -66,13 +66,34 @@ const LOAD_RULES: readonly RuleDefinition[] = [ENGINE_SOURCE_ESCAPE];
  * Every rule the linter knows: the rule registry plus the engine's own
  * rules. Config validation, `tfcapi-lint rules` and SARIF read this.
  */
-export const REGISTRY: readonly RuleDefinition[] = [
+const registry: RuleDefinition[] = [
   ...ALL_RULES,
   ...LOAD_RULES.filter((r) => !ALL_RULES.some((a) => a.id === r.id)),
   ...META_RULES,
 ];
 
-const BY_ID = new Map(REGISTRY.map((r) => [r.id, r]));
+/** The built-in rules (the registry before any plugin was loaded). */
+export const BUILTIN_RULES: readonly RuleDefinition[] = [...registry];
+
+/** Every rule the linter knows, built-in ones first, then plugin rules in load order. */
+export const REGISTRY: readonly RuleDefinition[] = registry;
+
+const BY_ID = new Map(registry.map((r) => [r.id, r]));
+
+/**
+ * Make plugin rules known (config validation, ignores, `rules`, `explain`,
+ * SARIF metadata). Which modules run them is the caller's choice (a module
+ * runs the plugins its own config lists). Throws on an id already taken.
+ */
+export function registerRules(rules: readonly RuleDefinition[]): void {
+  for (const r of rules) {
+    if (BY_ID.has(r.id)) throw new Error(`rule id "${r.id}" is already taken${BY_ID.get(r.id)!.plugin ? ` by plugin ${BY_ID.get(r.id)!.plugin}` : " by a built-in rule"}`);
+  }
+  for (const r of rules) {
+    registry.push(r);
+    BY_ID.set(r.id, r);
+  }
+}
 
 export function ruleById(id: string): RuleDefinition | undefined {
   return BY_ID.get(id);

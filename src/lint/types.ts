@@ -3,7 +3,7 @@
  * See ../../rules/index.ts for the registry.
  */
 import type { Range } from "../hcl/ast.js";
-import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, SourceFile } from "../terraform/model.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { Contract, Role } from "../contract/roles-api.js";
 
@@ -44,8 +44,8 @@ export interface Finding {
 
 export interface ReportInput {
   message: string;
-  /** The file the range is in (a SourceFile path); omit for module-level. */
-  file?: string;
+  /** The file the range is in (a SourceFile's path, or the SourceFile); omit for module-level. */
+  file?: string | SourceFile;
   range?: Range;
   /** Override the rule's default severity for this finding (e.g. error/warning halves). */
   severity?: Severity;
@@ -90,6 +90,15 @@ export interface RuleDefinition {
   tags?: readonly string[];
   /** Contract "is not declared" checks are suppressed when a file failed to parse. */
   declarationCheck?: boolean;
+  /**
+   * The rule's documentation page (Markdown), shown by `explain`, editors and
+   * SARIF viewers. Built-in rules keep theirs in rules/<id>.md instead.
+   */
+  docs?: string;
+  /** Where the rule's documentation lives (SARIF helpUri, JSON ruleUrl). */
+  url?: string;
+  /** The plugin that provides the rule (set by the plugin loader; absent for built-in rules). */
+  readonly plugin?: string;
   check(ctx: RuleContext): void;
 }
 

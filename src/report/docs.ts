@@ -17,8 +17,18 @@ export const REPOSITORY_URL = "https://github.com/captf-io/tfcapi-lint";
 /** A rule id is one or more lower-case kebab segments joined by `/` (no `..`, no absolute paths). */
 const RULE_ID = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
 
+/** Documentation that plugins supply for their rules, by rule id. */
+const pluginDocs = new Map<string, { url: string; markdown: string | null }>();
+
+/** Record a plugin rule's documentation (the plugin loader calls this). */
+export function registerRuleDocs(id: string, docs: { url: string; markdown: string | null }): void {
+  pluginDocs.set(id, docs);
+}
+
 /** The stable help URL of a rule (SARIF `helpUri`, JSON `ruleUrl`). */
 export function ruleDocUrl(id: string): string {
+  const plugin = pluginDocs.get(id);
+  if (plugin) return plugin.url;
   const safe = id
     .split("/")
     .map((segment) => encodeURIComponent(segment))
@@ -72,6 +82,8 @@ export function readRuleDoc(root: string, id: string): string | null {
 
 /** The documentation page of a rule (Markdown), or null when it has none. */
 export function ruleDoc(id: string): string | null {
+  const plugin = pluginDocs.get(id);
+  if (plugin) return plugin.markdown;
   const root = packageRoot();
   return root === null ? null : readRuleDoc(root, id);
 }

@@ -176,6 +176,8 @@ describe("every format over every fixture and example module", () => {
           "examples/cluster-aws",
           "examples/machine-aws",
           "examples/machinepool-aws",
+          "examples/tfcapi-lint-plugin-acme/fixtures/missing-tags",
+          "examples/tfcapi-lint-plugin-acme/fixtures/tagged",
           "fixtures/e2e/machine",
           "fixtures/e2e/machine-tofu",
           "fixtures/e2e/pool-nested",
