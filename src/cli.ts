@@ -6,6 +6,7 @@
 import { fstatSync, statSync, writeSync } from "node:fs";
 import { HELP, parseArgs, UsageError } from "./cli/args.js";
 import { explainText, rulesText, versionText } from "./cli/commands.js";
+import { runSchema } from "./cli/schema.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, loadPluginsForCwd, readAll, runLint, type Io } from "./cli/run.js";
 import { ConfigError } from "./config/load.js";
 
@@ -68,6 +69,7 @@ function defaultIo(): Io {
 }
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
+  if (argv[0] === "schema") return runSchema(argv.slice(1), io);
   const args = parseArgs(argv);
   if (args.help || args.command === "help") {
     io.stdout(HELP);

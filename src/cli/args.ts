@@ -14,6 +14,8 @@ export interface CliArgs {
   contract?: string;
   format?: string;
   outputFile?: string;
+  /** `--also-write FORMAT=PATH`: more reports of the same run, in order. */
+  alsoWrite: { format: string; path: string }[];
   strict: boolean;
   maxWarnings?: number;
   allowWarnings: string[];
@@ -39,7 +41,7 @@ export interface CliArgs {
 export class UsageError extends Error {}
 
 const VALUE_OPTIONS = new Set([
-  "--role", "--contract", "--format", "-f", "--output-file", "-o", "--max-warnings", "--allow-warning",
+  "--role", "--contract", "--format", "-f", "--output-file", "-o", "--also-write", "--max-warnings", "--allow-warning",
   "--rule", "--config", "-c", "--print-config", "--stdin-filename",
 ]);
 
@@ -69,6 +71,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const args: CliArgs = {
     command: "lint",
     positionals: [],
+    alsoWrite: [],
     strict: false,
     allowWarnings: [],
     ruleSettings: [],
@@ -140,6 +143,12 @@ function applyValue(args: CliArgs, name: string, value: string): void {
     case "-o":
       args.outputFile = value;
       break;
+    case "--also-write": {
+      const eq = value.indexOf("=");
+      if (eq <= 0 || eq === value.length - 1) throw new UsageError(`--also-write expects FORMAT=PATH (e.g. --also-write sarif=report.sarif), got "${value}"`);
+      args.alsoWrite.push({ format: value.slice(0, eq), path: value.slice(eq + 1) });
+      break;
+    }
     case "--max-warnings": {
       if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--max-warnings expects a whole number, got "${value}"`);
       const n = Number(value);
@@ -218,6 +227,7 @@ function applyFlag(args: CliArgs, name: string): void {
 
 export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
+       tfcapi-lint schema --role ROLE <dir>
        tfcapi-lint rules [--format json]
        tfcapi-lint explain <rule-id>
        tfcapi-lint version [--json]
@@ -233,6 +243,8 @@ Options:
                             checkstyle, junit
   --json                    same as --format json
   --output-file, -o FILE    write the report to FILE instead of stdout
+  --also-write FORMAT=FILE  also write the same run's report in FORMAT to
+                            FILE (repeatable; e.g. sarif=tfcapi-lint.sarif)
   --strict                  warnings fail the run too
   --max-warnings N          fail when there are more than N warnings
   --allow-warning ID[,ID]   report these rules' warnings as info (repeatable)

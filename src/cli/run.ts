@@ -76,6 +76,12 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
   if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
     throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
   }
+  for (const a of args.alsoWrite) {
+    if (!isFormatName(a.format)) throw new UsageError(`--also-write: unknown format "${a.format}" (known: ${FORMAT_NAMES.join(", ")})`);
+    if (isModuleFileName(path.basename(a.path))) {
+      throw new UsageError(`--also-write ${a.format}=${a.path}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+    }
+  }
   if (args.command === "module" && args.positionals.length !== 1) {
     throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
   }
@@ -291,6 +297,15 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       }
     } else {
       io.stdout(text);
+    }
+    for (const a of args.alsoWrite) {
+      const also = (await loadFormatter(a.format))!;
+      try {
+        writeFileSync(a.path, also(run, { color: false, env: io.env }));
+      } catch (err) {
+        io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${outputErrorText(err, a.path)}\n`);
+        return EXIT_READ;
+      }
     }
     if (checked.format === "compact" && !args.quiet) {
       // Compact stdout holds findings only (problem matchers read it); the

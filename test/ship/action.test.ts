@@ -1,12 +1,12 @@
 /**
  * The GitHub Action: action.yml's wiring (read with a small YAML reader) and
- * its run script, scripts/action-run.sh, executed the way the runner does it:
+ * its run script, scripts/action-run.mjs, executed the way the runner does it:
  * INPUT_* variables, GITHUB_WORKSPACE, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and
  * GITHUB_ACTION_PATH pointing at this checkout. What the script prints, writes
  * and returns is compared with direct runs of the CLI on the same modules.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseYaml, type Yaml } from "./mini-yaml.js";
 import { cleanEnv, cleanup, copyFromRoot, ensureBuilt, ROOT, run, runCli, tempDir, type Run } from "./helpers.js";
@@ -20,7 +20,11 @@ const steps = (action.runs as Map).steps as Map[];
 describe("action.yml", () => {
   it("is a composite action with the documented inputs and defaults", () => {
     expect((action.runs as Map).using).toBe("composite");
-    expect(Object.keys(inputs)).toEqual(["path", "role", "recursive", "format", "fail-on", "config", "sarif-file", "version", "args"]);
+    expect(Object.keys(inputs)).toEqual([
+      "path", "role", "recursive", "format", "fail-on", "config", "sarif-file", "version", "args",
+      // the Go tfcapi-lint action's inputs
+      "command", "target", "strict", "allow-warnings", "contract", "platform", "all-platforms", "insecure", "json",
+    ]);
     expect(inputs.path!.default).toBe(".");
     expect(inputs.format!.default).toBe("github");
     expect(inputs.recursive!.default).toBe("false");
@@ -33,13 +37,14 @@ describe("action.yml", () => {
   it("passes every input to the run script and exposes its outputs", () => {
     const lint = steps.find((s) => s.id === "lint")!;
     expect(lint.shell).toBe("bash");
-    expect(lint.run).toBe('bash "$GITHUB_ACTION_PATH/scripts/action-run.sh"');
+    expect(lint.run).toBe('node "$GITHUB_ACTION_PATH/scripts/action-run.mjs"');
     const env = lint.env as { [k: string]: string };
     for (const name of Object.keys(inputs)) {
       expect(env[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`], name).toBe(`\${{ inputs.${name} }}`);
     }
     expect(Object.keys(env).length).toBe(Object.keys(inputs).length);
-    for (const name of ["findings", "errors", "warnings", "sarif-file"]) {
+    expect(Object.keys(outputs)).toEqual(["findings", "errors", "warnings", "notices", "modules", "sarif-file", "exit-code"]);
+    for (const name of Object.keys(outputs)) {
       expect(outputs[name]!.value, name).toBe(`\${{ steps.lint.outputs.${name} }}`);
     }
   });
@@ -53,9 +58,9 @@ describe("action.yml", () => {
   });
 });
 
-describe("scripts/action-run.sh", () => {
+describe("scripts/action-run.mjs", () => {
   let ws: string | undefined;
-  const SCRIPT = path.join(ROOT, "scripts", "action-run.sh");
+  const SCRIPT = path.join(ROOT, "scripts", "action-run.mjs");
 
   beforeAll(() => {
     ensureBuilt();
@@ -90,7 +95,7 @@ describe("scripts/action-run.sh", () => {
       ...inputsEnv,
       ...extraEnv,
     });
-    const r = run("bash", [SCRIPT], { cwd: ROOT, env });
+    const r = run(process.execPath, [SCRIPT], { cwd: ROOT, env });
     const outputs: Record<string, string> = {};
     for (const line of readFileSync(outFile, "utf8").split("\n")) {
       const eq = line.indexOf("=");
@@ -194,7 +199,177 @@ describe("scripts/action-run.sh", () => {
     chmodSync(path.join(bin, "npx"), 0o755);
     const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "0.1.0" }, { PATH: `${bin}:${process.env.PATH}` });
     expect(r.code).toBe(0);
-    expect(readFileSync(log, "utf8")).toBe("--yes tfcapi-lint@0.1.0\n--yes tfcapi-lint@0.1.0\n");
+    // One CLI run per step.
+    expect(readFileSync(log, "utf8")).toBe("--yes tfcapi-lint@0.1.0\n");
+  });
+
+  /** A stand-in for npx that logs each run's arguments (one JSON line each), then runs this checkout's CLI. */
+  function fakeNpx(): { env: Record<string, string>; runs: () => string[][] } {
+    const bin = path.join(ws!, `fake-bin-${++counter}`);
+    mkdirSync(bin, { recursive: true });
+    const log = path.join(bin, "runs.log");
+    writeFileSync(log, "");
+    writeFileSync(
+      path.join(bin, "npx"),
+      `#!/usr/bin/env node\nconst fs = require("fs");\nfs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + "\\n");\n` +
+        `const r = require("child_process").spawnSync(process.execPath, [${JSON.stringify(path.join(ROOT, "bin", "tfcapi-lint.js"))}, ...process.argv.slice(4)], { stdio: "inherit" });\n` +
+        "process.exit(r.status ?? 2);\n",
+    );
+    chmodSync(path.join(bin, "npx"), 0o755);
+    return {
+      env: { INPUT_VERSION: "9.9.9", PATH: `${bin}:${process.env.PATH}` },
+      runs: () => readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as string[]),
+    };
+  }
+
+  /** The argument list of a run, with the temporary JSON report path made stable. */
+  function stable(args: string[]): string[] {
+    return args.map((a) => a.replace(/^json=.*\/report\.json$/, "json=REPORT"));
+  }
+
+  it("runs the CLI once per step, with the log format, the JSON counts and the SARIF file from that one run", () => {
+    const npx = fakeNpx();
+    const r = runAction({ INPUT_PATH: "modules/broken", INPUT_SARIF_FILE: "out/one.sarif", ...npx.env });
+    expect(npx.runs().map(stable)).toEqual([
+      ["--yes", "tfcapi-lint@9.9.9", "--format", "github", "--also-write", "json=REPORT", "--also-write", "sarif=out/one.sarif", "--", "modules/broken"],
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(direct(["--format", "github", "modules/broken"]).stdout);
+    expect(readFileSync(path.join(ws!, "out", "one.sarif"), "utf8")).toBe(direct(["--format", "sarif", "modules/broken"]).stdout);
+  });
+
+  it("writes exactly the outputs action.yml declares", () => {
+    const r = runAction({ INPUT_PATH: "modules/pool" });
+    expect(Object.keys(r.outputs).sort()).toEqual(Object.keys(outputs).sort());
+  });
+
+  it("keeps paths with spaces, in a workspace and an action path with spaces", () => {
+    const spaced = path.join(ws!, "my work space");
+    copyFromRoot("examples/machinepool-aws", path.join(spaced, "pool one"));
+    copyFromRoot("examples/broken-machinepool", path.join(spaced, "it's broken"));
+    mkdirSync(path.join(spaced, ".git"), { recursive: true });
+    const actionPath = path.join(ws!, "action checkout");
+    if (!existsSync(actionPath)) symlinkSync(ROOT, actionPath);
+    const r = runAction(
+      { INPUT_PATH: `"pool one"\n"it's broken"\n`, INPUT_SARIF_FILE: "reports dir/x y.sarif" },
+      { GITHUB_WORKSPACE: spaced, GITHUB_ACTION_PATH: actionPath },
+    );
+    const expected = runCli(["--format", "github", "pool one", "it's broken"], {
+      cwd: spaced,
+      env: cleanEnv({ GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: spaced }),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(expected.stdout);
+    expect(r.stdout).toContain("file=it's broken/versions.tf");
+    expect(r.outputs.modules).toBe("2");
+    expect(existsSync(path.join(spaced, "reports dir", "x y.sarif"))).toBe(true);
+  });
+
+  it("takes multi-line args with quotes as separate arguments", () => {
+    const npx = fakeNpx();
+    const args = "--rule module/backend=off\n--rule 'module/provider-config=off'\n  --allow-warning \"pool/autoscaling-ignore-changes\"\n";
+    const r = runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args, ...npx.env });
+    expect(stable(npx.runs()[0]!)).toEqual([
+      "--yes", "tfcapi-lint@9.9.9",
+      "--rule", "module/backend=off", "--rule", "module/provider-config=off", "--allow-warning", "pool/autoscaling-ignore-changes",
+      "--format", "github", "--also-write", "json=REPORT", "--", "modules/broken",
+    ]);
+    const expected = direct(["--rule", "module/backend=off", "--rule", "module/provider-config=off", "--allow-warning", "pool/autoscaling-ignore-changes", "--format", "github", "modules/broken"]);
+    expect(r.stdout).toBe(expected.stdout);
+    expect(r.stdout).not.toContain("title=module/backend");
+    expect(r.code).toBe(expected.code);
+  });
+
+  it("accepts the Go action's inputs for command: module", () => {
+    const npx = fakeNpx();
+    const r = runAction(
+      {
+        INPUT_COMMAND: "module",
+        INPUT_TARGET: "modules/pool",
+        INPUT_ROLE: "machinepool",
+        INPUT_STRICT: "true",
+        INPUT_ALLOW_WARNINGS: "pool/autoscaling-ignore-changes, input/default\noutput/health",
+        INPUT_CONTRACT: "v1alpha1",
+        INPUT_ARGS: "--max-warnings 3",
+        ...npx.env,
+      },
+    );
+    const args = [
+      "module", "--role", "machinepool", "--contract", "v1alpha1", "--strict",
+      "--allow-warning", "pool/autoscaling-ignore-changes", "--allow-warning", "input/default", "--allow-warning", "output/health",
+      "--max-warnings", "3", "--format", "github",
+    ];
+    expect(npx.runs().map(stable)).toEqual([["--yes", "tfcapi-lint@9.9.9", ...args, "--also-write", "json=REPORT", "--", "modules/pool"]]);
+    const expected = direct([...args, "modules/pool"]);
+    expect(r.code).toBe(expected.code);
+    expect(r.stdout).toBe(expected.stdout);
+    expect(r.outputs.modules).toBe("1");
+  });
+
+  it("prints the JSON report with json: true, and fails warnings with strict: true", () => {
+    const jsonRun = runAction({ INPUT_COMMAND: "module", INPUT_TARGET: "skeleton", INPUT_JSON: "true" });
+    expect(jsonRun.stdout).toBe(direct(["module", "--format", "json", "skeleton"]).stdout);
+    expect(JSON.parse(jsonRun.stdout).summary).toEqual({ error: 0, warning: 0, info: 1 });
+    expect(jsonRun.code).toBe(0);
+    // Only the warnings of the broken module: every error rule turned off.
+    const errorRules = JSON.parse(direct(["--format", "json", "modules/broken"]).stdout).findings
+      .filter((f: { severity: string }) => f.severity === "error")
+      .map((f: { id: string }) => `--rule ${f.id}=off`);
+    const args = [...new Set<string>(errorRules)].join(" ");
+    expect(runAction({ INPUT_COMMAND: "module", INPUT_TARGET: "modules/broken", INPUT_ARGS: args }).code).toBe(0);
+    const strict = runAction({ INPUT_COMMAND: "module", INPUT_TARGET: "modules/broken", INPUT_ARGS: args, INPUT_STRICT: "true" });
+    expect(strict.code).toBe(1);
+    expect(strict.outputs["exit-code"]).toBe("1");
+  });
+
+  it("builds the image command's arguments from the Go action's inputs", () => {
+    const npx = fakeNpx();
+    runAction({
+      INPUT_COMMAND: "image",
+      INPUT_TARGET: "oci:build/my image",
+      INPUT_ROLE: "machine",
+      INPUT_STRICT: "true",
+      INPUT_ALLOW_WARNINGS: "pool/autoscaling-ignore-changes",
+      INPUT_PLATFORM: "linux/arm64",
+      INPUT_ALL_PLATFORMS: "true",
+      INPUT_INSECURE: "true",
+      INPUT_JSON: "true",
+      ...npx.env,
+    });
+    expect(npx.runs().map(stable)).toEqual([
+      [
+        "--yes", "tfcapi-lint@9.9.9", "image", "--role", "machine", "--strict", "--allow-warning", "pool/autoscaling-ignore-changes",
+        "--platform", "linux/arm64", "--all-platforms", "--insecure", "--format", "json", "--also-write", "json=REPORT", "--", "oci:build/my image",
+      ],
+    ]);
+  });
+
+  it.each([
+    [{ INPUT_COMMAND: "plan" }, 'command must be module or image, got "plan"'],
+    [{ INPUT_PLATFORM: "linux/amd64" }, "platform is only for command: image"],
+    [{ INPUT_COMMAND: "module", INPUT_INSECURE: "true" }, "insecure is only for command: image"],
+    [{ INPUT_COMMAND: "image" }, "command: image needs target (oci:DIR or a registry reference)"],
+    [{ INPUT_COMMAND: "module", INPUT_PATH: "a b" }, "command: module lints one directory, got 2"],
+    [{ INPUT_TARGET: "modules/pool", INPUT_PATH: "cluster" }, "use either target or path, not both"],
+    [{ INPUT_STRICT: "yes please" }, 'strict must be true or false, got "yes please"'],
+    [{ INPUT_ARGS: "--rule 'input/default=off" }, "args: a single quote is not closed"],
+    [{ INPUT_JSON: "true", INPUT_FORMAT: "sarif" }, "json: true conflicts with format: sarif"],
+  ])("rejects %j", (inputsEnv, message) => {
+    const r = runAction({ INPUT_PATH: "modules/pool", ...inputsEnv });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe(`::error title=tfcapi-lint action::${message}\n`);
+    expect(r.outputs).toEqual({});
+  });
+
+  it("stops with exit code 2, without outputs, when the CLI leaves no JSON report", () => {
+    const bin = path.join(ws!, "silent-bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(path.join(bin, "npx"), "#!/usr/bin/env bash\nexit 0\n");
+    chmodSync(path.join(bin, "npx"), 0o755);
+    const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "0.0.1" }, { PATH: `${bin}:${process.env.PATH}` });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toMatch(/^::error title=tfcapi-lint action::cannot read the JSON report of the run \(ENOENT: [^\n]*\)\n$/);
+    expect(r.outputs).toEqual({});
   });
 
   it("rejects bad inputs with an error annotation and exit code 3", () => {

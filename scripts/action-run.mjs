@@ -1,0 +1,249 @@
+// The body of the tfcapi-lint GitHub Action (action.yml runs this file with
+// Node). Inputs arrive as INPUT_* environment variables, as the runner sets
+// them for the step; results go to stdout (the log: annotations with the
+// "github" format), $GITHUB_STEP_SUMMARY (written by the CLI with
+// "github"), $GITHUB_OUTPUT and, when asked, a SARIF file.
+//
+// The CLI runs once: the log format on stdout, plus `--also-write` for the
+// JSON report (the counts) and the SARIF file. No shell is involved, so
+// paths and arguments with spaces, quotes or newlines reach the CLI intact.
+//
+// Inputs (see action.yml and the README for the full table):
+//   this action's own: path, role, recursive, format, fail-on, config,
+//     sarif-file, version, args
+//   the Go tfcapi-lint action's: command (module | image), target, strict,
+//     allow-warnings, contract, platform, all-platforms, insecure, json
+//     (role and args are shared)
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const env = process.env;
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+class InputError extends Error {
+  constructor(message, code = 3) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** The value of an input, as the runner passes it (INPUT_<NAME>, dashes kept or as underscores). */
+export function input(name) {
+  const upper = name.toUpperCase();
+  for (const key of [`INPUT_${upper.replace(/ /g, "_")}`, `INPUT_${upper.replace(/[- ]/g, "_")}`]) {
+    if (env[key] !== undefined) return env[key];
+  }
+  return "";
+}
+
+/**
+ * Split a list input into words: whitespace (spaces, tabs, newlines)
+ * separates words; single quotes keep everything up to the next one,
+ * double quotes keep everything but `\"` and `\\` escapes; a backslash
+ * outside quotes keeps the next character. Never runs a shell.
+ */
+export function splitWords(text, what) {
+  const words = [];
+  let word = null;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === " " || c === "\t" || c === "\n" || c === "\r") {
+      if (word !== null) words.push(word);
+      word = null;
+      i++;
+    } else if (c === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) throw new InputError(`${what}: a single quote is not closed`);
+      word = (word ?? "") + text.slice(i + 1, end);
+      i = end + 1;
+    } else if (c === '"') {
+      let j = i + 1;
+      let s = "";
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === "\\" && (text[j + 1] === '"' || text[j + 1] === "\\")) {
+          s += text[j + 1];
+          j += 2;
+        } else s += text[j++];
+      }
+      if (j >= text.length) throw new InputError(`${what}: a double quote is not closed`);
+      word = (word ?? "") + s;
+      i = j + 1;
+    } else if (c === "\\" && i + 1 < text.length) {
+      word = (word ?? "") + text[i + 1];
+      i += 2;
+    } else {
+      word = (word ?? "") + c;
+      i++;
+    }
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+function bool(name, fallback = false) {
+  const v = input(name).trim();
+  if (v === "") return fallback;
+  if (["true", "True", "TRUE", "1", "yes"].includes(v)) return true;
+  if (["false", "False", "FALSE", "0", "no"].includes(v)) return false;
+  throw new InputError(`${name} must be true or false, got "${v}"`);
+}
+
+/** The CLI argument list the inputs ask for (without the CLI itself). */
+export function buildArgs() {
+  const command = input("command").trim();
+  if (!["", "module", "image"].includes(command)) throw new InputError(`command must be module or image, got "${command}"`);
+  const imageOnly = [
+    ["platform", input("platform").trim() !== ""],
+    ["all-platforms", bool("all-platforms")],
+    ["insecure", bool("insecure")],
+  ];
+  if (command !== "image") {
+    for (const [name, set] of imageOnly) if (set) throw new InputError(`${name} is only for command: image`);
+  }
+
+  // What to lint: target (the Go action's input) or path.
+  const target = input("target").trim();
+  const pathInput = input("path");
+  const paths = splitWords(pathInput, "path");
+  let targets;
+  if (target !== "") {
+    if (paths.length > 0 && !(paths.length === 1 && paths[0] === ".")) throw new InputError("use either target or path, not both");
+    targets = [target];
+  } else {
+    targets = paths.length > 0 ? paths : ["."];
+  }
+  if (command === "image" && target === "") throw new InputError("command: image needs target (oci:DIR or a registry reference)");
+  if (command === "module" && targets.length !== 1) throw new InputError(`command: module lints one directory, got ${targets.length}`);
+
+  const args = command === "" ? [] : [command];
+  const role = input("role").trim();
+  if (role !== "") args.push("--role", role);
+  const contract = input("contract").trim();
+  if (contract !== "") args.push("--contract", contract);
+  if (bool("recursive")) {
+    if (command !== "") throw new InputError(`recursive cannot be combined with command: ${command}`);
+    args.push("--recursive");
+  }
+  if (bool("strict")) args.push("--strict");
+  for (const id of splitWords(input("allow-warnings").replace(/,/g, " "), "allow-warnings")) args.push("--allow-warning", id);
+  if (command === "image") {
+    const platform = input("platform").trim();
+    if (platform !== "") args.push("--platform", platform);
+    if (bool("all-platforms")) args.push("--all-platforms");
+    if (bool("insecure")) args.push("--insecure");
+  }
+  const config = input("config").trim();
+  if (config !== "") args.push("--config", config);
+  args.push(...splitWords(input("args"), "args"));
+
+  const json = bool("json");
+  const format = json ? "json" : input("format").trim() || "github";
+  if (json && input("format").trim() !== "" && input("format").trim() !== "github" && input("format").trim() !== "json") {
+    throw new InputError(`json: true conflicts with format: ${input("format").trim()}`);
+  }
+  args.push("--format", format);
+
+  const failOn = input("fail-on").trim();
+  if (!["", "error", "warning", "info", "never"].includes(failOn)) throw new InputError(`fail-on must be error, warning, info or never, got "${failOn}"`);
+
+  const sarifFile = input("sarif-file").trim();
+  return { args, targets, format, failOn, sarifFile, command };
+}
+
+function cliCommand() {
+  const version = input("version").trim();
+  if (version === "" || version === "bundled") {
+    const actionPath = env.GITHUB_ACTION_PATH || path.resolve(here, "..");
+    const built = path.join(actionPath, "dist", "cli.js");
+    if (!existsSync(built)) {
+      throw new InputError(`the bundled CLI is not built (${built} is missing): run npm ci && npm run build in the action directory`, 2);
+    }
+    return [process.execPath, path.join(actionPath, "bin", "tfcapi-lint.js")];
+  }
+  return ["npx", "--yes", `tfcapi-lint@${version}`];
+}
+
+function writeOutputs(values) {
+  const file = env.GITHUB_OUTPUT;
+  if (!file) return;
+  let text = "";
+  for (const [k, v] of Object.entries(values)) text += `${k}=${v}\n`;
+  appendFileSync(file, text);
+}
+
+function counts(reportFile) {
+  let docs;
+  try {
+    docs = [].concat(JSON.parse(readFileSync(reportFile, "utf8")));
+  } catch (err) {
+    throw new InputError(`cannot read the JSON report of the run (${err.message})`, 2);
+  }
+  const sum = { error: 0, warning: 0, info: 0 };
+  for (const d of docs) for (const k of Object.keys(sum)) sum[k] += d.summary[k];
+  return { ...sum, modules: docs.length };
+}
+
+function main() {
+  const workspace = env.GITHUB_WORKSPACE || process.cwd();
+  try {
+    process.chdir(workspace);
+  } catch {
+    throw new InputError(`cannot enter the workspace ${workspace}`, 2);
+  }
+  const plan = buildArgs();
+  const cli = cliCommand();
+  const tmp = mkdtempSync(path.join(env.RUNNER_TEMP || tmpdir(), "tfcapi-lint-"));
+  try {
+    const report = path.join(tmp, "report.json");
+    const args = [...plan.args, "--also-write", `json=${report}`];
+    if (plan.sarifFile !== "") {
+      mkdirSync(path.dirname(path.resolve(plan.sarifFile)), { recursive: true });
+      args.push("--also-write", `sarif=${plan.sarifFile}`);
+    }
+    args.push("--", ...plan.targets);
+    const r = spawnSync(cli[0], [...cli.slice(1), ...args], { stdio: "inherit" });
+    if (r.error) throw new InputError(`cannot run ${cli.join(" ")}: ${r.error.message}`, 2);
+    const status = r.status ?? 2;
+    if (status >= 2) throw new InputError(`tfcapi-lint could not lint ${plan.targets.join(" ")} (exit ${status})`, status);
+    const c = counts(report);
+    writeOutputs({
+      findings: c.error + c.warning + c.info,
+      errors: c.error,
+      warnings: c.warning,
+      notices: c.info,
+      modules: c.modules,
+      "sarif-file": plan.sarifFile,
+      "exit-code": status,
+    });
+    switch (plan.failOn) {
+      case "":
+        return status;
+      case "never":
+        return 0;
+      case "error":
+        return c.error > 0 ? 1 : 0;
+      case "warning":
+        return c.error + c.warning > 0 ? 1 : 0;
+      default:
+        return c.error + c.warning + c.info > 0 ? 1 : 0;
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  let code;
+  try {
+    code = main();
+  } catch (caught) {
+    const err = caught instanceof InputError ? caught : new InputError(`internal error: ${caught instanceof Error ? caught.message : String(caught)}`, 2);
+    process.stdout.write(`::error title=tfcapi-lint action::${err.message.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A")}\n`);
+    code = err.code;
+  }
+  process.exitCode = code;
+}
