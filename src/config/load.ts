@@ -9,7 +9,7 @@ import type { Expression, Range } from "../hcl/ast.js";
 import { parseHcl } from "../hcl/index.js";
 import type { Role } from "../contract/roles-api.js";
 import type { Severity, SeveritySetting } from "../lint/types.js";
-import { isKnownRule } from "../lint/meta-rules.js";
+import { maxWarningsProblem, ruleIdProblem } from "./values.js";
 import { validate, type ConfigSchemaError } from "./validate-config.generated.js";
 import { GlobSet } from "./glob.js";
 
@@ -211,7 +211,12 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
   const rulesData = (data.rule ?? {}) as { [k: string]: { severity?: SeveritySetting } };
   if (problems.length === 0) {
     for (const id of Object.keys(rulesData)) {
-      if (!isKnownRule(id)) problems.push(`${at(shown, ranges.get(`/rule/${escapePointer(id)}`))}: unknown rule "${id}" (run "tfcapi-lint rules" for the list)`);
+      const bad = ruleIdProblem(id);
+      if (bad !== null) problems.push(`${at(shown, ranges.get(`/rule/${escapePointer(id)}`))}: ${bad}`);
+    }
+    if (typeof data.max_warnings === "number") {
+      const bad = maxWarningsProblem(data.max_warnings);
+      if (bad !== null) problems.push(`${at(shown, ranges.get("/max_warnings"))}: max_warnings ${bad}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));

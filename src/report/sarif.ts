@@ -274,13 +274,35 @@ export function buildSarif(run: RunReport, docs: DocLookup = ruleDoc): Record<st
       {
         tool: { driver },
         automationDetails: { id: category },
-        invocations: [{ executionSuccessful: true }],
+        invocations: [invocation(run)],
         originalUriBaseIds: { "%SRCROOT%": { uri: directoryFileUrl(run.repoRoot) } },
         columnKind: "utf16CodeUnits",
         results,
         properties,
       },
     ],
+  };
+}
+
+/**
+ * The run's invocation: not successful when something could not be read,
+ * with a notification naming each such file or directory.
+ */
+function invocation(run: RunReport): Record<string, unknown> {
+  const errors = run.readErrors ?? [];
+  if (errors.length === 0) return { executionSuccessful: true };
+  return {
+    executionSuccessful: false,
+    toolExecutionNotifications: errors.map((e) => {
+      const rel = relativePath(run.repoRoot, e.path);
+      const uri = e.directory ? (rel === "." ? "./" : `${toUri(rel)}/`) : toUri(rel);
+      return {
+        level: "error",
+        message: { text: e.message },
+        descriptor: { id: "read-error" },
+        locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: "%SRCROOT%" } } }],
+      };
+    }),
   };
 }
 
