@@ -3,6 +3,7 @@
  * format, and compute the exit code.
  */
 import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
@@ -201,7 +202,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     if (args.noConfig) throw new UsageError("use either --config or --no-config, not both");
     resolver = new ConfigResolver({ explicit: args.config });
   } else {
-    resolver = new ConfigResolver({ disabled: args.noConfig });
+    resolver = new ConfigResolver({ disabled: args.noConfig, cwd: io.cwd, home: io.env.HOME ?? homedir() });
   }
 
   try {

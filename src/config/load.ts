@@ -1,6 +1,7 @@
 /**
  * `.tfcapi-lint.hcl`: lookup (nearest file walking up from a module
- * directory, stopping at the repository root), parsing, and validation
+ * directory, stopping at the repository root, or outside a repository at the
+ * home or working directory), parsing, and validation
  * against schema/tfcapi-lint.schema.json (precompiled validator).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -12,6 +13,7 @@ import type { Severity, SeveritySetting } from "../lint/types.js";
 import { maxWarningsProblem, ruleIdProblem } from "./values.js";
 import { validate, type ConfigSchemaError } from "./validate-config.generated.js";
 import { GlobSet } from "./glob.js";
+import { errorText } from "../terraform/files.js";
 
 export const CONFIG_FILE_NAME = ".tfcapi-lint.hcl";
 
@@ -129,7 +131,7 @@ export function readConfigFile(file: string): FileConfig {
   try {
     text = readFileSync(abs, "utf8");
   } catch (err) {
-    throw new ConfigError(`${file}: cannot read config file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ConfigError(`cannot read config file ${file}: ${errorText(err)}`);
   }
   return parseConfigText(text, abs, file);
 }
@@ -214,6 +216,21 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
       const bad = ruleIdProblem(id);
       if (bad !== null) problems.push(`${at(shown, ranges.get(`/rule/${escapePointer(id)}`))}: ${bad}`);
     }
+    if (Array.isArray(data.exclude)) {
+      const dir = path.dirname(abs);
+      data.exclude = (data.exclude as string[]).map((p, i) => {
+        if (!path.isAbsolute(p)) return p;
+        // An absolute pattern works when it is inside the config's
+        // directory (it is made relative to it); elsewhere it could never
+        // match, so it is an error rather than a silent no-op.
+        const rel = path.relative(dir, p);
+        if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+          problems.push(`${at(shown, ranges.get(`/exclude/${i}`))}: exclude pattern "${p}" is an absolute path outside ${dir}; patterns are relative to the directory of the config file`);
+          return p;
+        }
+        return rel.split(path.sep).join("/");
+      });
+    }
     if (typeof data.max_warnings === "number") {
       const bad = maxWarningsProblem(data.max_warnings);
       if (bad !== null) problems.push(`${at(shown, ranges.get("/max_warnings"))}: max_warnings ${bad}`);
@@ -244,16 +261,42 @@ function isDir(p: string): boolean {
   }
 }
 
+function isAtOrBelow(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** Where the config lookup for `dir` stops (see findConfigFile). */
+export function lookupBoundary(dir: string, stops: { cwd?: string; home?: string } = {}): string {
+  const start = path.resolve(dir);
+  for (let d = start; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, ".git"))) return d;
+    if (path.dirname(d) === d) break;
+  }
+  // Outside a repository: the deepest of the home and working directories
+  // that holds `dir`, else `dir` itself; never up to `/` (a stray file in
+  // the system temp directory must not configure an unrelated run).
+  const candidates = [stops.home, stops.cwd ?? process.cwd()]
+    .filter((s): s is string => s !== undefined && s !== "")
+    .map((s) => path.resolve(s))
+    .filter((s) => isAtOrBelow(start, s))
+    .sort((a, b) => b.length - a.length);
+  return candidates[0] ?? start;
+}
+
 /**
  * The nearest `.tfcapi-lint.hcl` at or above `dir`, not looking above the
- * repository root (the first directory holding `.git`).
+ * repository root (the nearest directory holding `.git`); outside a
+ * repository not above the user's home or the working directory, whichever
+ * is nearer and holds `dir` (else only `dir` itself is looked at).
  */
-export function findConfigFile(dir: string): string | null {
+export function findConfigFile(dir: string, stops: { cwd?: string; home?: string } = {}): string | null {
+  const boundary = lookupBoundary(dir, stops);
   let d = path.resolve(dir);
   for (;;) {
     const candidate = path.join(d, CONFIG_FILE_NAME);
     if (existsSync(candidate) && !isDir(candidate)) return candidate;
-    if (existsSync(path.join(d, ".git"))) return null;
+    if (d === boundary) return null;
     const parent = path.dirname(d);
     if (parent === d) return null;
     d = parent;
@@ -271,7 +314,7 @@ export class ConfigResolver {
   private readonly byFile = new Map<string, FileConfig>();
   private readonly byDir = new Map<string, string | null>();
 
-  constructor(private readonly opts: { explicit?: string; disabled?: boolean }) {}
+  constructor(private readonly opts: { explicit?: string; disabled?: boolean; cwd?: string; home?: string }) {}
 
   /** Throws ConfigError. */
   forDir(dir: string): FileConfig | null {
@@ -280,7 +323,7 @@ export class ConfigResolver {
     const abs = path.resolve(dir);
     let file = this.byDir.get(abs);
     if (file === undefined) {
-      file = findConfigFile(abs);
+      file = findConfigFile(abs, { ...(this.opts.cwd !== undefined ? { cwd: this.opts.cwd } : {}), ...(this.opts.home !== undefined ? { home: this.opts.home } : {}) });
       this.byDir.set(abs, file);
     }
     return file === null ? null : this.load(file);

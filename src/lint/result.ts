@@ -32,6 +32,13 @@ export interface ModuleReport {
   summary: Summary;
   /** Source text of each module file by its relative path (for code frames). */
   sources: Map<string, string>;
+  /**
+   * Where a declaration of each kind belongs in the root module (a finding
+   * about a missing one is shown there, e.g. in SARIF): the file holding
+   * most such declarations, else the conventional file when it exists, else
+   * the module's first file. Absent when the module has no file.
+   */
+  homeFiles?: { variable: string; output: string; terraform: string; first: string };
 }
 
 /**
