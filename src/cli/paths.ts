@@ -83,10 +83,11 @@ export interface Walk {
 /**
  * Every directory at or under `root` that holds module files, in sorted
  * order, skipping `.terraform`, `node_modules`, `.git` and excluded
- * directories. A directory is visited once (by real path); a symbolic link
- * to a directory is followed only when its target is inside the root (so a
- * link to `/` does not walk the whole system). A directory that cannot be
- * read is a problem naming it, not a silent gap.
+ * directories. A directory is visited once (by real path, also across
+ * several roots sharing `seen`); symbolic links to directories are not
+ * followed (a link to `/` would walk the whole system; a target inside the
+ * root is visited under its own name). A directory that cannot be read is a
+ * problem naming it, not a silent gap.
  */
 export function findModuleDirs(root: Target, excluded: (absDir: string) => boolean, seen: Set<string> = new Set()): Walk {
   const out: Target[] = [];
@@ -132,6 +133,10 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
         } catch {
           isFile = isModuleFileName(e.name);
         }
+        // A link to a directory is not followed: one outside the root would
+        // take the walk anywhere (a link to / walks /proc), and one inside
+        // it is reached under its own name anyway.
+        if (isDir) continue;
       }
       if (isDir) {
         if (!SKIP_DIRS.has(e.name)) subdirs.push(e.name);

@@ -173,8 +173,11 @@ export function formatText(run: RunReport, opts: FormatOptions): string {
   const many = run.modules.length > 1;
   const moduleDirs = new Set(run.modules.map((m) => m.dir));
   const orphans = (run.readErrors ?? []).filter((e) => e.moduleDir === undefined || !moduleDirs.has(e.moduleDir));
-  const sections = run.modules.map((mod) => formatModule(run, mod, c, many).join("\n"));
-  if (orphans.length > 0) sections.unshift(readErrorLines(orphans, c).join("\n"));
+  // Paths that gave no module are listed after the modules, just above the
+  // total; the module sections then get headers so that a module's "no
+  // problems" is not read as the run's.
+  const sections = run.modules.map((mod) => formatModule(run, mod, c, many || orphans.length > 0).join("\n"));
+  if (orphans.length > 0) sections.push(readErrorLines(orphans, c).join("\n"));
   let out = sections.join("\n\n");
   const allErrors = (run.readErrors ?? []).length;
   if (many || (orphans.length > 0 && (run.modules.length > 0 || allErrors > 0))) {
