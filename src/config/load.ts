@@ -273,22 +273,22 @@ export function lookupBoundary(dir: string, stops: { cwd?: string; home?: string
     if (existsSync(path.join(d, ".git"))) return d;
     if (path.dirname(d) === d) break;
   }
-  // Outside a repository: the deepest of the home and working directories
-  // that holds `dir`, else `dir` itself; never up to `/` (a stray file in
-  // the system temp directory must not configure an unrelated run).
+  // Outside a repository: the user's home when `dir` is under it, else the
+  // working directory when `dir` is under that, else `dir` itself; never up
+  // to `/` (a stray file in the system temp directory must not configure an
+  // unrelated run).
   const candidates = [stops.home, stops.cwd ?? process.cwd()]
     .filter((s): s is string => s !== undefined && s !== "")
     .map((s) => path.resolve(s))
-    .filter((s) => isAtOrBelow(start, s))
-    .sort((a, b) => b.length - a.length);
+    .filter((s) => path.dirname(s) !== s && isAtOrBelow(start, s));
   return candidates[0] ?? start;
 }
 
 /**
  * The nearest `.tfcapi-lint.hcl` at or above `dir`, not looking above the
  * repository root (the nearest directory holding `.git`); outside a
- * repository not above the user's home or the working directory, whichever
- * is nearer and holds `dir` (else only `dir` itself is looked at).
+ * repository not above the user's home (when `dir` is under it), else the
+ * working directory (when `dir` is under it), else only `dir` itself.
  */
 export function findConfigFile(dir: string, stops: { cwd?: string; home?: string } = {}): string | null {
   const boundary = lookupBoundary(dir, stops);
