@@ -276,7 +276,7 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
 export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
        tfcapi-lint rules [--format json]
-       tfcapi-lint explain <rule-id>
+       tfcapi-lint explain <rule-id> [--format json]
        tfcapi-lint version [--json]
 
 Lint CAPTF (Cluster API Provider Terraform) modules against the module
@@ -306,10 +306,10 @@ Options:
   --stdin                   read one file's text from standard input
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours
-  --quiet, -q               report errors only
+  --quiet, -q               print errors only (the exit code is unchanged)
   --version, -v             print the version
   --help, -h                print this help
 
 Exit codes: 0 nothing failing, 1 findings at or above the threshold,
-2 a path cannot be read or internal error, 3 usage or config error.
+2 something could not be read (or internal error), 3 usage or config error.
 `;
