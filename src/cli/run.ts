@@ -302,18 +302,18 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     for (const plan of plans) {
       const opts = lintOptions(args, plan, stdin);
       let outcome = lintModule(plan.target.dir, opts);
+      if (ancestors.has(realOf(plan.target.dir))) {
+        // A directory above the files named: only of interest (and only
+        // fixed) when it loads one of their directories.
+        if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => fileDirs.has(realOf(u.dir)))) continue;
+      }
       if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixOnDisk(plan.target.dir, opts, outcome).outcome;
       if (outcome.kind === "report") {
         const children = outcome.load.units.slice(1).map((u) => realOf(u.dir));
-        if (ancestors.has(realOf(plan.target.dir))) {
-          // A directory above the files named: only of interest when it
-          // loads one of their directories.
-          if (!children.some((c) => fileDirs.has(c))) continue;
-        }
         if (nesting) for (const c of children) nested.add(c);
         // Keep the report, not the syntax trees (memory on large trees).
         results.push({ plan, outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors } });
-      } else if (!ancestors.has(realOf(plan.target.dir))) {
+      } else {
         results.push({ plan, outcome });
       }
     }

@@ -10,7 +10,7 @@
  * suite runs as root, on a tree under a directory that user can traverse.
  */
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -184,6 +184,16 @@ describe("module files named one by one, as pre-commit passes them (item 5)", ()
     expect(docs(r.stdout).map((d) => d.module)).toEqual(["modules/vm"]);
     // Text and exit code agree with -r over the module.
     expect(runCli(["modules/vm/modules/dns/main.tf"], { cwd: root })).toEqual(runCli(["-r", "modules/vm"], { cwd: root }));
+  });
+});
+
+describe("module files named one by one: a module above them that does not call them", () => {
+  it("is neither reported nor fixed", () => {
+    const root = tree({ ...fixtureFiles("machine-clean", "", insensitiveBootstrap), "tools/net/main.tf": 'variable "cidr" {\n  type = string\n}\n' });
+    const before = readFileSync(path.join(root, "variables.tf"), "utf8");
+    const r = runCli(["--fix", "-f", "json", "tools/net/main.tf"], { cwd: root });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, "[]\n", "tfcapi-lint: skipped tools/net: no CAPTF role detected (set role in .tfcapi-lint.hcl or pass --role to lint it)\n"]);
+    expect(readFileSync(path.join(root, "variables.tf"), "utf8")).toBe(before);
   });
 });
 
