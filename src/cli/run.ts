@@ -216,8 +216,8 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     // Which modules, each once. What cannot be read is collected, not
     // thrown: the run goes on with the rest and every format shows it.
     const problems: ReadProblem[] = [];
-    const problem = (e: PathError, moduleDir?: string): void => {
-      problems.push({ path: e.abs, directory: e.directory, message: e.message, ...(moduleDir ? { moduleDir } : {}) });
+    const problem = (e: PathError): void => {
+      problems.push({ path: e.abs, directory: e.directory, message: e.message });
     };
     let stdin: LintOptions["stdin"];
     let roots: Target[] = [];
