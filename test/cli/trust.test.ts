@@ -13,8 +13,16 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import AjvDraft04 from "ajv-draft-04";
 import { afterEach, describe, expect, it } from "vitest";
 import { BIN, fixtureFiles, insensitiveBootstrap, noInterruptible, REPO, runCli, tree, type CliResult } from "./helpers.js";
+
+// The official SARIF 2.1.0 schema (as test/report/sarif.test.ts uses it).
+const Ajv = AjvDraft04.default;
+const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: false });
+ajv.addFormat("uri", (s: string) => /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(s) && URL.canParse(s));
+ajv.addFormat("uri-reference", (s: string) => /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%[0-9A-Fa-f]{2})*$/.test(s));
+const validSarif = ajv.compile(JSON.parse(readFileSync(path.join(REPO, "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json"), "utf8")));
 
 const isRoot = process.getuid?.() === 0;
 const hasSetpriv = spawnSync("setpriv", ["--version"]).status === 0;
@@ -104,6 +112,7 @@ describe("--recursive walks honestly (item 4)", () => {
     ]);
 
     const sarif = JSON.parse(runUnprivileged(["-r", "-f", "sarif", "."], root).stdout) as Sarif;
+    expect(validSarif(sarif), JSON.stringify(validSarif.errors)).toBe(true);
     const inv = sarif.runs[0]!.invocations[0]!;
     expect(inv.executionSuccessful).toBe(false);
     expect(inv.toolExecutionNotifications!.map((n) => [n.level, n.message.text, n.locations[0]!.physicalLocation.artifactLocation.uri])).toEqual([
@@ -256,6 +265,7 @@ describe("read errors appear in every report (item 7)", () => {
     const latin1 = run(Buffer.from('locals {\n  site = "K\xf6ln"\n}\n', "latin1"), "sarif");
     expect(latin1.code).toBe(2);
     const sarif = JSON.parse(latin1.stdout) as Sarif;
+    expect(validSarif(sarif), JSON.stringify(validSarif.errors)).toBe(true);
     expect(sarif.runs[0]!.invocations[0]!.toolExecutionNotifications!.map((n) => [n.message.text, n.locations[0]!.physicalLocation.artifactLocation.uri])).toEqual([
       ["main.tf is not valid UTF-8 (byte offset 20); save it as UTF-8 (the text read from --stdin)", "main.tf"],
     ]);
