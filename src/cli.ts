@@ -4,7 +4,7 @@
  * command in cli/run.ts.
  */
 import { fstatSync, statSync, writeSync } from "node:fs";
-import { HELP, parseArgs, UsageError } from "./cli/args.js";
+import { type CliArgs, type Command, HELP, parseArgs, UsageError } from "./cli/args.js";
 import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { runSchema } from "./cli/schema.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, loadPluginsForCwd, readAll, runLint, type Io } from "./cli/run.js";
@@ -68,41 +68,56 @@ function defaultIo(): Io {
   };
 }
 
-async function dispatch(argv: readonly string[], io: Io): Promise<number> {
-  if (argv[0] === "schema") return runSchema(argv.slice(1), io);
-  const args = parseArgs(argv);
-  if (args.help || args.command === "help") {
+/** `rules` and `explain` print text or JSON. */
+function textOrJson(args: CliArgs, command: string): boolean {
+  const format = args.json ? "json" : (args.format ?? "text");
+  if (format !== "json" && format !== "text") throw new UsageError(`${command} supports --format text or json, not "${format}"`);
+  return format === "json";
+}
+
+type Handler = (args: CliArgs, io: Io) => number | Promise<number>;
+
+/** What each command word runs (`lint` is the default: no command word). */
+const COMMANDS: Record<Command, Handler> = {
+  lint: runLint,
+  module: runLint,
+  help(_args, io) {
     io.stdout(HELP);
     return EXIT_OK;
-  }
+  },
+  version(args, io) {
+    if (args.positionals.length > 0) throw new UsageError("version takes no arguments");
+    io.stdout(versionText(textOrJson(args, "version")));
+    return EXIT_OK;
+  },
+  async rules(args, io) {
+    if (args.positionals.length > 0) throw new UsageError("rules takes no arguments");
+    const json = textOrJson(args, "rules");
+    await loadPluginsForCwd(args, io);
+    io.stdout(rulesText(json));
+    return EXIT_OK;
+  },
+  async explain(args, io) {
+    if (args.positionals.length !== 1) throw new UsageError("explain takes exactly one rule id, e.g. tfcapi-lint explain input/default");
+    const json = textOrJson(args, "explain");
+    await loadPluginsForCwd(args, io);
+    const text = explainText(args.positionals[0]!, json);
+    if (text === null) throw new UsageError(`unknown rule "${args.positionals[0]}" (run "tfcapi-lint rules" for the list)`);
+    io.stdout(text);
+    return EXIT_OK;
+  },
+};
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
+  // `schema` parses its own options (src/cli/schema.ts).
+  if (argv[0] === "schema") return runSchema(argv.slice(1), io);
+  const args = parseArgs(argv);
+  if (args.help) return COMMANDS.help(args, io);
   if (args.version && args.command === "lint") {
     io.stdout(versionText(args.json));
     return EXIT_OK;
   }
-  switch (args.command) {
-    case "version":
-      if (args.positionals.length > 0) throw new UsageError("version takes no arguments");
-      io.stdout(versionText(args.json || args.format === "json"));
-      return EXIT_OK;
-    case "rules": {
-      if (args.positionals.length > 0) throw new UsageError("rules takes no arguments");
-      const format = args.json ? "json" : (args.format ?? "text");
-      if (format !== "json" && format !== "text") throw new UsageError(`rules supports --format text or json, not "${format}"`);
-      await loadPluginsForCwd(args, io);
-      io.stdout(rulesText(format === "json"));
-      return EXIT_OK;
-    }
-    case "explain": {
-      if (args.positionals.length !== 1) throw new UsageError("explain takes exactly one rule id, e.g. tfcapi-lint explain input/default");
-      await loadPluginsForCwd(args, io);
-      const text = explainText(args.positionals[0]!);
-      if (text === null) throw new UsageError(`unknown rule "${args.positionals[0]}" (run "tfcapi-lint rules" for the list)`);
-      io.stdout(text);
-      return EXIT_OK;
-    }
-    default:
-      return runLint(args, io);
-  }
+  return COMMANDS[args.command](args, io);
 }
 
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {

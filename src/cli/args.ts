@@ -1,10 +1,22 @@
 /**
- * Hand-written argument parsing (no dependency: start-up time matters).
- * Produces a plain description of what was asked, or a usage error.
+ * Argument parsing with Node's own `util.parseArgs` (strict: unknown options
+ * and values given to flags are errors). Produces a plain description of
+ * what was asked, or a usage error. Values are checked (here and in
+ * cli/run.ts) with the same functions the config file uses
+ * (config/values.ts).
  */
+import { parseArgs as parseArgv, type ParseArgsConfig } from "node:util";
 import type { SeveritySetting } from "../lint/types.js";
+import { maxWarningsProblem, severityProblem } from "../config/values.js";
 
-export type Command = "lint" | "module" | "rules" | "explain" | "version" | "help";
+/**
+ * The sub-commands, by the word that selects them (the first positional
+ * argument). `lint` is the default (no command word). cli.ts maps each to
+ * its handler.
+ */
+export const COMMAND_WORDS = ["module", "rules", "explain", "version", "help"] as const;
+
+export type Command = "lint" | (typeof COMMAND_WORDS)[number];
 
 export interface CliArgs {
   command: Command;
@@ -40,19 +52,35 @@ export interface CliArgs {
 
 export class UsageError extends Error {}
 
-const VALUE_OPTIONS = new Set([
-  "--role", "--contract", "--format", "-f", "--output-file", "-o", "--also-write", "--max-warnings", "--allow-warning",
-  "--rule", "--config", "-c", "--print-config", "--stdin-filename",
-]);
+const OPTIONS = {
+  role: { type: "string" },
+  contract: { type: "string" },
+  format: { type: "string", short: "f" },
+  "output-file": { type: "string", short: "o" },
+  "also-write": { type: "string", multiple: true },
+  "max-warnings": { type: "string" },
+  "allow-warning": { type: "string", multiple: true },
+  rule: { type: "string", multiple: true },
+  config: { type: "string", short: "c" },
+  "print-config": { type: "string" },
+  "stdin-filename": { type: "string" },
+  json: { type: "boolean" },
+  strict: { type: "boolean" },
+  recursive: { type: "boolean", short: "r" },
+  "no-config": { type: "boolean" },
+  "no-inline-config": { type: "boolean" },
+  "report-unused-ignores": { type: "boolean" },
+  fix: { type: "boolean" },
+  "fix-dry-run": { type: "boolean" },
+  stdin: { type: "boolean" },
+  color: { type: "boolean" },
+  "no-color": { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "v" },
+} satisfies NonNullable<ParseArgsConfig["options"]>;
 
-const FLAG_OPTIONS = new Set([
-  "--json", "--strict", "--recursive", "-r", "--no-config", "--no-inline-config", "--report-unused-ignores",
-  "--fix", "--fix-dry-run", "--stdin", "--no-color", "--color", "--quiet", "-q", "--help", "-h", "--version", "-v",
-]);
-
-const COMMANDS: Record<string, Command> = { module: "module", rules: "rules", explain: "explain", version: "version", help: "help" };
-
-const SEVERITIES: readonly string[] = ["off", "info", "warning", "error"];
+type OptionName = keyof typeof OPTIONS;
 
 function parseRuleSetting(text: string): { id: string; severity: SeveritySetting } {
   const eq = text.lastIndexOf("=");
@@ -60,14 +88,67 @@ function parseRuleSetting(text: string): { id: string; severity: SeveritySetting
   if (sep <= 0) throw new UsageError(`--rule expects ID=SEVERITY (e.g. --rule input/default=off), got "${text}"`);
   const id = text.slice(0, sep).trim();
   const severity = text.slice(sep + 1).trim();
-  if (!SEVERITIES.includes(severity)) {
-    throw new UsageError(`--rule ${id}: severity must be one of off, info, warning, error (got "${severity}")`);
-  }
+  const bad = severityProblem(severity);
+  if (bad !== null) throw new UsageError(`--rule ${id}: ${bad}`);
   return { id, severity: severity as SeveritySetting };
+}
+
+/** The option's long name from one of parseArgs' error messages. */
+function optionIn(message: string): string {
+  return /--[A-Za-z0-9-]+/.exec(message)?.[0] ?? /'(-[^' ]+)/.exec(message)?.[1] ?? "?";
+}
+
+/** parseArgs' errors, in this tool's words. */
+function usageErrorOf(err: unknown): UsageError {
+  const e = err as { code?: string; message?: string };
+  const message = e.message ?? String(err);
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return new UsageError(`unknown option ${/'(-[^']*)'/.exec(message)?.[1] ?? optionIn(message)}`);
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    const name = optionIn(message);
+    if (message.includes("does not take an argument")) return new UsageError(`option ${name} takes no value`);
+    if (message.includes("ambiguous")) {
+      return new UsageError(`option ${name} needs a value, but the next argument is an option (write ${name}=VALUE for a value starting with "-")`);
+    }
+    return new UsageError(`option ${name} needs a value`);
+  }
+  return new UsageError(message.split("\n")[0]!);
+}
+
+const NEEDS_VALUE = new Set(
+  Object.entries(OPTIONS).flatMap(([name, o]) => (o.type === "string" ? [`--${name}`, ...("short" in o ? [`-${o.short}`] : [])] : [])),
+);
+
+/**
+ * `--max-warnings -5` is a (wrong) value, not an option: join a negative
+ * number to the option before it so the value check can say what is wrong.
+ */
+function joinNegativeNumbers(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const token = argv[i]!;
+    if (token === "--") {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    if (NEEDS_VALUE.has(token) && next !== undefined && /^-\d/.test(next)) {
+      out.push(token.startsWith("--") ? `${token}=${next}` : `${token}${next}`);
+      i++;
+    } else {
+      out.push(token);
+    }
+  }
+  return out;
 }
 
 /** Parse argv (without node and script). Throws UsageError. */
 export function parseArgs(argv: readonly string[]): CliArgs {
+  let parsed;
+  try {
+    parsed = parseArgv({ args: joinNegativeNumbers(argv), options: OPTIONS, strict: true, allowPositionals: true, tokens: true });
+  } catch (err) {
+    throw usageErrorOf(err);
+  }
   const args: CliArgs = {
     command: "lint",
     positionals: [],
@@ -87,141 +168,118 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     version: false,
     json: false,
   };
-  let commandSeen = false;
   let optionsEnded = false;
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    if (optionsEnded || !token.startsWith("-") || token === "-") {
-      if (!commandSeen && args.positionals.length === 0 && !optionsEnded && Object.hasOwn(COMMANDS, token)) {
-        args.command = COMMANDS[token]!;
-        commandSeen = true;
-      } else {
-        args.positionals.push(token);
-      }
-      continue;
-    }
-    if (token === "--") {
+  for (const token of parsed.tokens) {
+    if (token.kind === "option-terminator") {
       optionsEnded = true;
       continue;
     }
-    let name = token;
-    let value: string | undefined;
-    const eq = token.indexOf("=");
-    if (token.startsWith("--") && eq > 0) {
-      name = token.slice(0, eq);
-      value = token.slice(eq + 1);
-    }
-    if (VALUE_OPTIONS.has(name)) {
-      if (value === undefined) {
-        if (i + 1 >= argv.length) throw new UsageError(`option ${name} needs a value`);
-        value = argv[++i]!;
+    if (token.kind === "positional") {
+      const word = token.value;
+      if (!optionsEnded && args.command === "lint" && args.positionals.length === 0 && (COMMAND_WORDS as readonly string[]).includes(word)) {
+        args.command = word as Command;
+      } else {
+        args.positionals.push(word);
       }
-      applyValue(args, name, value);
-    } else if (FLAG_OPTIONS.has(name)) {
-      if (value !== undefined) throw new UsageError(`option ${name} takes no value`);
-      applyFlag(args, name);
-    } else {
-      throw new UsageError(`unknown option ${name}`);
+      continue;
     }
+    applyOption(args, token.name as OptionName, token.value, token.rawName);
   }
   return args;
 }
 
-function applyValue(args: CliArgs, name: string, value: string): void {
+function applyOption(args: CliArgs, name: OptionName, value: string | undefined, raw: string): void {
+  const v = value ?? "";
   switch (name) {
-    case "--role":
-      args.role = value;
+    case "role":
+      args.role = v;
       break;
-    case "--contract":
-      args.contract = value;
+    case "contract":
+      args.contract = v;
       break;
-    case "--format":
-    case "-f":
-      args.format = value;
+    case "format":
+      args.format = v;
       break;
-    case "--output-file":
-    case "-o":
-      args.outputFile = value;
+    case "output-file":
+      args.outputFile = v;
       break;
-    case "--also-write": {
-      const eq = value.indexOf("=");
-      if (eq <= 0 || eq === value.length - 1) throw new UsageError(`--also-write expects FORMAT=PATH (e.g. --also-write sarif=report.sarif), got "${value}"`);
-      args.alsoWrite.push({ format: value.slice(0, eq), path: value.slice(eq + 1) });
+    case "also-write": {
+      const eq = v.indexOf("=");
+      if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--also-write expects FORMAT=PATH (e.g. --also-write sarif=report.sarif), got "${v}"`);
+      args.alsoWrite.push({ format: v.slice(0, eq), path: v.slice(eq + 1) });
       break;
     }
-    case "--max-warnings": {
-      if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`--max-warnings expects a whole number, got "${value}"`);
-      const n = Number(value);
-      args.maxWarnings = n < 0 ? undefined : n;
+    case "max-warnings": {
+      const text = v.trim();
+      if (!/^[+-]?\d+$/.test(text)) throw new UsageError(`--max-warnings expects a whole number, got "${v}"`);
+      const n = Number(text);
+      const bad = maxWarningsProblem(n);
+      if (bad !== null) throw new UsageError(`--max-warnings ${bad} (got "${v}"), as max_warnings in the config file`);
+      args.maxWarnings = n;
       break;
     }
-    case "--allow-warning":
-      for (const id of value.split(",")) if (id.trim() !== "") args.allowWarnings.push(id.trim());
+    case "allow-warning":
+      for (const part of v.split(",")) {
+        const id = part.trim();
+        if (id !== "") args.allowWarnings.push(id);
+      }
       break;
-    case "--rule":
-      args.ruleSettings.push(parseRuleSetting(value));
+    case "rule":
+      args.ruleSettings.push(parseRuleSetting(v));
       break;
-    case "--config":
-    case "-c":
-      args.config = value;
+    case "config":
+      args.config = v;
       break;
-    case "--print-config":
-      args.printConfig = value;
+    case "print-config":
+      args.printConfig = v;
       break;
-    case "--stdin-filename":
-      args.stdinFilename = value;
+    case "stdin-filename":
+      args.stdinFilename = v;
       break;
-  }
-}
-
-function applyFlag(args: CliArgs, name: string): void {
-  switch (name) {
-    case "--json":
+    case "json":
       args.json = true;
       break;
-    case "--strict":
+    case "strict":
       args.strict = true;
       break;
-    case "--recursive":
-    case "-r":
+    case "recursive":
       args.recursive = true;
       break;
-    case "--no-config":
+    case "no-config":
       args.noConfig = true;
       break;
-    case "--no-inline-config":
+    case "no-inline-config":
       args.noInlineConfig = true;
       break;
-    case "--report-unused-ignores":
+    case "report-unused-ignores":
       args.reportUnusedIgnores = true;
       break;
-    case "--fix":
+    case "fix":
       args.fix = true;
       break;
-    case "--fix-dry-run":
+    case "fix-dry-run":
       args.fixDryRun = true;
       break;
-    case "--stdin":
+    case "stdin":
       args.stdin = true;
       break;
-    case "--no-color":
-      args.color = false;
-      break;
-    case "--color":
+    case "color":
       args.color = true;
       break;
-    case "--quiet":
-    case "-q":
+    case "no-color":
+      args.color = false;
+      break;
+    case "quiet":
       args.quiet = true;
       break;
-    case "--help":
-    case "-h":
+    case "help":
       args.help = true;
       break;
-    case "--version":
-    case "-v":
+    case "version":
       args.version = true;
       break;
+    default:
+      throw new UsageError(`unknown option ${raw}`);
   }
 }
 
@@ -229,7 +287,7 @@ export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
        tfcapi-lint schema --role ROLE <dir>
        tfcapi-lint rules [--format json]
-       tfcapi-lint explain <rule-id>
+       tfcapi-lint explain <rule-id> [--format json]
        tfcapi-lint version [--json]
 
 Lint CAPTF (Cluster API Provider Terraform) modules against the module
@@ -261,10 +319,10 @@ Options:
   --stdin                   read one file's text from standard input
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours
-  --quiet, -q               report errors only
+  --quiet, -q               print errors only (the exit code is unchanged)
   --version, -v             print the version
   --help, -h                print this help
 
 Exit codes: 0 nothing failing, 1 findings at or above the threshold,
-2 a path cannot be read or internal error, 3 usage or config error.
+2 something could not be read (or internal error), 3 usage or config error.
 `;

@@ -30,21 +30,22 @@ export function versionText(json: boolean): string {
   return `tfcapi-lint ${toolVersion()} (contract ${CONTRACT.version})\n`;
 }
 
+function ruleJson(r: (typeof REGISTRY)[number]): Record<string, unknown> {
+  return {
+    id: r.id,
+    severity: r.severity,
+    roles: [...r.roles],
+    scope: r.scope,
+    fixable: r.fixable,
+    tags: [...(r.tags ?? [])],
+    summary: r.summary,
+    docs: ruleDocUrl(r.id),
+    ...(r.plugin ? { plugin: r.plugin } : {}),
+  };
+}
+
 export function rulesText(json: boolean): string {
-  if (json) {
-    const list = REGISTRY.map((r) => ({
-      id: r.id,
-      severity: r.severity,
-      roles: [...r.roles],
-      scope: r.scope,
-      fixable: r.fixable,
-      tags: [...(r.tags ?? [])],
-      summary: r.summary,
-      docs: ruleDocUrl(r.id),
-      ...(r.plugin ? { plugin: r.plugin } : {}),
-    }));
-    return `${JSON.stringify(list, null, 2)}\n`;
-  }
+  if (json) return `${JSON.stringify(REGISTRY.map(ruleJson), null, 2)}\n`;
   const width = Math.max(...REGISTRY.map((r) => r.id.length), 4);
   const lines = REGISTRY.map((r) => {
     const roles = r.roles.length === 3 ? "all" : r.roles.join(",");
@@ -53,12 +54,20 @@ export function rulesText(json: boolean): string {
   return `${`${"RULE".padEnd(width)}  SEVERITY ROLES                 FIX  SUMMARY`}\n${lines.join("\n")}\n`;
 }
 
-/** The docs page of a rule, or null when the id is unknown. */
-export function explainText(id: string): string | null {
+/**
+ * The docs page of a rule, or null when the id is unknown. As JSON: the
+ * rule's entry of `rules --format json` plus its page (`markdown`).
+ */
+export function explainText(id: string, json = false): string | null {
   const rule = ruleById(id);
   const doc = ruleDoc(id);
-  if (doc !== null) return doc.endsWith("\n") ? doc : `${doc}\n`;
-  if (!rule) return null;
-  const from = rule.plugin ? `\n\nProvided by plugin ${rule.plugin}; more at ${ruleDocUrl(rule.id)}` : "";
-  return `# ${rule.id}\n\n${rule.summary}\n\nSeverity: ${rule.severity}. Roles: ${rule.roles.join(", ")}.${from}\n`;
+  let page: string;
+  if (doc !== null) page = doc.endsWith("\n") ? doc : `${doc}\n`;
+  else if (rule) {
+    const from = rule.plugin ? `\n\nProvided by plugin ${rule.plugin}; more at ${ruleDocUrl(rule.id)}` : "";
+    page = `# ${rule.id}\n\n${rule.summary}\n\nSeverity: ${rule.severity}. Roles: ${rule.roles.join(", ")}.${from}\n`;
+  }
+  else return null;
+  if (!json) return page;
+  return `${JSON.stringify({ ...(rule ? ruleJson(rule) : { id }), markdown: page }, null, 2)}\n`;
 }

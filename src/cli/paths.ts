@@ -13,9 +13,32 @@ export interface Target {
   display: string;
   /** Found by --recursive below a path given (not the path itself). */
   fromRecursion?: boolean;
+  /** The module file the path named (absolute), when a file was given. */
+  file?: string;
 }
 
-export class PathError extends Error {}
+/** A path given (or found) that cannot be read; the message names it. */
+export class PathError extends Error {
+  constructor(
+    message: string,
+    /** Absolute path. */
+    readonly abs: string,
+    readonly directory: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** An I/O error about `shown` in plain words: "permission denied: nox/main.tf". */
+export function ioErrorText(err: unknown, shown: string): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === "EACCES" || code === "EPERM") return `permission denied: ${shown}`;
+  if (code === "ENOENT") return `${shown}: no such file or directory`;
+  if (code === "ENOTDIR") return `${shown}: a component of the path is not a directory`;
+  if (code === "ELOOP") return `${shown}: too many levels of symbolic links`;
+  if (code === "EISDIR") return `${shown}: is a directory`;
+  return `cannot read ${shown}: ${code ?? (err instanceof Error ? err.message : String(err))}`;
+}
 
 const MODULE_FILE = /\.(tf|tofu)(\.json)?$/;
 const SKIP_DIRS = new Set([".terraform", "node_modules", ".git"]);
@@ -29,7 +52,7 @@ function toSlash(p: string): string {
   return p.split(path.sep).join("/");
 }
 
-function joinDisplay(base: string, rel: string): string {
+export function joinDisplay(base: string, rel: string): string {
   if (rel === "") return base;
   if (base === "." || base === "./") return toSlash(rel);
   return `${base.replace(/[\\/]+$/, "")}/${toSlash(rel)}`;
@@ -42,31 +65,49 @@ export function moduleDirOf(p: string, cwd: string = process.cwd()): Target {
   try {
     st = statSync(abs);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new PathError(`${p}: ${code === "ENOENT" ? "no such file or directory" : `cannot read (${code ?? String(err)})`}`);
+    throw new PathError(ioErrorText(err, p), abs, false);
   }
   if (st.isDirectory()) return { dir: abs, display: p };
   if (!isModuleFileName(path.basename(abs))) {
-    throw new PathError(`${p}: not a module directory or module file (.tf, .tf.json, .tofu, .tofu.json)`);
+    throw new PathError(`${p}: not a module directory or module file (.tf, .tf.json, .tofu, .tofu.json)`, abs, false);
   }
-  return { dir: path.dirname(abs), display: path.dirname(p) };
+  return { dir: path.dirname(abs), display: path.dirname(p), file: abs };
+}
+
+export interface Walk {
+  targets: Target[];
+  /** Directories that could not be read, each named. */
+  problems: PathError[];
 }
 
 /**
  * Every directory at or under `root` that holds module files, in sorted
  * order, skipping `.terraform`, `node_modules`, `.git` and excluded
- * directories; directory symlinks are followed once (no loops).
+ * directories. A directory is visited once (by real path, also across
+ * several roots sharing `seen`); symbolic links to directories are not
+ * followed (a link to `/` would walk the whole system; a target inside the
+ * root is visited under its own name). A directory that cannot be read is a
+ * problem naming it, not a silent gap.
  */
-export function findModuleDirs(root: Target, excluded: (absDir: string) => boolean): Target[] {
+export function findModuleDirs(root: Target, excluded: (absDir: string) => boolean, seen: Set<string> = new Set()): Walk {
   const out: Target[] = [];
-  const seen = new Set<string>();
+  const problems: PathError[] = [];
+  let rootReal: string;
+  try {
+    rootReal = realpathSync(root.dir);
+  } catch (err) {
+    return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)] };
+  }
   const walk = (abs: string, rel: string): void => {
+    const shown = joinDisplay(root.display, rel);
     let real: string;
     try {
       real = realpathSync(abs);
-    } catch {
+    } catch (err) {
+      problems.push(new PathError(ioErrorText(err, shown), abs, true));
       return;
     }
+    if (!isInside(real, rootReal)) return;
     if (seen.has(real)) return;
     seen.add(real);
     if (rel !== "" && excluded(abs)) return;
@@ -74,7 +115,7 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
     try {
       entries = readdirSync(abs, { withFileTypes: true });
     } catch (err) {
-      if (rel === "") throw new PathError(`${root.display}: cannot read directory (${(err as NodeJS.ErrnoException).code ?? String(err)})`);
+      problems.push(new PathError(ioErrorText(err, shown), abs, true));
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -92,6 +133,10 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
         } catch {
           isFile = isModuleFileName(e.name);
         }
+        // A link to a directory is not followed: one outside the root would
+        // take the walk anywhere (a link to / walks /proc), and one inside
+        // it is reached under its own name anyway.
+        if (isDir) continue;
       }
       if (isDir) {
         if (!SKIP_DIRS.has(e.name)) subdirs.push(e.name);
@@ -99,9 +144,16 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
         hasModuleFile = true;
       }
     }
-    if (hasModuleFile) out.push({ dir: abs, display: joinDisplay(root.display, rel), ...(rel !== "" ? { fromRecursion: true } : {}) });
+    if (hasModuleFile) out.push({ dir: abs, display: shown, ...(rel !== "" ? { fromRecursion: true } : {}) });
     for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name));
   };
   walk(root.dir, "");
-  return out;
+  return { targets: out, problems };
+}
+
+/** Is `p` equal to `root` or inside it (both real, absolute paths)? */
+function isInside(p: string, root: string): boolean {
+  if (p === root) return true;
+  const rel = path.relative(root, p);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }

@@ -2,13 +2,16 @@
  * The lint command: resolve paths and configs, lint each module once, fix,
  * format, and compute the exit code.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
-import { BUILTIN_RULES, isKnownRule, REGISTRY } from "../lint/meta-rules.js";
-import { roleSourceText, type ModuleReport, type RunReport } from "../lint/result.js";
+import { BUILTIN_RULES, REGISTRY } from "../lint/meta-rules.js";
+import { ruleIdProblem } from "../config/values.js";
+import { roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
+import { decodeModuleText } from "../terraform/files.js";
 import type { RuleDefinition, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { pluginRulesOf } from "../config/plugins.js";
@@ -17,12 +20,13 @@ import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./f
 import { type CliArgs, UsageError } from "./args.js";
 import { FixTally } from "./fix-run.js";
 import { toolVersion } from "./commands.js";
-import { findModuleDirs, isModuleFileName, moduleDirOf, PathError, type Target } from "./paths.js";
+import { findModuleDirs, isModuleFileName, joinDisplay, moduleDirOf, PathError, type Target } from "./paths.js";
 
 export interface Io {
   stdout(text: string): void;
   stderr(text: string): void;
-  readStdin(): Promise<string>;
+  /** The --stdin text; bytes are checked like a module file's (binary, not UTF-8). */
+  readStdin(): Promise<string | Uint8Array>;
   env: Record<string, string | undefined>;
   cwd: string;
   isTTY: boolean;
@@ -53,7 +57,7 @@ function useColor(args: CliArgs, io: Io): boolean {
 }
 
 /** Validate options that do not depend on the module. Throws UsageError. */
-function checkOptions(args: CliArgs): { role?: Role; format: string } {
+function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string } {
   if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
     throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
   }
@@ -82,8 +86,19 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
       throw new UsageError(`--also-write ${a.format}=${a.path}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
     }
   }
-  if (args.command === "module" && args.positionals.length !== 1) {
-    throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
+  if (args.command === "module") {
+    if (args.positionals.length !== 1) throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
+    if (args.recursive) throw new UsageError("module takes one module directory; use tfcapi-lint --recursive PATH to lint a tree");
+    const dir = path.resolve(cwd, args.positionals[0]!);
+    let isFile = false;
+    try {
+      isFile = !statSync(dir).isDirectory();
+    } catch {
+      // a missing path is reported as a read error (exit 2) by the lint run
+    }
+    if (isFile) {
+      throw new UsageError(`module takes a module directory, and ${args.positionals[0]} is not one (to lint the module of a file: tfcapi-lint ${args.positionals[0]})`);
+    }
   }
   return { ...(role ? { role } : {}), format };
 }
@@ -99,10 +114,18 @@ interface Planned {
   pluginRules: readonly RuleDefinition[];
 }
 
-/** `--rule` ids must name a known rule (built-in, or of a plugin loaded for this run). */
+/**
+ * `--rule` and `--allow-warning` ids are judged as in the config file (`rule
+ * "x" { ... }`), once the plugins of the run are loaded (they may define them).
+ */
 function checkRuleFlags(args: CliArgs): void {
   for (const r of args.ruleSettings) {
-    if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
+    const bad = ruleIdProblem(r.id);
+    if (bad !== null) throw new UsageError(`--rule: ${bad}`);
+  }
+  for (const id of args.allowWarnings) {
+    const bad = ruleIdProblem(id);
+    if (bad !== null) throw new UsageError(`--allow-warning: ${bad}`);
   }
 }
 
@@ -155,14 +178,14 @@ export async function loadPluginsForCwd(args: CliArgs, io: Io): Promise<void> {
 }
 
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
-  const checked = checkOptions(args);
+  const checked = checkOptions(args, io.cwd);
   const cli = overrides(args, checked.role);
   let resolver: ConfigResolver;
   if (args.config !== undefined) {
     if (args.noConfig) throw new UsageError("use either --config or --no-config, not both");
     resolver = new ConfigResolver({ explicit: args.config });
   } else {
-    resolver = new ConfigResolver({ disabled: args.noConfig });
+    resolver = new ConfigResolver({ disabled: args.noConfig, cwd: io.cwd, home: io.env.HOME ?? homedir() });
   }
 
   try {
@@ -175,33 +198,78 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       return EXIT_OK;
     }
 
-    // Which modules, each once.
+    // Which modules, each once. What cannot be read is collected, not
+    // thrown: the run goes on with the rest and every format shows it.
+    const problems: ReadProblem[] = [];
+    const problem = (e: PathError): void => {
+      problems.push({ path: e.abs, directory: e.directory, message: e.message });
+    };
     let stdin: LintOptions["stdin"];
-    let roots: Target[];
+    let roots: Target[] = [];
     if (args.stdin) {
-      const filename = args.stdinFilename!;
-      const abs = path.resolve(io.cwd, filename);
-      const dir = path.dirname(abs);
-      const shownDir = path.dirname(filename);
-      moduleDirOf(shownDir === "" ? "." : shownDir, io.cwd);
-      stdin = { path: abs, text: await io.readStdin() };
-      roots = [{ dir, display: shownDir }];
+      const r = await stdinTarget(args.stdinFilename!, io);
+      if (r instanceof PathError) problem(r);
+      else {
+        stdin = r.stdin;
+        roots = [r.target];
+      }
     } else {
       const given = args.positionals.length > 0 ? args.positionals : ["."];
-      roots = given.map((p) => moduleDirOf(p, io.cwd));
+      for (const p of given) {
+        try {
+          roots.push(moduleDirOf(p, io.cwd));
+        } catch (err) {
+          if (!(err instanceof PathError)) throw err;
+          problem(err);
+        }
+      }
     }
+    // A path named directly that the config excludes is not linted, and
+    // the run says so (a clean pass would claim it was checked).
+    roots = roots.filter((root) => {
+      const named = root.file ?? root.dir;
+      const config = resolver.forDir(root.dir);
+      const pattern = excludingPattern(config, named);
+      if (pattern === null) return true;
+      const shown = root.file !== undefined ? joinDisplay(root.display, path.basename(root.file)) : root.display;
+      io.stderr(`tfcapi-lint: ${shown}: not linted: excluded by the pattern "${pattern}" in ${config!.path}\n`);
+      return false;
+    });
+
     const targets: Target[] = [];
     const seen = new Set<string>();
     const add = (t: Target): void => {
-      if (seen.has(t.dir)) return;
-      seen.add(t.dir);
+      const real = realOf(t.dir);
+      if (seen.has(real)) return;
+      seen.add(real);
       targets.push(t);
     };
+    const walked = new Set<string>();
     for (const root of roots) {
       if (args.recursive) {
-        for (const t of findModuleDirs(root, (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs))) add(t);
+        const walk = findModuleDirs(root, (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs), walked);
+        for (const t of walk.targets) add(t);
+        for (const e of walk.problems) problem(e);
       } else {
         add(root);
+      }
+    }
+    // Module files named one by one (pre-commit): a file of a local child
+    // module is linted through the module that calls its directory, when
+    // that module is among the paths or in a directory above them, as
+    // --recursive would report it.
+    const byFiles = !args.recursive && !args.stdin && args.command !== "module" && targets.some((t) => t.file !== undefined);
+    const fileDirs = new Set(targets.filter((t) => t.file !== undefined).map((t) => realOf(t.dir)));
+    const ancestors = new Set<string>();
+    if (byFiles) {
+      const boundary = searchBoundary(io.cwd);
+      for (const t of targets.filter((x) => x.file !== undefined)) {
+        for (const dir of ancestorModuleDirs(t.dir, boundary)) {
+          if (seen.has(realOf(dir))) continue;
+          const rel = path.relative(io.cwd, dir);
+          add({ dir, display: path.isAbsolute(t.display) ? dir : rel === "" ? "." : rel.split(path.sep).join("/") });
+          ancestors.add(realOf(dir));
+        }
       }
     }
     const plans: Planned[] = [];
@@ -212,17 +280,25 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     checkRuleFlags(args);
 
     // Lint (and fix) every target first.
-    // With --recursive, a directory another linted module loads as a local
-    // child is reported as part of that module, not on its own.
+    // With --recursive (or module files named one by one), a directory
+    // another linted module loads as a local child is reported as part of
+    // that module, not on its own.
+    const nesting = args.recursive || byFiles;
     const nested = new Set<string>();
     const results: { plan: Planned; outcome: Slim }[] = [];
     const fixes = new FixTally();
     for (const plan of plans) {
       const opts = lintOptions(args, plan, stdin);
       let outcome = lintModule(plan.target.dir, opts);
+      if (ancestors.has(realOf(plan.target.dir))) {
+        // A directory above the files named: only of interest (and only
+        // fixed) when it loads one of their directories.
+        if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => fileDirs.has(realOf(u.dir)))) continue;
+      }
       if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixes.fix(plan.target.dir, plan.target.display, opts, outcome);
       if (outcome.kind === "report") {
-        if (args.recursive) for (const u of outcome.load.units.slice(1)) nested.add(path.resolve(u.dir));
+        const children = outcome.load.units.slice(1).map((u) => realOf(u.dir));
+        if (nesting) for (const c of children) nested.add(c);
         // Keep the report, not the syntax trees (memory on large trees).
         results.push({ plan, outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors } });
       } else {
@@ -231,50 +307,58 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     }
 
     const modules: ModuleReport[] = [];
-    const readErrors: string[] = [];
     let failed = false;
     let diffs = "";
     let warnings = 0;
-    let maxWarnings: number | null = null;
+    let maxWarnings: { value: number; origin: string } | null = null;
     for (const { plan, outcome } of results) {
-      if (nested.has(plan.target.dir)) continue;
+      if (nested.has(realOf(plan.target.dir))) continue;
       if (outcome.kind === "usage-error") {
         // --recursive walks whole repositories, which also hold modules that
         // are not CAPTF role modules (shared helpers, examples of other
         // tools): one that shows no sign of any role is skipped with a note
-        // rather than stopping the run. An ambiguous one still stops it.
-        if (args.recursive && outcome.noRole === true && plan.target.fromRecursion === true) {
+        // rather than stopping the run; so is the directory of a module
+        // file named on its own (pre-commit). An ambiguous one still stops it.
+        if (outcome.noRole === true && (plan.target.fromRecursion === true || (byFiles && plan.target.file !== undefined))) {
           io.stderr(`tfcapi-lint: skipped ${plan.target.display}: no CAPTF role detected (set role in .tfcapi-lint.hcl or pass --role to lint it)\n`);
           continue;
         }
         throw new UsageError(`${plan.target.display}: ${outcome.message}`);
       }
       if (outcome.kind === "no-module") {
-        readErrors.push(`${plan.target.display}: ${outcome.message}`);
+        problems.push({ path: plan.target.dir, directory: true, message: noModuleText(outcome.message, plan.target.display) });
         continue;
       }
-      for (const e of outcome.readErrors) {
-        readErrors.push(`${plan.target.display}${e.file ? `/${e.file}` : ""}: ${e.message}`);
-      }
       const report = outcome.report;
+      for (const e of outcome.readErrors) {
+        const file = e.file === "" ? report.dir : path.join(report.dir, ...e.file.split("/"));
+        const shown = joinDisplay(plan.target.display, e.file);
+        problems.push({ path: file, directory: isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir });
+      }
       if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
-      // --max-warnings counts warnings even under --quiet (which only hides them).
+      // --quiet only hides: what fails the run is decided on every finding.
       warnings += report.summary.warning;
-      const mw = plan.effective.maxWarnings.value;
-      if (mw !== null) maxWarnings = maxWarnings === null ? mw : Math.min(maxWarnings, mw);
+      const mw = plan.effective.maxWarnings;
+      if (mw.value !== null && (maxWarnings === null || mw.value < maxWarnings.value)) maxWarnings = { value: mw.value, origin: mw.origin };
+      const failOn = plan.effective.failOn.value;
+      if (report.findings.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn))) failed = true;
       if (args.quiet) {
         report.findings = report.findings.filter((f) => f.severity === "error");
         report.summary = recount(report.findings);
       }
-      const failOn = plan.effective.failOn.value;
-      if (report.findings.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn))) failed = true;
       modules.push(report);
     }
-    if (maxWarnings !== null && warnings > maxWarnings) failed = true;
+    let warningLimit: WarningLimit | undefined;
+    if (maxWarnings !== null && warnings > maxWarnings.value) {
+      failed = true;
+      warningLimit = { warnings, max: maxWarnings.value, setting: maxWarnings.origin === "--max-warnings" ? "--max-warnings" : "max_warnings" };
+    }
 
     const failOn: Severity = plans[0]?.effective.failOn.value ?? (args.strict ? "warning" : "error");
     const run: RunReport = {
       modules,
+      ...(problems.length > 0 ? { readErrors: problems } : {}),
+      ...(warningLimit ? { warningLimit } : {}),
       rules: REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: repoRootOf(io.cwd, io.env),
@@ -319,8 +403,8 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
     }
     const fixWriteFailed = fixes.print(io.stderr, args.fix);
-    if (readErrors.length > 0) {
-      for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
+    if (problems.length > 0) {
+      for (const e of problems) io.stderr(`tfcapi-lint: ${e.message}\n`);
       return EXIT_READ;
     }
     return fixWriteFailed ? EXIT_READ : failed ? EXIT_FINDINGS : EXIT_OK;
@@ -337,6 +421,105 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
   }
 }
 
+/** Real path of a directory (itself when it cannot be resolved), cached. */
+const realPaths = new Map<string, string>();
+function realOf(dir: string): string {
+  let r = realPaths.get(dir);
+  if (r === undefined) {
+    try {
+      r = realpathSync(dir);
+    } catch {
+      r = path.resolve(dir);
+    }
+    realPaths.set(dir, r);
+  }
+  return r;
+}
+
+/** The exclude pattern of `config` that matches `abs`, or null. */
+function excludingPattern(config: FileConfig | null, abs: string): string | null {
+  if (!config || config.excludeSet.empty) return null;
+  const rel = path.relative(config.dir, abs).split(path.sep).join("/");
+  return config.excludeSet.matching(rel);
+}
+
+/** How far up to look for a module calling a named file's directory: the repository root, else the working directory. */
+function searchBoundary(cwd: string): string {
+  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, ".git"))) return d;
+    if (path.dirname(d) === d) return path.resolve(cwd);
+  }
+}
+
+/** Directories strictly above `dir`, up to `boundary` (when `dir` is inside it), that hold module files; nearest first. */
+function ancestorModuleDirs(dir: string, boundary: string): string[] {
+  const out: string[] = [];
+  const rel = path.relative(boundary, dir);
+  if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) return out;
+  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(d);
+    } catch {
+      names = [];
+    }
+    if (names.some(isModuleFileName)) out.push(d);
+    if (d === boundary || path.dirname(d) === d) break;
+  }
+  return out;
+}
+
+/** The target and text of `--stdin`, or what is wrong with them. */
+async function stdinTarget(filename: string, io: Io): Promise<{ target: Target; stdin: { path: string; text: string } } | PathError> {
+  const abs = path.resolve(io.cwd, filename);
+  let isDir = false;
+  try {
+    isDir = statSync(abs).isDirectory();
+  } catch {
+    // the file need not exist (an editor's new buffer)
+  }
+  if (isDir) return new PathError(`--stdin-filename ${filename} is a directory, not a module file; nothing was linted`, abs, true);
+  if (!isModuleFileName(path.basename(abs))) {
+    return new PathError(`--stdin-filename ${filename} is not a module file name (.tf, .tf.json, .tofu, .tofu.json); nothing was linted`, abs, false);
+  }
+  const shownDir = path.dirname(filename);
+  try {
+    moduleDirOf(shownDir, io.cwd);
+  } catch (err) {
+    if (err instanceof PathError) return err;
+    throw err;
+  }
+  const raw = await io.readStdin();
+  let text: string;
+  if (typeof raw === "string") text = raw;
+  else {
+    const decoded = decodeModuleText(raw, filename);
+    if (!decoded.ok) return new PathError(`${decoded.message} (the text read from --stdin)`, abs, false);
+    text = decoded.text;
+  }
+  return { target: { dir: path.dirname(abs), display: shownDir }, stdin: { path: abs, text } };
+}
+
+/** A module directory that gave nothing to lint, in plain words. */
+function noModuleText(message: string, shown: string): string {
+  if (/: permission denied$/.test(message)) return `permission denied: ${shown}`;
+  if (message.startsWith("cannot ")) return `cannot read directory ${shown}: ${message.slice(message.lastIndexOf(": ") + 2)}`;
+  return `${shown}: ${message}`;
+}
+
+function isDirectoryProblem(e: ReadError): boolean {
+  return e.file === "" || e.message.startsWith("cannot list module directory");
+}
+
+/** A module file (or directory) the engine could not read, named by the path as shown. */
+function readErrorText(e: ReadError, shown: string): string {
+  if (/: permission denied$/.test(e.message)) return `permission denied: ${shown}`;
+  if (isDirectoryProblem(e)) return `cannot read directory ${shown}: ${e.message.slice(e.message.lastIndexOf(": ") + 2)}`;
+  const name = e.file.slice(e.file.lastIndexOf("/") + 1);
+  const at = e.message.indexOf(name);
+  return at >= 0 ? e.message.slice(0, at) + shown + e.message.slice(at + name.length) : `${shown}: ${e.message}`;
+}
+
 /** Why the report file could not be written, in words. */
 function outputErrorText(err: unknown, file: string): string {
   const code = (err as NodeJS.ErrnoException).code;
@@ -347,10 +530,10 @@ function outputErrorText(err: unknown, file: string): string {
   return code ?? (err instanceof Error ? err.message : String(err));
 }
 
-/** Read a whole stream (stdin) as UTF-8. */
-export async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+/** Read a whole stream (stdin) as bytes (decoded like a module file). */
+export async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 

@@ -49,12 +49,18 @@ export class GlobSet {
 
   /** `rel` is `/`-separated and relative to the patterns' base directory. */
   matches(rel: string): boolean {
-    if (this.res.length === 0 || rel === "" || rel.startsWith("../") || rel === "..") return false;
+    return this.matching(rel) !== null;
+  }
+
+  /** The first pattern matching `rel` or a directory above it, or null. */
+  matching(rel: string): string | null {
+    if (this.res.length === 0 || rel === "" || rel.startsWith("../") || rel === "..") return null;
     const parts = rel.split("/");
     for (let n = 1; n <= parts.length; n++) {
       const prefix = parts.slice(0, n).join("/");
-      if (this.res.some((r) => r.test(prefix))) return true;
+      const i = this.res.findIndex((r) => r.test(prefix));
+      if (i >= 0) return this.patterns[i]!;
     }
-    return false;
+    return null;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `.tfcapi-lint.hcl`: lookup (nearest file walking up from a module
- * directory, stopping at the repository root), parsing, and validation
+ * directory, stopping at the repository root, or outside a repository at the
+ * home or working directory), parsing, and validation
  * against schema/tfcapi-lint.schema.json (precompiled validator).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -9,9 +10,11 @@ import type { Expression, Range } from "../hcl/ast.js";
 import { parseHcl } from "../hcl/index.js";
 import type { Role } from "../contract/roles-api.js";
 import type { Severity, SeveritySetting } from "../lint/types.js";
+import { maxWarningsProblem, ruleIdProblem } from "./values.js";
 import { isKnownRule } from "../lint/meta-rules.js";
 import { validate, type ConfigSchemaError } from "./validate-config.generated.js";
 import { GlobSet } from "./glob.js";
+import { errorText } from "../terraform/files.js";
 
 export const CONFIG_FILE_NAME = ".tfcapi-lint.hcl";
 
@@ -136,7 +139,7 @@ export function readConfigFile(file: string): FileConfig {
   try {
     text = readFileSync(abs, "utf8");
   } catch (err) {
-    throw new ConfigError(`${file}: cannot read config file: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new ConfigError(`cannot read config file ${file}: ${errorText(err)}`);
   }
   return parseConfigText(text, abs, file);
 }
@@ -220,10 +223,31 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
   const pendingRuleIds: { id: string; origin: string }[] = [];
   if (problems.length === 0) {
     for (const id of Object.keys(rulesData)) {
-      if (isKnownRule(id)) continue;
+      const bad = ruleIdProblem(id);
+      if (bad === null) continue;
+      const where = at(shown, ranges.get(`/rule/${escapePointer(id)}`));
       // A plugin listed here may define it: checked once plugins are loaded.
-      if (hasPlugins) pendingRuleIds.push({ id, origin: at(shown, ranges.get(`/rule/${escapePointer(id)}`)) });
-      else problems.push(unknownRuleText(at(shown, ranges.get(`/rule/${escapePointer(id)}`)), id));
+      if (hasPlugins && !isKnownRule(id) && bad.startsWith("unknown rule")) pendingRuleIds.push({ id, origin: where });
+      else problems.push(`${where}: ${bad}`);
+    }
+    if (Array.isArray(data.exclude)) {
+      const dir = path.dirname(abs);
+      data.exclude = (data.exclude as string[]).map((p, i) => {
+        if (!path.isAbsolute(p)) return p;
+        // An absolute pattern works when it is inside the config's
+        // directory (it is made relative to it); elsewhere it could never
+        // match, so it is an error rather than a silent no-op.
+        const rel = path.relative(dir, p);
+        if (rel === "" || rel.startsWith("..") || path.isAbsolute(rel)) {
+          problems.push(`${at(shown, ranges.get(`/exclude/${i}`))}: exclude pattern "${p}" is an absolute path outside ${dir}; patterns are relative to the directory of the config file`);
+          return p;
+        }
+        return rel.split(path.sep).join("/");
+      });
+    }
+    if (typeof data.max_warnings === "number") {
+      const bad = maxWarningsProblem(data.max_warnings);
+      if (bad !== null) problems.push(`${at(shown, ranges.get("/max_warnings"))}: max_warnings ${bad}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems.join("\n"));
@@ -244,14 +268,11 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
   return config;
 }
 
-function unknownRuleText(where: string, id: string): string {
-  return `${where}: unknown rule "${id}" (run "tfcapi-lint rules" for the list)`;
-}
 
 /** After a config file's plugins are loaded: its rule ids must all be known now. Throws ConfigError. */
 export function checkRuleIds(config: FileConfig): void {
   const unknown = config.pendingRuleIds.filter((r) => !isKnownRule(r.id));
-  if (unknown.length > 0) throw new ConfigError(unknown.map((r) => `${unknownRuleText(r.origin, r.id)}; no plugin listed in the file defines it`).join("\n"));
+  if (unknown.length > 0) throw new ConfigError(unknown.map((r) => `${r.origin}: ${ruleIdProblem(r.id)}; no plugin listed in the file defines it`).join("\n"));
 }
 
 function isDir(p: string): boolean {
@@ -262,16 +283,42 @@ function isDir(p: string): boolean {
   }
 }
 
+function isAtOrBelow(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** Where the config lookup for `dir` stops (see findConfigFile). */
+export function lookupBoundary(dir: string, stops: { cwd?: string; home?: string } = {}): string {
+  const start = path.resolve(dir);
+  for (let d = start; ; d = path.dirname(d)) {
+    if (existsSync(path.join(d, ".git"))) return d;
+    if (path.dirname(d) === d) break;
+  }
+  // Outside a repository: the user's home when `dir` is under it, else the
+  // working directory when `dir` is under that, else `dir` itself; never up
+  // to `/` (a stray file in the system temp directory must not configure an
+  // unrelated run).
+  const candidates = [stops.home, stops.cwd ?? process.cwd()]
+    .filter((s): s is string => s !== undefined && s !== "")
+    .map((s) => path.resolve(s))
+    .filter((s) => path.dirname(s) !== s && isAtOrBelow(start, s));
+  return candidates[0] ?? start;
+}
+
 /**
  * The nearest `.tfcapi-lint.hcl` at or above `dir`, not looking above the
- * repository root (the first directory holding `.git`).
+ * repository root (the nearest directory holding `.git`); outside a
+ * repository not above the user's home (when `dir` is under it), else the
+ * working directory (when `dir` is under it), else only `dir` itself.
  */
-export function findConfigFile(dir: string): string | null {
+export function findConfigFile(dir: string, stops: { cwd?: string; home?: string } = {}): string | null {
+  const boundary = lookupBoundary(dir, stops);
   let d = path.resolve(dir);
   for (;;) {
     const candidate = path.join(d, CONFIG_FILE_NAME);
     if (existsSync(candidate) && !isDir(candidate)) return candidate;
-    if (existsSync(path.join(d, ".git"))) return null;
+    if (d === boundary) return null;
     const parent = path.dirname(d);
     if (parent === d) return null;
     d = parent;
@@ -289,7 +336,7 @@ export class ConfigResolver {
   private readonly byFile = new Map<string, FileConfig>();
   private readonly byDir = new Map<string, string | null>();
 
-  constructor(private readonly opts: { explicit?: string; disabled?: boolean }) {}
+  constructor(private readonly opts: { explicit?: string; disabled?: boolean; cwd?: string; home?: string }) {}
 
   /** Throws ConfigError. */
   forDir(dir: string): FileConfig | null {
@@ -298,7 +345,7 @@ export class ConfigResolver {
     const abs = path.resolve(dir);
     let file = this.byDir.get(abs);
     if (file === undefined) {
-      file = findConfigFile(abs);
+      file = findConfigFile(abs, { ...(this.opts.cwd !== undefined ? { cwd: this.opts.cwd } : {}), ...(this.opts.home !== undefined ? { home: this.opts.home } : {}) });
       this.byDir.set(abs, file);
     }
     return file === null ? null : this.load(file);

@@ -308,7 +308,9 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   const sources = new Map<string, string>();
   for (const u of load.units) for (const f of u.allFiles) sources.set(f.path, f.hcl.text);
 
+  const home = homeFiles(load.root.declarations);
   const report: ModuleReport = {
+    ...(home ? { homeFiles: home } : {}),
     module: opts.displayPath ?? dir,
     dir: absDir,
     contract: CONTRACT.version,
@@ -333,6 +335,33 @@ function withinOf(fix: Fix, file: string | undefined, range: Range | undefined, 
   const source = file !== undefined && range !== undefined && fix.edits.every((e) => e.file === file) ? unit.allFiles.find((f) => f.path === file) : undefined;
   if (!source || !range) return { ...fix, within: { start: -1, end: -1 } };
   return { ...fix, within: enclosingNode(source.hcl, range.start.offset, range.end.offset) };
+}
+
+/** The file holding most of `files` (first in byte order on a tie), or null. */
+function mostCommon(files: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const f of files) counts.set(f, (counts.get(f) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [f, n] of counts) {
+    const b = best === null ? 0 : counts.get(best)!;
+    if (n > b || (n === b && compareCodePoints(f, best!) < 0)) best = f;
+  }
+  return best;
+}
+
+/** See ModuleReport.homeFiles. Only files directly in the module directory count. */
+function homeFiles(mod: Module): ModuleReport["homeFiles"] {
+  const names = mod.files.filter((f) => !f.isOverride).map((f) => f.path).sort(compareCodePoints);
+  const first = names[0] ?? mod.files[0]?.path;
+  if (first === undefined) return undefined;
+  const pick = (declared: readonly { file: { path: string; isOverride: boolean } }[], conventional: string[]): string =>
+    mostCommon(declared.filter((d) => !d.file.isOverride).map((d) => d.file.path)) ?? conventional.find((c) => names.includes(c)) ?? first;
+  return {
+    variable: pick([...mod.variables.values()], ["variables.tf", "variables.tf.json", "variables.tofu"]),
+    output: pick([...mod.outputs.values()], ["outputs.tf", "outputs.tf.json", "outputs.tofu"]),
+    terraform: pick(mod.terraformBlocks, ["versions.tf", "terraform.tf", "main.tf"]),
+    first,
+  };
 }
 
 /** Recount a report's summary (after filtering or fixing). */

@@ -32,10 +32,44 @@ export interface ModuleReport {
   summary: Summary;
   /** Source text of each module file by its relative path (for code frames). */
   sources: Map<string, string>;
+  /**
+   * Where a declaration of each kind belongs in the root module (a finding
+   * about a missing one is shown there, e.g. in SARIF): the file holding
+   * most such declarations, else the conventional file when it exists, else
+   * the module's first file. Absent when the module has no file.
+   */
+  homeFiles?: { variable: string; output: string; terraform: string; first: string };
+}
+
+/**
+ * Something the run could not read (a path, a directory, a module file, the
+ * --stdin text): the run is incomplete, exits 2, and every format shows it.
+ */
+export interface ReadProblem {
+  /** Absolute path of the file or directory. */
+  path: string;
+  /** It is a directory (SARIF and checkstyle name it differently). */
+  directory: boolean;
+  /** In plain words, naming the path as the user gave it: "permission denied: nox/main.tf". */
+  message: string;
+  /** Absolute directory of the module report it belongs to, when one was linted. */
+  moduleDir?: string;
+}
+
+/** More warnings than `--max-warnings` / `max_warnings` allow (fails the run). */
+export interface WarningLimit {
+  warnings: number;
+  max: number;
+  /** How the limit was set: `--max-warnings` or `max_warnings` (config). */
+  setting: string;
 }
 
 export interface RunReport {
   modules: ModuleReport[];
+  /** What could not be read (absent or empty: everything was read). */
+  readErrors?: ReadProblem[];
+  /** Set when the warning limit was exceeded. */
+  warningLimit?: WarningLimit;
   /** Rule definitions of the run (for SARIF metadata). */
   rules: readonly RuleDefinition[];
   /** Working directory of the run (absolute). */

@@ -38,6 +38,8 @@ export interface Suppression {
   cover: { start: LineCol; end: LineCol } | null;
   /** Rule ids that suppressed at least one finding. */
   used: Set<string>;
+  /** A reason written without `--` (reported once), or null. */
+  unseparated: string | null;
 }
 
 /** A finding the suppression pass reports about ignore comments. */
@@ -56,7 +58,12 @@ interface Directive {
   ruleIds: string[];
   expires: string | null;
   reason: string;
+  /** Words after the rule IDs that are no rule IDs: a reason written without `--` (absent when none). */
+  unseparated?: string;
 }
+
+/** What a rule id looks like (`input/default`): a word with a `/`. */
+const ID_SHAPE = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)+$/;
 
 /** Parse the text of a comment (markers included) or of a JSON `"//"` value. */
 export function parseDirective(raw: string): Directive | null {
@@ -76,12 +83,20 @@ export function parseDirective(raw: string): Directive | null {
   }
   const ruleIds: string[] = [];
   let expires: string | null = null;
-  for (const token of rest.split(/[\s,]+/)) {
-    if (token === "") continue;
+  let unseparated: string | null = null;
+  // The first word is a rule id whatever it looks like; after it, the first
+  // word that is neither a rule id nor exp: starts a reason that lacks `--`.
+  for (const t of rest.matchAll(/[^\s,]+/g)) {
+    const token = t[0];
     if (token.startsWith("exp:")) expires = token.slice(4);
-    else ruleIds.push(token);
+    else if (ruleIds.length === 0 || ID_SHAPE.test(token)) ruleIds.push(token);
+    else {
+      unseparated = rest.slice(t.index).trim();
+      break;
+    }
   }
-  return { fileLevel: m[1] !== undefined, ruleIds, expires, reason };
+  if (unseparated !== null && reason === "") reason = unseparated;
+  return { fileLevel: m[1] !== undefined, ruleIds, expires, reason, ...(unseparated !== null ? { unseparated } : {}) };
 }
 
 function validDate(text: string): number | null {
@@ -147,6 +162,7 @@ function newSuppression(file: SourceFile, d: Directive, range: Range, now: Date)
     range,
     cover: null,
     used: new Set(),
+    unseparated: d.unseparated ?? null,
   };
 }
 
@@ -261,6 +277,14 @@ export function applySuppressions(findings: Finding[], sups: readonly Suppressio
       if (!opts.isKnownRule(id)) {
         meta.push({ ruleId: "lint/unknown-rule", file: s.file, range: s.range, message: `${directive} names "${id}", which is not a tfcapi-lint rule; run "tfcapi-lint rules" for the list` });
       }
+    }
+    if (s.unseparated !== null) {
+      meta.push({
+        ruleId: "lint/unknown-rule",
+        file: s.file,
+        range: s.range,
+        message: `"${s.unseparated}" is read as rule IDs; put the reason after "--": ${directive}: ${s.ruleIds.join(",")} -- ${s.unseparated}`,
+      });
     }
     if (s.ruleIds.length === 0) {
       meta.push({ ruleId: "lint/unknown-rule", file: s.file, range: s.range, message: `${directive} names no rule; write the rule ID after the colon` });

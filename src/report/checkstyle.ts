@@ -12,11 +12,12 @@
  * (modules, then each module's sorted findings). A finding about the module
  * as a whole is listed under the module directory, one about a whole file
  * under that file, both without line/column.
- * Suppressed findings are left out.
+ * Suppressed findings are left out. A file or directory that cannot be read
+ * is an error without position under its own name, `source="tfcapi-lint.read-error"`.
  */
 import type { FormatOptions, RunReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
-import { displayPath, hasPosition, visibleFindings } from "./util.js";
+import { displayPath, hasPosition, relativePath, visibleFindings } from "./util.js";
 import { escapeXml, XML_DECLARATION } from "./xml.js";
 
 /** Text safe inside an XML comment: no "--" and no trailing "-". */
@@ -47,6 +48,15 @@ export function formatCheckstyle(run: RunReport, _opts: FormatOptions): string {
       }
       errors.push(errorElement(f));
     }
+  }
+  for (const e of run.readErrors ?? []) {
+    const name = relativePath(run.cwd, e.path);
+    let errors = files.get(name);
+    if (!errors) {
+      errors = [];
+      files.set(name, errors);
+    }
+    errors.push(`    <error severity="error" message="${escapeXml(e.message)}" source="tfcapi-lint.read-error"/>`);
   }
   const out = [XML_DECLARATION, '<checkstyle version="4.3">'];
   // Checkstyle has no place for run metadata; a comment keeps the role (and

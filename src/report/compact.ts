@@ -6,14 +6,15 @@
  *
  * Paths are relative to the working directory; a finding about the module as
  * a whole uses the module directory with `:0:0` (one about a whole file: the
- * file with `:0:0`). Line breaks inside a message
+ * file with `:0:0`; a file or directory that cannot be read: its path with
+ * `:0:0`, severity error and `[read-error]`). Line breaks inside a message
  * become spaces, so every finding stays on one line. A clean run prints
  * nothing. The regular expression below parses a line (paths may contain
  * spaces; the first `:line:col: severity: ` after the path is taken, so a
  * message that itself looks like a location cannot shift the fields).
  */
 import type { FormatOptions, RunReport } from "../lint/result.js";
-import { displayPath, hasPosition, oneLine, visibleFindings } from "./util.js";
+import { displayPath, hasPosition, oneLine, relativePath, visibleFindings } from "./util.js";
 
 /**
  * For a VS Code problem matcher: groups 1 file, 2 line, 3 column,
@@ -29,6 +30,9 @@ export function formatCompact(run: RunReport, _opts: FormatOptions): string {
       const pos = hasPosition(f) ? `${f.range.start.line}:${f.range.start.column}` : "0:0";
       lines.push(`${file}:${pos}: ${f.severity}: ${oneLine(f.message)} [${f.ruleId}]`);
     }
+  }
+  for (const e of run.readErrors ?? []) {
+    lines.push(`${oneLine(relativePath(run.cwd, e.path))}:0:0: error: ${oneLine(e.message)} [read-error]`);
   }
   return lines.length > 0 ? lines.join("\n") + "\n" : "";
 }

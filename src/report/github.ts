@@ -10,6 +10,9 @@
  * module path; one about a whole file (line 0) names the file without a
  * line.
  *
+ * A file or directory that cannot be read is an `::error` (with `file=` for
+ * a file), before the findings.
+ *
  * GitHub keeps only 10 annotations of each type per step, so errors are
  * printed first, then warnings, then notices, 10 of each at most; for each
  * type with more, one plain line says how many were left out. A plain summary
@@ -93,6 +96,13 @@ export function formatGithub(run: RunReport, opts: FormatOptions): string {
   for (const mod of run.modules) {
     for (const f of visibleFindings(mod)) bySeverity[f.severity].push(annotation(base, mod, f));
   }
+  // What could not be read comes first: it is why the run is incomplete.
+  const unread = (run.readErrors ?? []).map((e) =>
+    e.directory
+      ? `::error title=tfcapi-lint read error::${escapeData(e.message)}`
+      : `::error file=${escapeProperty(relativePath(base, e.path))},title=tfcapi-lint read error::${escapeData(e.message)}`,
+  );
+  bySeverity.error.unshift(...unread);
   const lines: string[] = [];
   for (const sev of ORDER) lines.push(...bySeverity[sev].slice(0, ANNOTATIONS_PER_TYPE));
   for (const sev of ORDER) {

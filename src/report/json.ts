@@ -11,11 +11,17 @@
  * `line: 0` (and column/end 0); a finding about a whole file has its file
  * and line 0. One module → one object (as the reference);
  * several → an array of them. 2-space indent, trailing newline.
+ *
+ * What could not be read is listed, never dropped: a module's document gets
+ * `readErrors` (file relative to the module, message); a path that gave no
+ * module (an unreadable directory, --stdin text that is not UTF-8) gets a
+ * document of the same keys of its own, with `role: ""` and no findings.
  */
-import type { FormatOptions, ModuleReport, RunReport, Summary } from "../lint/result.js";
+import * as path from "node:path";
+import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "./docs.js";
-import { hasPosition, suppressedFindings, visibleFindings } from "./util.js";
+import { hasPosition, relativePath, suppressedFindings, visibleFindings } from "./util.js";
 
 export interface JsonFinding {
   id: string;
@@ -44,6 +50,8 @@ export interface JsonModuleDocument {
   roleSource: string;
   fileSet: string;
   suppressed: JsonSuppressedFinding[];
+  /** Present only when something could not be read: `file` relative to the module ("" for the directory). */
+  readErrors?: { file: string; message: string }[];
 }
 
 function jsonFinding(f: Finding): JsonFinding {
@@ -78,8 +86,35 @@ export function jsonDocument(mod: ModuleReport): JsonModuleDocument {
   };
 }
 
+function readErrorsOf(dir: string, errors: readonly ReadProblem[]): { file: string; message: string }[] {
+  return errors.map((e) => ({ file: e.path === dir ? "" : path.relative(dir, e.path).split(path.sep).join("/"), message: e.message }));
+}
+
 export function formatJson(run: RunReport, _opts: FormatOptions): string {
-  const docs = run.modules.map(jsonDocument);
+  const errors = run.readErrors ?? [];
+  const docs = run.modules.map((mod) => {
+    const doc = jsonDocument(mod);
+    const own = errors.filter((e) => e.moduleDir === mod.dir);
+    if (own.length > 0) doc.readErrors = readErrorsOf(mod.dir, own);
+    return doc;
+  });
+  // What could not be read outside any linted module gets a document of
+  // the same shape, named by the path, with no role and no findings.
+  const moduleDirs = new Set(run.modules.map((m) => m.dir));
+  for (const e of errors) {
+    if (e.moduleDir !== undefined && moduleDirs.has(e.moduleDir)) continue;
+    docs.push({
+      module: relativePath(run.cwd, e.path),
+      contract: "v1alpha1",
+      role: "",
+      findings: [],
+      summary: { error: 0, warning: 0, info: 0 },
+      roleSource: "",
+      fileSet: "",
+      suppressed: [],
+      readErrors: [{ file: "", message: e.message }],
+    });
+  }
   const value = docs.length === 1 ? docs[0] : docs;
   return JSON.stringify(value, null, 2) + "\n";
 }

@@ -9,12 +9,15 @@
  * message` line each); findings below the threshold and suppressed ones are
  * listed in `<system-out>` of a passing test case. A module with no
  * applicable rule still gets one passing test case, so an empty report is
- * never mistaken for a missing one. No timestamps or durations: the output
+ * never mistaken for a missing one. A file or directory that cannot be read
+ * is a `read-error` test case in error (`errors` counts them), in its
+ * module's suite or in a suite of its own; more warnings than
+ * `--max-warnings` is a failing `max-warnings` case. No timestamps or durations: the output
  * is deterministic (`time="0"`).
  */
-import type { FormatOptions, ModuleReport, RunReport } from "../lint/result.js";
+import type { FormatOptions, ModuleReport, ReadProblem, RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
-import { displayPath, failsRun, hasPosition, oneLine, plural, SEVERITY_RANK } from "./util.js";
+import { displayPath, failsRun, hasPosition, oneLine, plural, relativePath, SEVERITY_RANK } from "./util.js";
 import { escapeXml, escapeXmlText, XML_DECLARATION } from "./xml.js";
 
 interface Case {
@@ -66,10 +69,22 @@ function testCase(run: RunReport, mod: ModuleReport, suiteName: string, id: stri
   return { xml, failed: failing.length > 0 };
 }
 
+/** A test case in error for each path that could not be read. */
+function readErrorCases(run: RunReport, suiteName: string, errors: readonly ReadProblem[]): string[] {
+  return errors.map(
+    (e) =>
+      `    <testcase name="read-error" classname="${escapeXml(suiteName)}" time="0">\n` +
+      `      <error message="${escapeXml(oneLine(e.message))}" type="read-error">${escapeXmlText(relativePath(run.cwd, e.path))}</error>\n` +
+      "    </testcase>",
+  );
+}
+
 export function formatJunit(run: RunReport, _opts: FormatOptions): string {
   const suites: string[] = [];
   let tests = 0;
   let failures = 0;
+  let errors = 0;
+  const allErrors = run.readErrors ?? [];
   for (const mod of run.modules) {
     const name = displayPath(run.cwd, mod, "");
     const ids = caseIds(run, mod);
@@ -77,23 +92,48 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
       ids.length > 0
         ? ids.map((id) => testCase(run, mod, name, id))
         : [{ xml: [`    <testcase name="tfcapi-lint" classname="${escapeXml(name)}" time="0"/>`], failed: false }];
+    const unread = readErrorCases(run, name, allErrors.filter((e) => e.moduleDir === mod.dir));
     const failed = cases.filter((c) => c.failed).length;
-    tests += cases.length;
+    tests += cases.length + unread.length;
     failures += failed;
+    errors += unread.length;
     suites.push(
-      `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failed}" errors="0" skipped="0" time="0">`,
+      `  <testsuite name="${escapeXml(name)}" tests="${cases.length + unread.length}" failures="${failed}" errors="${unread.length}" skipped="0" time="0">`,
       "    <properties>",
       `      <property name="role" value="${escapeXml(mod.role)}"/>`,
       `      <property name="roleSource" value="${escapeXml(mod.roleSource)}"/>`,
       `      <property name="fileSet" value="${escapeXml(mod.fileSet)}"/>`,
       "    </properties>",
       ...cases.flatMap((c) => c.xml),
+      ...unread,
+      "  </testsuite>",
+    );
+  }
+  // Paths that gave no module: a suite each, named by the path.
+  const moduleDirs = new Set(run.modules.map((m) => m.dir));
+  for (const e of allErrors) {
+    if (e.moduleDir !== undefined && moduleDirs.has(e.moduleDir)) continue;
+    const name = relativePath(run.cwd, e.path);
+    tests += 1;
+    errors += 1;
+    suites.push(`  <testsuite name="${escapeXml(name)}" tests="1" failures="0" errors="1" skipped="0" time="0">`, ...readErrorCases(run, name, [e]), "  </testsuite>");
+  }
+  if (run.warningLimit) {
+    const w = run.warningLimit;
+    const message = `${plural(w.warnings, "warning")}, more than ${w.setting} ${w.max}`;
+    tests += 1;
+    failures += 1;
+    suites.push(
+      `  <testsuite name="tfcapi-lint" tests="1" failures="1" errors="0" skipped="0" time="0">`,
+      `    <testcase name="max-warnings" classname="tfcapi-lint" time="0">`,
+      `      <failure message="${escapeXml(message)}" type="warning">${escapeXmlText(message)}</failure>`,
+      "    </testcase>",
       "  </testsuite>",
     );
   }
   return [
     XML_DECLARATION,
-    `<testsuites name="tfcapi-lint" tests="${tests}" failures="${failures}" errors="0" time="0">`,
+    `<testsuites name="tfcapi-lint" tests="${tests}" failures="${failures}" errors="${errors}" time="0">`,
     ...suites,
     "</testsuites>",
   ].join("\n") + "\n";

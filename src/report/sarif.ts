@@ -13,10 +13,16 @@
  * URIs are relative to the repository root (what GitHub resolves against);
  * `%SRCROOT%` is declared in `originalUriBaseIds` so the file is also valid
  * SARIF for tools that do resolve base ids. A finding about the module as a
- * whole (something missing) is located at the module directory (URI ending
- * in `/`) with `region.startLine` 1: GitHub needs a location and treats a
- * start line as required, and there is no better line for a declaration
- * that does not exist. A finding about a whole file gets the same region.
+ * whole (something missing) is located in the file where the declaration
+ * belongs (`homeFileOf`: the module's variables file for a missing input,
+ * its outputs file for a missing output, else its first file; GitHub cannot
+ * show a directory) with `region.startLine` 1: GitHub needs a location and
+ * treats a start line as required, and there is no better line for a
+ * declaration that does not exist. A finding about a whole file gets the
+ * same region.
+ *
+ * What could not be read makes `executionSuccessful` false, with one
+ * `toolExecutionNotifications` entry naming each file or directory.
  *
  * An autofix becomes `fixes[]` (replacements by UTF-16 character offset),
  * which SARIF viewers can offer; GitHub ignores it.
@@ -135,8 +141,30 @@ function region(f: Finding): Record<string, number> {
   return { startLine, startColumn, endLine, endColumn };
 }
 
+/**
+ * The file a finding about the module as a whole is shown in: where a
+ * declaration of its kind belongs (inputs in the variables file, outputs in
+ * the outputs file, version constraints in the terraform block's file),
+ * else the module's first file. Null when the module has no file.
+ */
+export function homeFileOf(mod: ModuleReport, ruleId: string): string | null {
+  const home = mod.homeFiles;
+  if (!home) return null;
+  const prefix = ruleId.slice(0, ruleId.indexOf("/") + 1);
+  if (prefix === "input/" || prefix === "bootstrap/") return home.variable;
+  if (prefix === "output/") return home.output;
+  if (prefix === "version/") return home.terraform;
+  return home.first;
+}
+
 function physicalLocation(run: RunReport, mod: ModuleReport, f: Finding): Record<string, unknown> {
-  const uri = isModuleLevel(f) ? directoryUri(run, mod) : toUri(relativePath(run.repoRoot, absoluteFile(mod, f.file)));
+  let uri: string;
+  if (isModuleLevel(f)) {
+    const home = homeFileOf(mod, f.ruleId);
+    uri = home === null ? directoryUri(run, mod) : toUri(relativePath(run.repoRoot, absoluteFile(mod, home)));
+  } else {
+    uri = toUri(relativePath(run.repoRoot, absoluteFile(mod, f.file)));
+  }
   return { artifactLocation: { uri, uriBaseId: "%SRCROOT%" }, region: hasPosition(f) ? region(f) : { startLine: 1 } };
 }
 
@@ -274,13 +302,35 @@ export function buildSarif(run: RunReport, docs: DocLookup = ruleDoc): Record<st
       {
         tool: { driver },
         automationDetails: { id: category },
-        invocations: [{ executionSuccessful: true }],
+        invocations: [invocation(run)],
         originalUriBaseIds: { "%SRCROOT%": { uri: directoryFileUrl(run.repoRoot) } },
         columnKind: "utf16CodeUnits",
         results,
         properties,
       },
     ],
+  };
+}
+
+/**
+ * The run's invocation: not successful when something could not be read,
+ * with a notification naming each such file or directory.
+ */
+function invocation(run: RunReport): Record<string, unknown> {
+  const errors = run.readErrors ?? [];
+  if (errors.length === 0) return { executionSuccessful: true };
+  return {
+    executionSuccessful: false,
+    toolExecutionNotifications: errors.map((e) => {
+      const rel = relativePath(run.repoRoot, e.path);
+      const uri = e.directory ? (rel === "." ? "./" : `${toUri(rel)}/`) : toUri(rel);
+      return {
+        level: "error",
+        message: { text: e.message },
+        descriptor: { id: "read-error" },
+        locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: "%SRCROOT%" } } }],
+      };
+    }),
   };
 }
 

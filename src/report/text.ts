@@ -19,7 +19,7 @@
  * its path, followed by a grand total. Colours only when `opts.color`.
  */
 import pc from "picocolors";
-import type { FormatOptions, ModuleReport, RunReport, Summary } from "../lint/result.js";
+import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
 import { frameParts, SourceLines } from "./frame.js";
 import {
@@ -121,24 +121,36 @@ interface Tally {
   counts: Summary;
   suppressed: number;
   fixable: number;
+  readErrors: number;
 }
 
-function tallyOf(mods: ModuleReport[]): Tally {
+function tallyOf(mods: ModuleReport[], readErrors: number): Tally {
   return {
     counts: addSummaries(mods.map((m) => m.summary)),
     suppressed: mods.reduce((n, m) => n + suppressedFindings(m).length, 0),
     fixable: mods.reduce((n, m) => n + visibleFindings(m).filter((f) => f.fix !== undefined).length, 0),
+    readErrors,
   };
 }
 
-/** `✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix` or `✔ no problems`. */
+/**
+ * `✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix` or `✔ no problems`.
+ * With read errors never "no problems": what could not be read was not checked.
+ */
 function totalsLine(t: Tally, c: Colors, suffix = ""): string {
   const total = totalOf(t.counts);
   const sup = t.suppressed > 0 ? `, ${t.suppressed} suppressed` : "";
+  const unread = plural(t.readErrors, "read error");
+  if (total === 0 && t.readErrors > 0) return `${c.red(c.bold("✖"))} ${c.bold(`not fully linted${suffix}: ${unread}`)}${sup}`;
   if (total === 0) return c.green(`✔ no problems${suffix}`) + (sup ? ` (${t.suppressed} suppressed)` : "");
   const fix = t.fixable > 0 ? `, ${t.fixable} fixable with --fix` : "";
-  const mark = t.counts.error > 0 ? c.red(c.bold("✖")) : c.yellow(c.bold("✖"));
-  return `${mark} ${c.bold(`${plural(total, "problem")}${suffix} (${countsText(t.counts)})`)}${sup}${fix}`;
+  const mark = t.counts.error > 0 || t.readErrors > 0 ? c.red(c.bold("✖")) : c.yellow(c.bold("✖"));
+  const unreadText = t.readErrors > 0 ? `, and ${unread}` : "";
+  return `${mark} ${c.bold(`${plural(total, "problem")}${suffix} (${countsText(t.counts)})`)}${sup}${fix}${unreadText}`;
+}
+
+function readErrorLines(errors: readonly ReadProblem[], c: Colors): string[] {
+  return errors.map((e) => `${c.red("error")}  ${sanitizeControls(e.message)}  ${c.dim("(not linted)")}`);
 }
 
 function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: boolean): string[] {
@@ -148,7 +160,9 @@ function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: 
   for (const group of groupFindings(run, mod)) {
     out.push(...formatGroup(group, lines, c), "");
   }
-  out.push(totalsLine(tallyOf([mod]), c));
+  const unread = (run.readErrors ?? []).filter((e) => e.moduleDir === mod.dir);
+  if (unread.length > 0) out.push(...readErrorLines(unread, c), "");
+  out.push(totalsLine(tallyOf([mod], unread.length), c));
   out.push(c.dim(roleLine(mod)));
   out.push(c.dim(fileSetLine(mod)));
   return out;
@@ -157,10 +171,22 @@ function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: 
 export function formatText(run: RunReport, opts: FormatOptions): string {
   const c = pc.createColors(opts.color);
   const many = run.modules.length > 1;
-  const sections = run.modules.map((mod) => formatModule(run, mod, c, many).join("\n"));
+  const moduleDirs = new Set(run.modules.map((m) => m.dir));
+  const orphans = (run.readErrors ?? []).filter((e) => e.moduleDir === undefined || !moduleDirs.has(e.moduleDir));
+  // Paths that gave no module are listed after the modules, just above the
+  // total; the module sections then get headers so that a module's "no
+  // problems" is not read as the run's.
+  const sections = run.modules.map((mod) => formatModule(run, mod, c, many || orphans.length > 0).join("\n"));
+  if (orphans.length > 0) sections.push(readErrorLines(orphans, c).join("\n"));
   let out = sections.join("\n\n");
-  if (many) {
-    out += `\n\n${totalsLine(tallyOf(run.modules), c, ` in ${run.modules.length} modules`)}`;
+  const allErrors = (run.readErrors ?? []).length;
+  if (many || (orphans.length > 0 && (run.modules.length > 0 || allErrors > 0))) {
+    if (run.modules.length === 0) out += `\n\n${c.red(c.bold("✖"))} ${c.bold(`nothing linted: ${plural(allErrors, "read error")}`)}`;
+    else out += `\n\n${totalsLine(tallyOf(run.modules, allErrors), c, many ? ` in ${plural(run.modules.length, "module")}` : "")}`;
+  }
+  if (run.warningLimit) {
+    const w = run.warningLimit;
+    out += `${out === "" ? "" : "\n"}${c.red(c.bold("✖"))} ${plural(w.warnings, "warning")}, more than ${w.setting} ${w.max}`;
   }
   return out === "" ? "" : out + "\n";
 }

@@ -80,7 +80,7 @@ describe("exit codes", () => {
     const dir = tree({ ...fixtureFiles("machine-clean"), "blob.tf": Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x00, 0x00]) });
     const r = runCli(["--json", dir]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^tfcapi-lint: .*blob\.tf: .+\n$/);
+    expect(r.stderr).toMatch(/^tfcapi-lint: .*blob\.tf contains a NUL byte at offset 4; .+\n$/);
   });
 
   it("3 for usage errors, each with one line and a pointer to --help", () => {

@@ -75,7 +75,7 @@ describe("config lookup", () => {
   });
 
   it("readConfigFile reports an unreadable file", () => {
-    expect(() => readConfigFile("/nonexistent/.tfcapi-lint.hcl")).toThrow("/nonexistent/.tfcapi-lint.hcl: cannot read config file: ENOENT");
+    expect(() => readConfigFile("/nonexistent/.tfcapi-lint.hcl")).toThrow("cannot read config file /nonexistent/.tfcapi-lint.hcl: no such file or directory");
   });
 });
 

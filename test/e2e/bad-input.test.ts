@@ -35,7 +35,8 @@ describe("paths that cannot be linted", () => {
     const r = runCli(["--role", "machine", "no/such/module"], { cwd: dir });
     noCrash(r);
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
+    // The report says so too (never an empty or clean report).
+    expect(r.stdout).toBe("error  no/such/module: no such file or directory  (not linted)\n\n✖ nothing linted: 1 read error\n");
     expect(r.stderr).toBe("tfcapi-lint: no/such/module: no such file or directory\n");
   });
 
@@ -44,7 +45,7 @@ describe("paths that cannot be linted", () => {
     const r = runCli(["--role", "machine", "README.md"], { cwd: dir });
     noCrash(r);
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
+    expect(r.stdout).toBe("error  README.md: not a module directory or module file (.tf, .tf.json, .tofu, .tofu.json)  (not linted)\n\n✖ nothing linted: 1 read error\n");
     expect(r.stderr).toBe("tfcapi-lint: README.md: not a module directory or module file (.tf, .tf.json, .tofu, .tofu.json)\n");
     // A module file names its module.
     const ok = runCli(["--role", "machine", "--format", "compact", "main.tf"], { cwd: dir });
@@ -57,7 +58,7 @@ describe("paths that cannot be linted", () => {
     const r = runCli(["--role", "machine", "docs"], { cwd: dir });
     noCrash(r);
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
+    expect(r.stdout).toBe("error  docs: no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory  (not linted)\n\n✖ nothing linted: 1 read error\n");
     expect(r.stderr).toBe("tfcapi-lint: docs: no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory\n");
   });
 
@@ -137,8 +138,9 @@ describe("module files that cannot be read", () => {
     const r = runCli(["--role", "machine", "."], { cwd: dir, timeoutMs: 15_000 });
     noCrash(r);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("tfcapi-lint: ./pipe.tf: pipe.tf is not a regular file\n");
-    expect(firstLine(r.stdout)).toBe("✔ no problems");
+    expect(r.stderr).toBe("tfcapi-lint: pipe.tf is not a regular file\n");
+    // Never "no problems" beside a file that was not read.
+    expect(r.stdout.split("\n").slice(0, 3)).toEqual(["error  pipe.tf is not a regular file  (not linted)", "", "✖ not fully linted: 1 read error"]);
   });
 
   it("a binary file named main.tf: exit 2 naming the file and the NUL byte", () => {
@@ -147,7 +149,7 @@ describe("module files that cannot be read", () => {
     const r = runCli(["--role", "machine", "--json", "."], { cwd: dir });
     noCrash(r);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("tfcapi-lint: ./main.tf: main.tf contains a NUL byte at offset 7; it looks like a binary file, not Terraform source\n");
+    expect(r.stderr).toBe("tfcapi-lint: main.tf contains a NUL byte at offset 7; it looks like a binary file, not Terraform source\n");
     // The rest of the module is still reported (stdout stays valid JSON).
     expect(parseDoc(r.stdout).role).toBe("machine");
   });
@@ -158,7 +160,7 @@ describe("module files that cannot be read", () => {
     const r = runCli(["--role", "machine", "."], { cwd: dir });
     noCrash(r);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("tfcapi-lint: ./site.tf: site.tf is not valid UTF-8 (byte offset 20); save it as UTF-8\n");
+    expect(r.stderr).toBe("tfcapi-lint: site.tf is not valid UTF-8 (byte offset 20); save it as UTF-8\n");
   });
 
   it("a file name that is not valid UTF-8: exit 2 saying so (not 'no such file')", () => {
@@ -167,7 +169,7 @@ describe("module files that cannot be read", () => {
     const r = runCli(["--role", "machine", "."], { cwd: dir });
     noCrash(r);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("tfcapi-lint: ./caf\ufffd.tf: cannot read caf\ufffd.tf: the file name is not valid UTF-8; rename the file\n");
+    expect(r.stderr).toBe("tfcapi-lint: cannot read caf\ufffd.tf: the file name is not valid UTF-8; rename the file\n");
   });
 
   it("an empty .tf file is an empty file, not an error", () => {
@@ -339,8 +341,8 @@ describe("hostile sizes and shapes", () => {
     expect(r.stderr).toBe("");
     const doc = parseDoc(r.stdout);
     expect(Array.isArray(doc)).toBe(false);
-    // The first path reaching the module in byte order names it.
-    expect(doc.module).toBe("modules/alias");
+    // Links to directories are not followed: the module is named by its own path.
+    expect(doc.module).toBe("modules/machine");
     expect(briefs(doc)).toEqual([]);
   });
 

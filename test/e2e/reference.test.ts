@@ -167,7 +167,7 @@ describe("exit codes", () => {
     writeFileSync(path.join(dir, "blob.tf"), Buffer.from([0x00, 0x01, 0x02]));
     const r = runCli(["module", "--role", "machine", "."], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("tfcapi-lint: ./blob.tf: blob.tf contains a NUL byte at offset 0; it looks like a binary file, not Terraform source\n");
+    expect(r.stderr).toBe("tfcapi-lint: blob.tf contains a NUL byte at offset 0; it looks like a binary file, not Terraform source\n");
     expect(runCli(["module", "--role", "machine", "missing"], { cwd: dir }).code).toBe(2);
   });
 
