@@ -87,6 +87,8 @@ export function dryRunDiff(report: ModuleReport, cwd: string, notes?: string[]):
 export class FixTally {
   private problems = 0;
   private files = 0;
+  /** Modules --fix ran on (none: no summary line, e.g. every named file was skipped). */
+  private modules = 0;
   private readonly notes: string[] = [];
   private readonly writeErrors: string[] = [];
 
@@ -97,6 +99,7 @@ export class FixTally {
   /** --fix on one module (shown as `display`); returns the outcome after fixing. */
   fix(dir: string, display: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): LintOutcome {
     const r = fixOnDisk(dir, opts, first);
+    this.modules++;
     this.problems += r.applied;
     this.files += r.written.length;
     for (const n of r.notes) this.notes.push(FixTally.prefix(display) + n);
@@ -115,7 +118,7 @@ export class FixTally {
   /** Say it on stderr, ending with the --fix summary line; true when a file could not be written. */
   print(stderr: (text: string) => void, fixed: boolean): boolean {
     for (const n of [...this.notes, ...this.writeErrors]) stderr(`tfcapi-lint: ${n}\n`);
-    if (fixed) {
+    if (fixed && this.modules > 0) {
       const p = this.problems;
       const f = this.files;
       stderr(`tfcapi-lint: fixed ${p} problem${p === 1 ? "" : "s"} in ${f} file${f === 1 ? "" : "s"}\n`);

@@ -333,7 +333,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       for (const e of outcome.readErrors) {
         const file = e.file === "" ? report.dir : path.join(report.dir, ...e.file.split("/"));
         const shown = joinDisplay(plan.target.display, e.file);
-        problems.push({ path: file, directory: isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir });
+        problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir });
       }
       if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
       // --quiet only hides: what fails the run is decided on every finding.
@@ -508,11 +508,13 @@ function noModuleText(message: string, shown: string): string {
 }
 
 function isDirectoryProblem(e: ReadError): boolean {
+  if (e.kind === "rule-failed") return false;
   return e.file === "" || e.message.startsWith("cannot list module directory");
 }
 
 /** A module file (or directory) the engine could not read, named by the path as shown. */
 function readErrorText(e: ReadError, shown: string): string {
+  if (e.kind === "rule-failed") return `${shown}: ${e.message}`;
   if (/: permission denied$/.test(e.message)) return `permission denied: ${shown}`;
   if (isDirectoryProblem(e)) return `cannot read directory ${shown}: ${e.message.slice(e.message.lastIndexOf(": ") + 2)}`;
   const name = e.file.slice(e.file.lastIndexOf("/") + 1);

@@ -46,6 +46,8 @@ export interface LintOptions {
 export interface ReadError {
   file: string;
   message: string;
+  /** Set when the problem is a rule that failed (threw or reported nonsense), not a file that could not be read. */
+  kind?: "rule-failed";
 }
 
 export type LintOutcome =
@@ -231,7 +233,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
         const msg = err instanceof Error ? err.message : String(err);
         const who = rule.plugin ? `rule ${rule.id} of plugin ${rule.plugin}` : `rule ${rule.id}`;
         const hint = rule.plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
-        ruleFailures.push({ file: "", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
+        ruleFailures.push({ file: "", kind: "rule-failed", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
       }
     }
   }

@@ -179,7 +179,11 @@ describe("plugins listed in .tfcapi-lint.hcl", () => {
       ".tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs", "./lint/boom.mjs"]\n',
     });
     const r = compact(root, ["--rule", "acme/any-resource=off"]);
-    expect(r.stdout).toBe("pool/main.tf:32:32: warning: aws_launch_template.node has no description; add one [acme/template-owner]\n");
+    // The failure is in the report too (as every error of the run is), and on stderr.
+    expect(r.stdout).toBe(
+      "pool/main.tf:32:32: warning: aws_launch_template.node has no description; add one [acme/template-owner]\n" +
+        "pool:0:0: error: pool: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors) [read-error]\n",
+    );
     expect(r.stderr).toContain("tfcapi-lint: pool: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors)\n");
     expect(hasStackTrace(r.stderr)).toBe(false);
     expect(r.code).toBe(2);
