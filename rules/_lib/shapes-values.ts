@@ -9,7 +9,8 @@
  * anything else is unknown and yields nothing, so rules stay silent on it.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../../src/hcl/ast.js";
-import { constantValue, objectKeyName, type ConstValue } from "../../src/hcl/walk.js";
+import { constantValue, expressionKey, objectKeyName, type ConstValue } from "../../src/hcl/walk.js";
+import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "../../src/analysis/guards.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
 import { localNameOf, unwrap } from "./outputs-expr.js";
 
@@ -24,8 +25,20 @@ export interface Site {
    * the collection it iterates (its elements are the values it takes), a
    * key variable to null (not followed).
    */
-  scope?: ReadonlyMap<string, Site | null>;
+  scope?: ReadonlyMap<string, Binding | null>;
+  /** What the conditions guarding this expression tell (`x != null ? <here> : ...`). */
+  facts?: Facts;
 }
+
+/** A `for` value variable: the collection it iterates and the `if` clause that filters it. */
+export interface Binding {
+  collection: Site;
+  name: string;
+  condition: Expression | null;
+}
+
+/** Roots of names that mean the same thing everywhere in a module (not `for` variables). */
+const GLOBAL_ROOTS = new Set(["local", "var", "module", "data", "path", "terraform"]);
 
 /** Deep local chains or self-referencing values stop here (nothing is reported past it). */
 const MAX_DEPTH = 200;
@@ -64,8 +77,10 @@ export function followLocal(module: Module, site: Site): Site | null {
   const local = module.locals.get(name);
   const address = `local.${name}`;
   if (!local || site.via.includes(address)) return null;
-  // A local's value is evaluated on its own: no `for` variables are in scope.
-  return { expr: local.value, file: local.file, via: [...site.via, address] };
+  // A local's value is evaluated on its own: no `for` variables are in scope,
+  // but what is known of module-wide names still holds.
+  const facts = filterFacts(site.facts, (k) => GLOBAL_ROOTS.has(factRoot(k)));
+  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}) };
 }
 
 /** Parentheses and exact local references only: the one value `site` certainly is. */
@@ -107,6 +122,15 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
   const e = unwrap(site.expr);
   const here: Site = { ...site, expr: e };
   if (depth > MAX_DEPTH || ++budget.steps > MAX_STEPS) return;
+  const key = site.facts && site.facts.nonNull.size > 0 ? expressionKey(e) : null;
+  if (key !== null && site.facts!.nonNull.has(key)) {
+    // Guarded by `x != null`: x takes every value it may take but null.
+    const facts = filterFacts(site.facts, (k) => k !== key);
+    const sub: Site[] = [];
+    expand(module, { ...here, ...(facts ? { facts } : { facts: undefined }) }, opts, sub, depth + 1, budget);
+    for (const x of sub) if (!isLiteralNull(x.expr)) out.push(x);
+    return;
+  }
   if (e.kind === "ScopeTraversal" && iterationValues(module, here, e, opts, out, depth, budget)) return;
   const local = followLocal(module, here);
   if (local) {
@@ -126,13 +150,20 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
         expand(module, { ...here, expr: c.value ? e.trueResult : e.falseResult }, opts, out, depth + 1, budget);
         return;
       }
-      expand(module, { ...here, expr: e.trueResult }, opts, out, depth + 1, budget);
-      expand(module, { ...here, expr: e.falseResult }, opts, out, depth + 1, budget);
+      // Each branch knows what its condition tells (`x != null ? x.a : null`).
+      expand(module, { ...here, expr: e.trueResult, facts: joinFacts(here.facts, factsUnder(e.condition, true)) }, opts, out, depth + 1, budget);
+      expand(module, { ...here, expr: e.falseResult, facts: joinFacts(here.facts, factsUnder(e.condition, false)) }, opts, out, depth + 1, budget);
       return;
     }
     case "FunctionCall": {
       if (e.expandFinal) break;
       if (PICK_ONE.has(e.name) && e.args.length > 0) {
+        // Under `can(x) ? try(x, d) : ...` the first argument succeeds: no fallback is taken.
+        const first = e.name === "try" && here.facts ? expressionKey(e.args[0]!) : null;
+        if (first !== null && here.facts!.succeeds.has(first)) {
+          expand(module, { ...here, expr: e.args[0]! }, opts, out, depth + 1, budget);
+          return;
+        }
         for (const a of e.args) {
           const sub: Site[] = [];
           expand(module, { ...here, expr: a }, opts, sub, depth + 1, budget);
@@ -170,15 +201,52 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
 }
 
 /**
- * The scope inside a `for` expression's body: its value variable iterates
- * `collection`. With an `if` clause the variable only takes the values
- * that pass it, which are not known: it is not followed then.
+ * The body of a `for` expression: its value variable takes the elements of
+ * the collection (with an `if` clause, those that may pass it), and the
+ * body knows what the `if` clause tells.
  */
-function forScope(site: Site, e: ForExpr): ReadonlyMap<string, Site | null> {
+function forBody(site: Site, e: ForExpr, body: Expression): Site {
   const scope = new Map(site.scope ?? []);
   if (e.keyVar) scope.set(e.keyVar, null);
-  scope.set(e.valVar, e.condition === null ? { ...site, expr: e.collection } : null);
-  return scope;
+  scope.set(e.valVar, { collection: { ...site, expr: e.collection }, name: e.valVar, condition: e.condition });
+  const rebound = (k: string): boolean => factRoot(k) !== e.valVar && factRoot(k) !== e.keyVar;
+  const outer = filterFacts(site.facts, rebound);
+  const facts = e.condition ? joinFacts(outer, factsUnder(e.condition, true)) : outer;
+  return { ...site, expr: body, scope, facts };
+}
+
+/**
+ * An element `a` for which the `if` clause is certainly false: the clause
+ * compares `a` (or `a.attr`) with a constant (`a.address != null`,
+ * `zone != ""`) and every value the element gives it is a known constant.
+ */
+function filteredOut(module: Module, binding: Binding, element: Site, budget: Budget): boolean {
+  const cond = binding.condition;
+  if (cond === null) return false;
+  const c = unwrap(cond);
+  if (c.kind !== "BinaryOp" || (c.op !== "!=" && c.op !== "==")) return false;
+  const lc = constantValue(c.lhs);
+  const rc = constantValue(c.rhs);
+  const [side, constant] = rc.known ? [unwrap(c.lhs), rc] : lc.known ? [unwrap(c.rhs), lc] : [null, null];
+  if (side === null || !constant?.known || side.kind !== "ScopeTraversal") return false;
+  const [root, attr, ...rest] = side.traversal;
+  if (root?.kind !== "TraverseRoot" || root.name !== binding.name || rest.length > 0) return false;
+  let values: Site[];
+  if (attr === undefined) values = alternativesWithin(module, element, {}, budget);
+  else if (attr.kind !== "TraverseAttr") return false;
+  else {
+    const alts = alternativesWithin(module, element, {}, budget);
+    if (alts.length !== 1 || alts[0]!.expr.kind !== "ObjectCons") return false;
+    const value = viewOfObject(alts[0]!, alts[0]!.expr, false).attrs.get(attr.name);
+    if (!value) return false;
+    values = alternativesWithin(module, value, {}, budget);
+  }
+  if (values.length === 0 || budget.steps > MAX_STEPS) return false;
+  const wanted = JSON.stringify(constant.value);
+  const consts = values.map((v) => constantValue(v.expr));
+  if (consts.some((k) => !k.known)) return false;
+  const equal = consts.map((k) => k.known && JSON.stringify(k.value) === wanted);
+  return c.op === "!=" ? equal.every(Boolean) : !equal.some(Boolean);
 }
 
 /**
@@ -190,14 +258,15 @@ function forScope(site: Site, e: ForExpr): ReadonlyMap<string, Site | null> {
 function iterationValues(module: Module, site: Site, e: ScopeTraversal, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): boolean {
   const root = e.traversal[0];
   if (!root || root.kind !== "TraverseRoot" || !site.scope?.has(root.name)) return false;
-  const collection = site.scope.get(root.name);
-  if (!collection) return true;
+  const binding = site.scope.get(root.name);
+  if (!binding) return true;
   const steps = e.traversal.slice(1);
   if (steps.length > 1 || (steps.length === 1 && steps[0]!.kind !== "TraverseAttr")) return true;
   const attr = steps.length === 1 && steps[0]!.kind === "TraverseAttr" ? steps[0]!.name : null;
   const elements: Element[] = [];
-  collectElements(module, collection, elements, depth + 1, false, budget);
+  collectElements(module, binding.collection, elements, depth + 1, false, budget);
   for (const el of elements) {
+    if (filteredOut(module, binding, el.site, budget)) continue;
     if (attr === null) {
       expand(module, el.site, opts, out, depth + 1, budget);
       continue;
@@ -386,7 +455,7 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
     if (e.kind === "TupleCons") {
       for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
-      pushElement(module, { ...alt, expr: e.valExpr, scope: forScope(alt, e) }, true, out, depth, flatten, budget);
+      pushElement(module, forBody(alt, e, e.valExpr), true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
       const inner = flatten || e.name === "flatten";
       for (const a of e.args) collectElements(module, { ...alt, expr: a }, out, depth + 1, inner, budget);

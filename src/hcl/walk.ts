@@ -5,6 +5,16 @@
  */
 import type { Expression, File, FunctionCall, ObjectConsItem, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
 
+/** Strip `( ... )` and a `"${ x }"` template wrap, which evaluate to `x` unchanged. */
+export function unwrap(expr: Expression): Expression {
+  let e = expr;
+  for (;;) {
+    if (e.kind === "Parentheses") e = e.expr;
+    else if (e.kind === "TemplateWrap") e = e.wrapped;
+    else return e;
+  }
+}
+
 /**
  * Calls `visit` for `expr` and every sub-expression in source order
  * (pre-order: a node before its children). Template parts, object keys,
@@ -359,5 +369,72 @@ function evalConst(e: Expression, depth: number): ConstValue {
     }
     default:
       return fail();
+  }
+}
+
+/**
+ * A text that is the same for two expressions written the same way
+ * (ignoring positions, parentheses and layout): `var.a.b`, `length(var.x)>0`.
+ * Used to tell that a condition tests the same thing as another one.
+ * Null for forms not compared (`for`, splats, templates with directives).
+ */
+export function expressionKey(expr: Expression): string | null {
+  const keys = (list: readonly Expression[]): string | null => {
+    const out: string[] = [];
+    for (const x of list) {
+      const k = expressionKey(x);
+      if (k === null) return null;
+      out.push(k);
+    }
+    return out.join(",");
+  };
+  switch (expr.kind) {
+    case "Parentheses":
+      return expressionKey(expr.expr);
+    case "TemplateWrap":
+      return expressionKey(expr.wrapped);
+    case "ScopeTraversal":
+      return traversalText(expr.traversal);
+    case "LiteralValue":
+      return JSON.stringify(expr.value);
+    case "RelativeTraversal": {
+      const s = expressionKey(expr.source);
+      return s === null ? null : `(${s})${traversalText(expr.traversal)}`;
+    }
+    case "Index": {
+      const c = expressionKey(expr.collection);
+      const k = expressionKey(expr.key);
+      return c === null || k === null ? null : `${c}[${k}]`;
+    }
+    case "FunctionCall": {
+      const a = keys(expr.args);
+      return a === null ? null : `${expr.name}(${a}${expr.expandFinal ? "..." : ""})`;
+    }
+    case "BinaryOp": {
+      const l = expressionKey(expr.lhs);
+      const r = expressionKey(expr.rhs);
+      return l === null || r === null ? null : `(${l}${expr.op}${r})`;
+    }
+    case "UnaryOp": {
+      const o = expressionKey(expr.operand);
+      return o === null ? null : `${expr.op}(${o})`;
+    }
+    case "Conditional": {
+      const a = keys([expr.condition, expr.trueResult, expr.falseResult]);
+      return a === null ? null : `?(${a})`;
+    }
+    case "TupleCons": {
+      const a = keys(expr.exprs);
+      return a === null ? null : `[${a}]`;
+    }
+    case "Template": {
+      const c = constantValue(expr);
+      if (c.known) return JSON.stringify(c.value);
+      if (expr.parts.some((p) => p.kind !== "TemplateLiteral" && p.kind !== "TemplateInterp")) return null;
+      const a = keys(expr.parts.flatMap((p) => (p.kind === "TemplateInterp" ? [p.expr] : [])));
+      return a === null ? null : `tpl(${expr.parts.map((p) => (p.kind === "TemplateLiteral" ? JSON.stringify(p.value) : "$")).join("")};${a})`;
+    }
+    default:
+      return null;
   }
 }

@@ -4,18 +4,10 @@
  * Kept local to terraform/ so the model does not depend on evaluation
  * details of hcl/walk.ts.
  */
-import { children } from "../hcl/walk.js";
-import type { Attribute, Body, Expression, File, ObjectConsItem, Range, TemplatePart, Traverser } from "../hcl/ast.js";
+import { children, unwrap } from "../hcl/walk.js";
 
-/** Strip `( ... )` and a `"${ x }"` template wrap, which evaluate to `x` unchanged. */
-export function unwrap(expr: Expression): Expression {
-  let e = expr;
-  for (;;) {
-    if (e.kind === "Parentheses") e = e.expr;
-    else if (e.kind === "TemplateWrap") e = e.wrapped;
-    else return e;
-  }
-}
+export { unwrap };
+import type { Attribute, Body, Expression, File, ObjectConsItem, Range, TemplatePart, Traverser } from "../hcl/ast.js";
 
 /** The value of a string literal or a template with no interpolations, else null. */
 export function constString(expr: Expression | null | undefined): string | null {
