@@ -1,12 +1,13 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
+import { argumentsInResult } from "../../src/analysis/functions.js";
 import { propagateThroughLocals } from "../_lib/inputs-locals.js";
 import { bodyAttributes, childExpressions, isRefTo, localName, plainString, unwrapParens, visitExpression } from "../_lib/inputs-expr.js";
 
 const VERSION_VAR = "kubernetes_version";
 
-/** Calls that take the suffix off (their result no longer carries it). */
+/** Calls that take the suffix off the argument they transform (their result no longer carries it). */
 const STRIPPERS = new Set(["replace", "regex", "regexall", "trimsuffix"]);
 
 /**
@@ -44,14 +45,14 @@ const BOOLEAN_OPS: ReadonlySet<BinaryOperator> = new Set([...COMPARISONS, "&&", 
 
 /**
  * Mentions of the version (directly or through tainted locals) whose value
- * flows into `expr`'s result unstripped. A conditional's condition, boolean
+ * flows into `expr`'s result unstripped. A hash of the version is not the
+ * version (it ends the value). A conditional's condition, boolean
  * operators and checks such as can()/length() produce no version string, so
  * a null check like `var.kubernetes_version == null ? ...` is not a use.
  */
 function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
   const out: Mention[] = [];
   const visit = (e: Expression): void => {
-    if (isStripper(e)) return;
     if (isRefTo(e, "var", VERSION_VAR)) {
       out.push({ range: e.range, via: null });
       return;
@@ -74,7 +75,10 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
         break;
       case "FunctionCall":
         if (NON_FLOWING_CALLS.has(e.name)) return;
-        break;
+        // A hash ends the value; a stripper strips only the argument it
+        // transforms (`replace(format, "{v}", version)` inserts the version as is).
+        for (const arg of argumentsInResult(e, isStripper(e))) visit(arg);
+        return;
       case "For":
         visit(e.collection);
         if (e.keyExpr) visit(e.keyExpr);
