@@ -6,7 +6,20 @@
  */
 import type { Attribute, Body, Expression } from "../../src/hcl/ast.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
+import { expressionKey } from "../../src/hcl/walk.js";
 import { literalString, unwrap } from "./outputs-expr.js";
+
+/**
+ * What is known when one condition has a given value: the keys
+ * (`expressionKey`) of the conditions that are then true and of those that
+ * are then false, following locals (`local.scaler_on`, its value, and, for
+ * `a && b` known true, both `a` and `b`). Without one, the known
+ * condition is "autoscaling is enabled".
+ */
+export interface KnownCondition {
+  whenTrue: ReadonlySet<string>;
+  whenFalse: ReadonlySet<string>;
+}
 
 const ENABLED = "var.autoscaling.enabled";
 const MAX_DEPTH = 32;
@@ -74,18 +87,23 @@ function boolLiteral(expr: Expression): boolean | null {
 }
 
 /** Is `cond` certainly true (want = true) or certainly false (want = false) when autoscaling is enabled? */
-export function impliedByEnabled(module: Module, cond: Expression, want: boolean, depth = 0): boolean {
+export function impliedByEnabled(module: Module, cond: Expression, want: boolean, depth = 0, known?: KnownCondition): boolean {
   if (depth > MAX_DEPTH) return false;
   const e = unwrap(cond);
-  if (canonicalTraversal(module, e) === ENABLED) return want;
+  if (known) {
+    const key = expressionKey(e);
+    if (key !== null && known.whenTrue.has(key)) return want;
+    if (key !== null && known.whenFalse.has(key)) return !want;
+  } else if (canonicalTraversal(module, e) === ENABLED) return want;
   const viaLocal = localValue(module, e);
-  if (viaLocal) return impliedByEnabled(module, viaLocal, want, depth + 1);
+  if (viaLocal) return impliedByEnabled(module, viaLocal, want, depth + 1, known);
   switch (e.kind) {
     case "UnaryOp":
-      return e.op === "!" && impliedByEnabled(module, e.operand, !want, depth + 1);
+      return e.op === "!" && impliedByEnabled(module, e.operand, !want, depth + 1, known);
     case "BinaryOp": {
       if ((e.op === "==" || e.op === "!=") && (isNullLiteral(e.lhs) || isNullLiteral(e.rhs))) {
         // `var.autoscaling != null` is certainly true when autoscaling is enabled.
+        if (known) return false;
         const other = isNullLiteral(e.lhs) ? e.rhs : e.lhs;
         const path = canonicalTraversal(module, other);
         if (path === null || !isPathPrefix(path, ENABLED)) return false;
@@ -96,49 +114,88 @@ export function impliedByEnabled(module: Module, cond: Expression, want: boolean
         if (lit === null) return false;
         // `enabled == true` is true when enabled; `!=` flips it.
         const refWant = (lit === (e.op === "==")) === want;
-        return impliedByEnabled(module, ref, refWant, depth + 1);
+        return impliedByEnabled(module, ref, refWant, depth + 1, known);
       }
       if (e.op === "||") {
         return want
-          ? impliedByEnabled(module, e.lhs, true, depth + 1) || impliedByEnabled(module, e.rhs, true, depth + 1)
-          : impliedByEnabled(module, e.lhs, false, depth + 1) && impliedByEnabled(module, e.rhs, false, depth + 1);
+          ? impliedByEnabled(module, e.lhs, true, depth + 1, known) || impliedByEnabled(module, e.rhs, true, depth + 1, known)
+          : impliedByEnabled(module, e.lhs, false, depth + 1, known) && impliedByEnabled(module, e.rhs, false, depth + 1, known);
       }
       if (e.op === "&&") {
         return want
-          ? impliedByEnabled(module, e.lhs, true, depth + 1) && impliedByEnabled(module, e.rhs, true, depth + 1)
-          : impliedByEnabled(module, e.lhs, false, depth + 1) || impliedByEnabled(module, e.rhs, false, depth + 1);
+          ? impliedByEnabled(module, e.lhs, true, depth + 1, known) && impliedByEnabled(module, e.rhs, true, depth + 1, known)
+          : impliedByEnabled(module, e.lhs, false, depth + 1, known) || impliedByEnabled(module, e.rhs, false, depth + 1, known);
       }
       return false;
     }
     case "FunctionCall":
-      if (e.name === "lookup" && e.args.length >= 2 && !e.expandFinal) {
+      if (e.name === "lookup" && e.args.length >= 2 && !e.expandFinal && !known) {
         const base = canonicalTraversal(module, e.args[0]!);
         if (base !== null && `${base}.${literalString(e.args[1]!) ?? ""}` === ENABLED) return want;
         return false;
       }
       if ((e.name === "try" || e.name === "tobool" || e.name === "coalesce") && e.args.length >= 1 && !e.expandFinal) {
-        return impliedByEnabled(module, e.args[0]!, want, depth + 1);
+        return impliedByEnabled(module, e.args[0]!, want, depth + 1, known);
       }
       return false;
     case "Conditional":
       // `c ? x : y` is certain when both branches are.
-      return impliedByEnabled(module, e.trueResult, want, depth + 1) && impliedByEnabled(module, e.falseResult, want, depth + 1);
+      return impliedByEnabled(module, e.trueResult, want, depth + 1, known) && impliedByEnabled(module, e.falseResult, want, depth + 1, known);
     default:
       return false;
   }
 }
 
-/** Is `expr` null whenever autoscaling is enabled? */
-export function nullWhenEnabled(module: Module, expr: Expression, depth = 0): boolean {
+/** Is `expr` null whenever autoscaling is enabled (or, with `known`, whenever that condition has its value)? */
+export function nullWhenEnabled(module: Module, expr: Expression, depth = 0, known?: KnownCondition): boolean {
   if (depth > MAX_DEPTH) return false;
   const e = unwrap(expr);
   if (e.kind === "LiteralValue" && e.type === "null") return true;
   const viaLocal = localValue(module, e);
-  if (viaLocal) return nullWhenEnabled(module, viaLocal, depth + 1);
+  if (viaLocal) return nullWhenEnabled(module, viaLocal, depth + 1, known);
   if (e.kind !== "Conditional") return false;
-  if (impliedByEnabled(module, e.condition, true) && nullWhenEnabled(module, e.trueResult, depth + 1)) return true;
-  if (impliedByEnabled(module, e.condition, false) && nullWhenEnabled(module, e.falseResult, depth + 1)) return true;
-  return nullWhenEnabled(module, e.trueResult, depth + 1) && nullWhenEnabled(module, e.falseResult, depth + 1);
+  if (impliedByEnabled(module, e.condition, true, 0, known) && nullWhenEnabled(module, e.trueResult, depth + 1, known)) return true;
+  if (impliedByEnabled(module, e.condition, false, 0, known) && nullWhenEnabled(module, e.falseResult, depth + 1, known)) return true;
+  return nullWhenEnabled(module, e.trueResult, depth + 1, known) && nullWhenEnabled(module, e.falseResult, depth + 1, known);
+}
+
+/** `C ? 1 : 0` / `C ? {...} : {}`: the condition a resource exists under, or null when it is not gated that way. */
+export function existenceCondition(module: Module, resource: Resource): KnownCondition | null {
+  for (const gate of [resource.count?.expr, resource.forEach?.expr]) {
+    if (!gate) continue;
+    let e = unwrap(gate);
+    for (let i = 0; i < MAX_DEPTH; i++) {
+      const next = localValue(module, e);
+      if (!next) break;
+      e = unwrap(next);
+    }
+    if (e.kind !== "Conditional") return null;
+    const emptyTrue = isEmptyCollection(module, e.trueResult);
+    const emptyFalse = isEmptyCollection(module, e.falseResult);
+    if (emptyTrue === emptyFalse) return null;
+    const known = { whenTrue: new Set<string>(), whenFalse: new Set<string>() };
+    addKnown(module, e.condition, emptyFalse, known, 0);
+    return known;
+  }
+  return null;
+}
+
+/** Record what `cond` having the value `holds` tells (through locals, `!`, `&&` and `||`). */
+function addKnown(module: Module, cond: Expression, holds: boolean, known: { whenTrue: Set<string>; whenFalse: Set<string> }, depth: number): void {
+  if (depth > MAX_DEPTH) return;
+  const e = unwrap(cond);
+  const key = expressionKey(e);
+  if (key === null) return;
+  const set = holds ? known.whenTrue : known.whenFalse;
+  if (set.has(key)) return;
+  set.add(key);
+  const viaLocal = localValue(module, e);
+  if (viaLocal) addKnown(module, viaLocal, holds, known, depth + 1);
+  else if (e.kind === "UnaryOp" && e.op === "!") addKnown(module, e.operand, !holds, known, depth + 1);
+  else if (e.kind === "BinaryOp" && ((e.op === "&&" && holds) || (e.op === "||" && !holds))) {
+    addKnown(module, e.lhs, holds, known, depth + 1);
+    addKnown(module, e.rhs, holds, known, depth + 1);
+  }
 }
 
 function isEmptyCollection(module: Module, expr: Expression, depth = 0): boolean {

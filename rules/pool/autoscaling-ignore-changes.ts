@@ -2,6 +2,7 @@ import type { ChainStep } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import {
+  AUTOSCALER_TYPES,
   FALLBACK_DESIRED_NAMES,
   NOT_SCALING_GROUPS,
   parseAttributePath,
@@ -9,7 +10,14 @@ import {
   scalingGroupType,
   type PathStep,
 } from "../../src/contract/scaling-groups.js";
-import { absentWhenEnabled, attributesAt, findNamedAttributes, nullWhenEnabled } from "../_lib/outputs-autoscaling.js";
+import {
+  absentWhenEnabled,
+  attributesAt,
+  existenceCondition,
+  findNamedAttributes,
+  nullWhenEnabled,
+  type KnownCondition,
+} from "../_lib/outputs-autoscaling.js";
 import { blockHeaderRange, viaText } from "../_lib/outputs-expr.js";
 import { ignoreChangesFix } from "../_lib/outputs-lifecycle-fix.js";
 
@@ -76,13 +84,32 @@ function ignored(resource: Resource, steps: PathStep[]): boolean {
   });
 }
 
-/** Does this desired-count path stay out of Terraform's hands when autoscaling is on? */
-function pathKeptOut(module: Module, resource: Resource, d: Candidate["desired"][number]): boolean {
+/**
+ * The conditions under which an autoscaler of `group` exists
+ * (`count = local.scaler_on ? 1 : 0` on a resource that targets it).
+ */
+function autoscalerConditions(ctx: RuleContext, group: Resource): KnownCondition[] {
+  const out: KnownCondition[] = [];
+  for (const r of ctx.expressions.resources.values()) {
+    if (r === group || r.mode !== "managed" || !AUTOSCALER_TYPES.has(r.type)) continue;
+    const exists = existenceCondition(ctx.expressions, r);
+    if (!exists) continue;
+    if (ctx.graph.resourceExpressions(r).some((e) => ctx.graph.reaches(e, group.address) !== null)) out.push(exists);
+  }
+  return out;
+}
+
+/**
+ * Does this desired-count path stay out of Terraform's hands when autoscaling
+ * is on: ignored, or null whenever autoscaling is enabled or whenever an
+ * autoscaler of the group exists?
+ */
+function pathKeptOut(module: Module, resource: Resource, d: Candidate["desired"][number], autoscalers: readonly KnownCondition[]): boolean {
   if (ignored(resource, d.steps)) return true;
   const names = d.steps.filter((s): s is { kind: "attr"; name: string } => s.kind === "attr").map((s) => s.name);
   const attrs = attributesAt(resource.body, names);
   if (attrs.length === 0) return d.absentIsSafe;
-  return attrs.every((a) => nullWhenEnabled(module, a.expr));
+  return attrs.every((a) => nullWhenEnabled(module, a.expr) || autoscalers.some((k) => nullWhenEnabled(module, a.expr, 0, k)));
 }
 
 function locals(chain: ChainStep[]): string[] {
@@ -130,7 +157,7 @@ export default defineRule({
     // module may switch between a fixed and an autoscaled group); a group
     // that does not exist while autoscaling is enabled does not matter.
     const live = groups.filter((c) => !absentWhenEnabled(module, c.resource));
-    if (live.some((c) => c.desired.some((d) => pathKeptOut(module, c.resource, d)))) return;
+    if (live.some((c) => c.desired.some((d) => pathKeptOut(module, c.resource, d, autoscalerConditions(ctx, c.resource))))) return;
     const primary = live.filter((c) => !c.attached);
     for (const c of primary.length > 0 ? primary : live) {
       const r = c.resource;
