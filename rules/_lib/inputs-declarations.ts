@@ -5,7 +5,7 @@
  */
 import type { Block, Range } from "../../src/hcl/ast.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
-import { blockHeaderRange } from "./inputs-expr.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 export interface ComparableDecl {
   /** Identity across file sets, also used in messages: `variable "region"`, `local.tags`. */

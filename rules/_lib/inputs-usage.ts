@@ -6,8 +6,9 @@
  */
 import type { Expression } from "../../src/hcl/ast.js";
 import type { Module, ModuleCall, ModuleUnit } from "../../src/terraform/model.js";
-import { bodyAttributes, findRefs, localRefs } from "./inputs-expr.js";
 import { propagateThroughLocals } from "./inputs-locals.js";
+import { findRefs, localRefs } from "../../src/analysis/references.js";
+import { bodyAttributes } from "../../src/hcl/blocks.js";
 
 /** Locals whose value mentions `var.<name>`, directly or through other such locals. */
 export function localsMentioning(mod: Module, name: string): Set<string> {

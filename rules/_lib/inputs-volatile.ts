@@ -7,8 +7,9 @@
  */
 import type { Body, Expression, Range } from "../../src/hcl/ast.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
-import { childExpressions, isRefTo, localName, localRefs, objectKey } from "./inputs-expr.js";
 import { localsInDependencyOrder } from "./inputs-locals.js";
+import { isRefTo, localName, localRefs } from "../../src/analysis/references.js";
+import { children, objectKeyName } from "../../src/hcl/walk.js";
 
 /** Functions whose result differs on every evaluation, with a stable alternative. */
 export const VOLATILE: Record<string, string> = {
@@ -116,7 +117,7 @@ export class Scanner {
     }
     if (e.kind === "ObjectCons") {
       for (const item of e.items) {
-        const key = objectKey(item);
+        const key = objectKeyName(item);
         this.expr(item.key, path, false, hits);
         const extend = open && key !== null;
         this.expr(item.value, extend ? [...path, key] : path, extend, hits);
@@ -124,7 +125,7 @@ export class Scanner {
       return;
     }
     const passesShape = e.kind === "Parentheses" || (e.kind === "FunctionCall" && e.name === "merge") || e.kind === "Conditional";
-    for (const child of childExpressions(e)) {
+    for (const child of children(e)) {
       const isCondition = e.kind === "Conditional" && child === e.condition;
       this.expr(child, path, open && passesShape && !isCondition, hits);
     }

@@ -6,8 +6,7 @@
  */
 import type { Attribute, Body, Expression } from "../../src/hcl/ast.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
-import { expressionKey } from "../../src/hcl/walk.js";
-import { literalString, unwrap } from "./outputs-expr.js";
+import { constString, expressionKey, objectKeyName, unwrap } from "../../src/hcl/walk.js";
 
 /**
  * What is known when one condition has a given value: the keys
@@ -53,8 +52,7 @@ function resolveInto(module: Module, value: Expression, rest: string[], depth: n
   const v = unwrap(value);
   if (rest.length > 0 && v.kind === "ObjectCons") {
     for (const item of v.items) {
-      const key = item.keyIsBareIdent && item.key.kind === "ScopeTraversal" ? (item.key.traversal[0] as { name: string }).name : literalString(item.key);
-      if (key === rest[0]) return resolveInto(module, item.value, rest.slice(1), depth + 1);
+      if (objectKeyName(item) === rest[0]) return resolveInto(module, item.value, rest.slice(1), depth + 1);
     }
     return null;
   }
@@ -131,7 +129,7 @@ export function impliedByEnabled(module: Module, cond: Expression, want: boolean
     case "FunctionCall":
       if (e.name === "lookup" && e.args.length >= 2 && !e.expandFinal && !known) {
         const base = canonicalTraversal(module, e.args[0]!);
-        if (base !== null && `${base}.${literalString(e.args[1]!) ?? ""}` === ENABLED) return want;
+        if (base !== null && `${base}.${constString(e.args[1]!) ?? ""}` === ENABLED) return want;
         return false;
       }
       if ((e.name === "try" || e.name === "tobool" || e.name === "coalesce") && e.args.length >= 1 && !e.expandFinal) {

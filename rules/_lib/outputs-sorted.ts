@@ -3,7 +3,7 @@
  * filters that drop members by state.
  */
 import type { Expression, ForExpr } from "../../src/hcl/ast.js";
-import { literalString, visitExpressions } from "./outputs-expr.js";
+import { constString, walkExpression } from "../../src/hcl/walk.js";
 
 /**
  * True when `expr` is written so that its order is fixed by `sort()` in the
@@ -46,9 +46,9 @@ const STATE_WORDS = new Set(["running", "healthy"]);
  */
 export function stateFilterWord(condition: Expression): string | null {
   let word: string | null = null;
-  visitExpressions(condition, (e) => {
+  walkExpression(condition, (e) => {
     if (word) return;
-    const s = literalString(e);
+    const s = constString(e);
     if (s !== null && STATE_WORDS.has(s.toLowerCase())) {
       word = s;
       return;
@@ -63,17 +63,17 @@ export function stateFilterWord(condition: Expression): string | null {
         }
       }
     }
-  });
+  }, false);
   return word;
 }
 
 /** Every `for` expression in `expr` whose `if` filters on running/healthy. */
 export function stateFilteredFors(expr: Expression): { node: ForExpr; condition: Expression; word: string }[] {
   const out: { node: ForExpr; condition: Expression; word: string }[] = [];
-  visitExpressions(expr, (e) => {
+  walkExpression(expr, (e) => {
     if (e.kind !== "For" || !e.condition) return;
     const word = stateFilterWord(e.condition);
     if (word !== null) out.push({ node: e, condition: e.condition, word });
-  });
+  }, false);
   return out;
 }

@@ -4,7 +4,7 @@
 import type { ChainStep } from "../../src/terraform/graph-api.js";
 import type { Variable } from "../../src/terraform/model.js";
 import type { RuleContext } from "../../src/lint/types.js";
-import { blockNameRange } from "./inputs-expr.js";
+import { blockNameRange } from "../../src/hcl/blocks.js";
 
 /** The locals a dependency chain passes through, in order. */
 export function chainLocals(chain: readonly ChainStep[] | null): string[] {

@@ -9,8 +9,8 @@
 import type { Expression } from "../../src/hcl/ast.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../../src/terraform/model.js";
-import { objectKeyName } from "../../src/hcl/walk.js";
-import { localNameOf, traversalPath, unwrap } from "./outputs-expr.js";
+import { objectKeyName, unwrap } from "../../src/hcl/walk.js";
+import { localNameOf, traversalPath } from "../../src/analysis/references.js";
 
 export const BOOTSTRAP_VAR = "var.bootstrap_data";
 
@@ -94,7 +94,7 @@ export function mapEntry(graph: DependencyGraph, expr: Expression, key: string, 
       const item = e.items[i]!;
       const name = objectKeyName(item);
       if (name === key) return { value: item.value, via: resolved.via };
-      if (name === undefined) return null;
+      if (name === null) return null;
     }
     return null;
   }
@@ -104,7 +104,7 @@ export function mapEntry(graph: DependencyGraph, expr: Expression, key: string, 
       if (arg.kind !== "ObjectCons") return null;
       const hit = mapEntry(graph, e.args[i]!, key, depth + 1);
       if (hit) return { value: hit.value, via: [...resolved.via, ...hit.via] };
-      if (arg.items.some((it) => objectKeyName(it) === undefined)) return null;
+      if (arg.items.some((it) => objectKeyName(it) === null)) return null;
     }
   }
   return null;

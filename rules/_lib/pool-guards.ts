@@ -6,7 +6,8 @@
 import type { Block, Body, Expression, TemplatePart } from "../../src/hcl/ast.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/model.js";
-import { traversalPath, unwrap, visitExpressions } from "./outputs-expr.js";
+import { traversalPath } from "../../src/analysis/references.js";
+import { unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 export const AUTOSCALING_ENABLED = "var.autoscaling.enabled";
 
@@ -23,11 +24,11 @@ function templateIfConditions(parts: readonly TemplatePart[], out: Expression[])
 /** The conditions tested inside `expr` (conditionals, template `%{ if }`, `for ... if`). */
 function conditionsIn(expr: Expression): Expression[] {
   const out: Expression[] = [];
-  visitExpressions(expr, (e) => {
+  walkExpression(expr, (e) => {
     if (e.kind === "Conditional") out.push(e.condition);
     else if (e.kind === "Template") templateIfConditions(e.parts, out);
     else if (e.kind === "For" && e.condition) out.push(e.condition);
-  });
+  }, false);
   return out;
 }
 

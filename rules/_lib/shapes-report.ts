@@ -8,7 +8,6 @@
 import type { Range } from "../../src/hcl/ast.js";
 import type { RuleContext } from "../../src/lint/types.js";
 import type { Module, Output } from "../../src/terraform/model.js";
-import { fileOfAttribute } from "./outputs-expr.js";
 import {
   alternatives,
   classify,
@@ -21,6 +20,7 @@ import {
   type ObjectView,
   type Site,
 } from "./shapes-values.js";
+import { fileOfAttribute } from "../../src/analysis/references.js";
 
 /** `health.state` and `instances[*].state`, in the contract's order. */
 export const HEALTH_STATES: readonly string[] = ["pending", "running", "degraded", "stopped", "terminated", "unknown"];

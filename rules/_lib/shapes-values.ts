@@ -9,10 +9,10 @@
  * anything else is unknown and yields nothing, so rules stay silent on it.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../../src/hcl/ast.js";
-import { constantValue, expressionKey, objectKeyName, type ConstValue } from "../../src/hcl/walk.js";
+import { constantValue, type ConstValue, expressionKey, objectKeyName, unwrap } from "../../src/hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "../../src/analysis/guards.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
-import { localNameOf, unwrap } from "./outputs-expr.js";
+import { localNameOf } from "../../src/analysis/references.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -378,7 +378,7 @@ function viewOfObject(site: Site, obj: ObjectCons, fromFor: boolean): ObjectView
   let complete = true;
   for (const item of obj.items) {
     const name = objectKeyName(item);
-    if (name === undefined) {
+    if (name === null) {
       // A computed key may name any attribute, including one listed before it.
       complete = false;
       attrs.clear();

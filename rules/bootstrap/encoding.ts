@@ -3,8 +3,8 @@ import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import type { Resource } from "../../src/terraform/model.js";
 import { userDataArguments, type UserDataArgument } from "../../src/contract/providers.js";
 import { attributesAt } from "../_lib/outputs-autoscaling.js";
-import { fileOfAttribute, viaText } from "../_lib/outputs-expr.js";
 import { bootstrapVariables, encodingLeaves, mapEntry, type EncodingLeaf } from "../_lib/pool-encoding.js";
+import { fileOfAttribute, viaText } from "../../src/analysis/references.js";
 
 function argumentText(arg: UserDataArgument): string {
   const path = arg.path.join(".");

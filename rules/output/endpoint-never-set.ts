@@ -1,13 +1,14 @@
 import type { Expression } from "../../src/hcl/ast.js";
 import { defineRule } from "../../src/lint/types.js";
-import { fileOfAttribute, unwrap, visitExpressions } from "../_lib/outputs-expr.js";
+import { fileOfAttribute } from "../../src/analysis/references.js";
+import { unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 /** Does `expr` mention any variable, local, resource, data source or module? */
 function mentionsAnything(expr: Expression): boolean {
   let found = false;
-  visitExpressions(expr, (e) => {
+  walkExpression(expr, (e) => {
     if (e.kind === "ScopeTraversal") found = true;
-  });
+  }, false);
   return found;
 }
 

@@ -2,8 +2,8 @@ import type { Expression, ObjectConsItem, Range } from "../../src/hcl/ast.js";
 import { constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Module } from "../../src/terraform/model.js";
-import { fileOfAttribute } from "../_lib/outputs-expr.js";
 import { accesses, isCredentialName, secretOf, type SecretHit } from "../_lib/shapes-secrets.js";
+import { fileOfAttribute } from "../../src/analysis/references.js";
 
 interface Hit extends SecretHit {
   /** Locals passed through from the exports value to the secret. */
@@ -52,7 +52,7 @@ function credentialKeys(expr: Expression, reported: readonly Range[]): ObjectCon
     if (e.kind !== "ObjectCons") return;
     for (const item of e.items) {
       const name = objectKeyName(item);
-      if (name === undefined || !isCredentialName(name)) continue;
+      if (name === null || !isCredentialName(name)) continue;
       const c = constantValue(item.value);
       if (c.known && (c.value === null || c.value === "")) continue;
       if (reported.some((r) => within(r, item.value.range))) continue;

@@ -93,7 +93,7 @@ export default defineRule({
       for (const el of list) {
         const obj = certainObject(module, el);
         // A computed key could be "name" too: only fully literal objects count.
-        if (!obj || obj.obj.items.some((i) => objectKeyName(i) === undefined)) continue;
+        if (!obj || obj.obj.items.some((i) => objectKeyName(i) === null)) continue;
         const item = [...obj.obj.items].reverse().find((i) => objectKeyName(i) === "name");
         if (!item) continue;
         const nameSite = resolveStrict(module, { expr: item.value, file: obj.site.file, via: obj.site.via });

@@ -1,8 +1,9 @@
 import type { Expression } from "../../src/hcl/ast.js";
 import type { Module, Output, SourceFile } from "../../src/terraform/model.js";
 import { defineRule, type Fix } from "../../src/lint/types.js";
-import { fileOfAttribute, localNameOf, unwrap, visitExpressions, viaText } from "../_lib/outputs-expr.js";
 import { isSortedExpression, stateFilteredFors } from "../_lib/outputs-sorted.js";
+import { fileOfAttribute, localNameOf, viaText } from "../../src/analysis/references.js";
+import { unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 const OUTPUT = "provider_id_list";
 
@@ -67,7 +68,7 @@ function localsReached(module: Module, expr: Expression): { name: string; via: s
   const queue: { expr: Expression; via: string[] }[] = [{ expr, via: [] }];
   while (queue.length > 0) {
     const { expr: e, via } = queue.shift()!;
-    visitExpressions(e, (sub) => {
+    walkExpression(e, (sub) => {
       if (sub.kind !== "ScopeTraversal" || sub.traversal.length < 2) return;
       const [root, attr] = sub.traversal;
       if (root!.kind !== "TraverseRoot" || root!.name !== "local" || attr!.kind !== "TraverseAttr") return;
@@ -79,7 +80,7 @@ function localsReached(module: Module, expr: Expression): { name: string; via: s
       const chain = [...via, name];
       out.push({ name, via: chain });
       queue.push({ expr: local.value, via: chain });
-    });
+    }, false);
   }
   return out;
 }

@@ -18,8 +18,9 @@ import {
   nullWhenEnabled,
   type KnownCondition,
 } from "../_lib/outputs-autoscaling.js";
-import { blockHeaderRange, viaText } from "../_lib/outputs-expr.js";
 import { ignoreChangesFix } from "../_lib/outputs-lifecycle-fix.js";
+import { viaText } from "../../src/analysis/references.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 interface Candidate {
   resource: Resource;

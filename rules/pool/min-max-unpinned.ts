@@ -3,9 +3,10 @@ import { defineRule } from "../../src/lint/types.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { MIN_MAX_ATTRIBUTES } from "../../src/contract/providers.js";
 import { attributesAt } from "../_lib/outputs-autoscaling.js";
-import { unwrap, viaText } from "../_lib/outputs-expr.js";
 import { chainLocals } from "../_lib/pool-common.js";
 import { autoscalingTargets, branchesOnAny, reachesAny, resourceGatedOn, type AutoscalingTargets } from "../_lib/pool-guards.js";
+import { viaText } from "../../src/analysis/references.js";
+import { unwrap } from "../../src/hcl/walk.js";
 
 /**
  * `max(var.autoscaling.max, var.replicas)`: some argument does not come from

@@ -1,5 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
-import { fileOfAttribute, traversalPath, unwrap, viaText } from "../_lib/outputs-expr.js";
+import { fileOfAttribute, traversalPath, viaText } from "../../src/analysis/references.js";
+import { unwrap } from "../../src/hcl/walk.js";
 
 export default defineRule({
   id: "pool/replicas-output",

@@ -3,7 +3,9 @@ import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../
 import type { Module, SourceFile } from "../../src/terraform/model.js";
 import { argumentsInResult } from "../../src/analysis/functions.js";
 import { propagateThroughLocals } from "../_lib/inputs-locals.js";
-import { bodyAttributes, childExpressions, isRefTo, localName, plainString, unwrapParens, visitExpression } from "../_lib/inputs-expr.js";
+import { isRefTo, localName } from "../../src/analysis/references.js";
+import { bodyAttributes } from "../../src/hcl/blocks.js";
+import { children, constString, unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 const VERSION_VAR = "kubernetes_version";
 
@@ -36,7 +38,7 @@ function isStripper(expr: Expression): boolean {
   if (expr.kind !== "FunctionCall") return false;
   if (STRIPPERS.has(expr.name)) return true;
   const sep = expr.args[0];
-  return expr.name === "split" && sep !== undefined && plainString(sep) === "+";
+  return expr.name === "split" && sep !== undefined && constString(sep) === "+";
 }
 
 /** Calls whose result is not the version string (a check or a count). */
@@ -88,7 +90,7 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
         visitParts(e.parts);
         return;
     }
-    for (const child of childExpressions(e)) visit(child);
+    for (const child of children(e)) visit(child);
   };
   const visitParts = (parts: readonly TemplatePart[]): void => {
     for (const part of parts) {
@@ -119,9 +121,9 @@ function taintedLocals(mod: Module): Set<string> {
 }
 
 function isEmptyCheckOperand(expr: Expression): boolean {
-  const e = unwrapParens(expr);
+  const e = unwrap(expr);
   if (e.kind === "LiteralValue" && e.type === "null") return true;
-  return plainString(e) === "";
+  return constString(e) === "";
 }
 
 function subject(m: Mention): string {
@@ -163,7 +165,7 @@ export default defineRule({
           }
         }
         for (const { attr } of bodyAttributes(block.body)) {
-          visitExpression(attr.expr, (e) => {
+          walkExpression(attr.expr, (e) => {
             for (const m of comparedMentions(e, tainted)) {
               report(
                 file,
