@@ -1,7 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { Resource } from "../../src/terraform/model.js";
-import { chainLocals } from "../_lib/pool-common.js";
-import { fileOfAttribute } from "../../src/analysis/references.js";
+import { chainLocals, fileOfAttribute } from "../../src/analysis/references.js";
 
 function protectedFromDestroy(r: Resource): boolean {
   return r.lifecycle.preventDestroyAttr !== null && r.lifecycle.preventDestroy !== false;

@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { variableUsage } from "../_lib/inputs-usage.js";
+import { variableUsage } from "../../src/analysis/usage.js";
 import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({

@@ -1,25 +1,10 @@
 import type { ChainStep } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
-import {
-  AUTOSCALER_TYPES,
-  FALLBACK_DESIRED_NAMES,
-  NOT_SCALING_GROUPS,
-  parseAttributePath,
-  pathCovers,
-  scalingGroupType,
-  type PathStep,
-} from "../../src/contract/scaling-groups.js";
-import {
-  absentWhenEnabled,
-  attributesAt,
-  existenceCondition,
-  findNamedAttributes,
-  nullWhenEnabled,
-  type KnownCondition,
-} from "../_lib/outputs-autoscaling.js";
+import { AUTOSCALER_TYPES, FALLBACK_DESIRED_NAMES, NOT_SCALING_GROUPS, parseAttributePath, pathCovers, type PathStep, scalingGroupType } from "../../src/contract/scaling-groups.js";
+import { absentWhenEnabled, attributesAt, existenceCondition, findNamedAttributes, type KnownCondition, nullWhenEnabled } from "../../src/analysis/autoscaling.js";
 import { ignoreChangesFix } from "../_lib/outputs-lifecycle-fix.js";
-import { viaText } from "../../src/analysis/references.js";
+import { chainLocals, viaText } from "../../src/analysis/references.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 interface Candidate {
@@ -113,10 +98,6 @@ function pathKeptOut(module: Module, resource: Resource, d: Candidate["desired"]
   return attrs.every((a) => nullWhenEnabled(module, a.expr) || autoscalers.some((k) => nullWhenEnabled(module, a.expr, 0, k)));
 }
 
-function locals(chain: ChainStep[]): string[] {
-  return chain.map((s) => s.address).filter((a) => a.startsWith("local."));
-}
-
 export default defineRule({
   id: "pool/autoscaling-ignore-changes",
   severity: "warning",
@@ -165,8 +146,8 @@ export default defineRule({
       const names = c.desired.map((d) => d.path).join(" or ");
       const origin =
         c.reason.variable === "var.autoscaling"
-          ? `reads var.autoscaling${viaText(locals(c.reason.chain))}`
-          : `is sized from var.replicas${viaText(locals(c.reason.chain))}`;
+          ? `reads var.autoscaling${viaText(chainLocals(c.reason.chain))}`
+          : `is sized from var.replicas${viaText(chainLocals(c.reason.chain))}`;
       const fix = c.desired.length === 1 ? ignoreChangesFix(r, c.desired[0]!.ignorePath) : null;
       const what = c.desired.length === 1 ? c.desired[0]!.ignorePath : "the desired-count attribute";
       ctx.report({

@@ -2,7 +2,7 @@ import { defineRule } from "../../src/lint/types.js";
 import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
 import { argumentsInResult } from "../../src/analysis/functions.js";
-import { propagateThroughLocals } from "../_lib/inputs-locals.js";
+import { propagateThroughLocals } from "../../src/analysis/locals.js";
 import { isRefTo, localName } from "../../src/analysis/references.js";
 import { bodyAttributes } from "../../src/hcl/blocks.js";
 import { children, constString, unwrap, walkExpression } from "../../src/hcl/walk.js";

@@ -5,6 +5,7 @@
  */
 import type { Attribute, Expression, ScopeTraversal } from "../hcl/ast.js";
 import { traversalText, walkExpression } from "../hcl/walk.js";
+import type { ChainStep } from "../terraform/graph-api.js";
 import type { Declared, SourceFile } from "../terraform/model.js";
 
 /** `var.x.y` style text for a plain traversal, or null for any other expression. */
@@ -85,4 +86,9 @@ export function fileOfAttribute(decl: Declared, attr: Attribute): SourceFile {
     if (o.block.body.attributes.includes(attr)) return o.file;
   }
   return decl.file;
+}
+
+/** The locals a dependency chain passes through, in order. */
+export function chainLocals(chain: readonly ChainStep[] | null): string[] {
+  return (chain ?? []).map((s) => s.address).filter((a) => a.startsWith("local."));
 }

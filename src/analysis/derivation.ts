@@ -7,9 +7,9 @@
  * provider documents it as following the arguments (`terraform_data.output`,
  * a launch template's `latest_version`, any attribute of a data source).
  */
-import type { Body, Expression } from "../../src/hcl/ast.js";
-import type { DependencyGraph, Reference } from "../../src/terraform/graph-api.js";
-import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/model.js";
+import type { Body, Expression } from "../hcl/ast.js";
+import type { DependencyGraph, Reference } from "../terraform/graph-api.js";
+import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/model.js";
 
 /**
  * Computed attributes of managed resources and the arguments whose change

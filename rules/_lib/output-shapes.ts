@@ -15,12 +15,11 @@ import {
   listElements,
   literalAlternatives,
   objectViews,
-  viaSuffix,
   type Element,
   type ObjectView,
   type Site,
-} from "./shapes-values.js";
-import { fileOfAttribute } from "../../src/analysis/references.js";
+} from "../../src/analysis/values.js";
+import { fileOfAttribute, viaText } from "../../src/analysis/references.js";
 
 /** `health.state` and `instances[*].state`, in the contract's order. */
 export const HEALTH_STATES: readonly string[] = ["pending", "running", "degraded", "stopped", "terminated", "unknown"];
@@ -100,7 +99,7 @@ export function checkAddressObject(module: Module, view: ObjectView, where: stri
     out.report(
       view.site,
       view.range,
-      `${subject("address object", view)} in ${where}${viaSuffix(view.site.via)} ${lacksText(missing)}; every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`,
+      `${subject("address object", view)} in ${where}${viaText(view.site.via, 4)} ${lacksText(missing)}; every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`,
     );
   }
   const type = view.attrs.get("type");
@@ -112,7 +111,7 @@ export function checkAddressObject(module: Module, view: ObjectView, where: stri
     out.report(
       alt,
       alt.expr.range,
-      `address type ${describeLiteral(alt)} in ${where}${viaSuffix(alt.via)} is not a Kubernetes address type${hint}; use one of ${ADDRESS_TYPES.join(", ")}`,
+      `address type ${describeLiteral(alt)} in ${where}${viaText(alt.via, 4)} is not a Kubernetes address type${hint}; use one of ${ADDRESS_TYPES.join(", ")}`,
     );
   }
 }
@@ -129,7 +128,7 @@ export function checkValueKind(module: Module, site: Site, expected: "object" | 
     out.report(
       alt,
       alt.expr.range,
-      `${what} is ${describeLiteral(c)}${viaSuffix(alt.via)}, not ${expected === "object" ? "an object" : "a list"}; the controller rejects it (expected ${example})`,
+      `${what} is ${describeLiteral(c)}${viaText(alt.via, 4)}, not ${expected === "object" ? "an object" : "a list"}; the controller rejects it (expected ${example})`,
     );
   }
 }
@@ -143,7 +142,7 @@ export function checkElementKinds(module: Module, elements: readonly Element[], 
       out.report(
         alt,
         alt.expr.range,
-        `${what} entry is ${describeLiteral(c)}${viaSuffix(alt.via)}, not an object; each entry must be an object like ${example}`,
+        `${what} entry is ${describeLiteral(c)}${viaText(alt.via, 4)}, not an object; each entry must be an object like ${example}`,
       );
     }
   }

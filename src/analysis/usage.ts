@@ -4,11 +4,11 @@
  * that reach one), or an argument of a local module call whose child uses
  * the matching variable in turn (recursively). Used by input/tags-unused.
  */
-import type { Expression } from "../../src/hcl/ast.js";
-import type { Module, ModuleCall, ModuleUnit } from "../../src/terraform/model.js";
-import { propagateThroughLocals } from "./inputs-locals.js";
-import { findRefs, localRefs } from "../../src/analysis/references.js";
-import { bodyAttributes } from "../../src/hcl/blocks.js";
+import type { Expression } from "../hcl/ast.js";
+import type { Module, ModuleCall, ModuleUnit } from "../terraform/model.js";
+import { propagateThroughLocals } from "./locals.js";
+import { findRefs, localRefs } from "./references.js";
+import { bodyAttributes } from "../hcl/blocks.js";
 
 /** Locals whose value mentions `var.<name>`, directly or through other such locals. */
 export function localsMentioning(mod: Module, name: string): Set<string> {

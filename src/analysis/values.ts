@@ -8,11 +8,11 @@
  * `concat`/`flatten`/`tolist`, `for` results, `lookup` in a literal map);
  * anything else is unknown and yields nothing, so rules stay silent on it.
  */
-import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../../src/hcl/ast.js";
-import { constantValue, type ConstValue, expressionKey, objectKeyName, unwrap } from "../../src/hcl/walk.js";
-import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "../../src/analysis/guards.js";
-import type { Module, SourceFile } from "../../src/terraform/model.js";
-import { localNameOf } from "../../src/analysis/references.js";
+import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
+import { constantValue, type ConstValue, expressionKey, objectKeyName, unwrap } from "../hcl/walk.js";
+import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
+import type { Module, SourceFile } from "../terraform/model.js";
+import { localNameOf } from "./references.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -523,13 +523,6 @@ export function certainString(module: Module, site: Site): string | null {
 }
 
 // --------------------------------------------------------------- messages
-
-/** " (via local.a, local.b)" or "". */
-export function viaSuffix(via: readonly string[]): string {
-  if (via.length === 0) return "";
-  const shown = via.length <= 4 ? via.join(", ") : `${via.slice(0, 2).join(", ")}, ... ${via[via.length - 1]}`;
-  return ` (via ${shown})`;
-}
 
 /** A short rendering of a literal for messages: `"Running"`, `1`, `true`, `null`, `a list`. */
 export function describeLiteral(c: Classified): string {

@@ -1,15 +1,12 @@
 /**
- * Small helpers shared by the pool/*, cluster/* and bootstrap/* depth rules.
+ * Whether a contract input that nothing references is worth reporting, and
+ * the report itself, for the "*-unused" rules (bootstrap/unused,
+ * pool/node-labels-unused, ...): not in a stub module, not when a parse
+ * error may have lost the reference.
  */
-import type { ChainStep } from "../../src/terraform/graph-api.js";
 import type { Variable } from "../../src/terraform/model.js";
 import type { RuleContext } from "../../src/lint/types.js";
 import { blockNameRange } from "../../src/hcl/blocks.js";
-
-/** The locals a dependency chain passes through, in order. */
-export function chainLocals(chain: readonly ChainStep[] | null): string[] {
-  return (chain ?? []).map((s) => s.address).filter((a) => a.startsWith("local."));
-}
 
 /** Resource types of providers that create nothing outside Terraform state. */
 const BOOKKEEPING = /^(terraform_data$|null_|random_|time_)/;
