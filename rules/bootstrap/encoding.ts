@@ -10,7 +10,7 @@ import type { Attribute, Expression } from "../../src/hcl/ast.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/model.js";
 import { type UserDataArgument, userDataArguments } from "../../src/contract/providers.js";
-import { attributesAt } from "../../src/analysis/autoscaling.js";
+import { attributesAt } from "../../src/analysis/attributes.js";
 import { fileOfAttribute, localNameOf, traversalPath, viaText } from "../../src/analysis/references.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { objectKeyName, unwrap } from "../../src/hcl/walk.js";

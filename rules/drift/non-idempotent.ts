@@ -10,6 +10,7 @@ import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf } from "../../src/terraform/module.js";
 import type { Module, ModuleUnit, Resource, SourceFile } from "../../src/terraform/model.js";
 import type { Body, Expression, Range } from "../../src/hcl/ast.js";
+import { isPrefix, parseIgnorePath } from "../../src/analysis/attributes.js";
 import { localsInDependencyOrder } from "../../src/analysis/locals.js";
 import { isRefTo, localName, localRefs } from "../../src/analysis/references.js";
 import { children, objectKeyName } from "../../src/hcl/walk.js";
@@ -35,22 +36,6 @@ export interface Hit {
   via: string | null;
   /** Argument path (nested block types, object keys; indices dropped). */
   path: string[];
-}
-
-/** `tags["Created"]`, `root_block_device[0].tags` -> name/key segments without numeric indices. */
-export function parseIgnorePath(text: string): string[] {
-  const segs: string[] = [];
-  const re = /([A-Za-z_][A-Za-z0-9_-]*)|\[\s*"((?:[^"\\]|\\.)*)"\s*\]|\[\s*\d+\s*\]|\[\s*\*\s*\]/g;
-  for (const m of text.matchAll(re)) {
-    if (m[1] !== undefined) segs.push(m[1]);
-    else if (m[2] !== undefined) segs.push(m[2]);
-  }
-  return segs;
-}
-
-export function isPrefix(prefix: readonly string[], path: readonly string[]): boolean {
-  if (prefix.length === 0 || prefix.length > path.length) return false;
-  return prefix.every((s, i) => path[i] === s);
 }
 
 /** Hits in a resource's arguments that its ignore_changes does not cover. */

@@ -1,8 +1,16 @@
 import type { ChainStep } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
-import { AUTOSCALER_TYPES, FALLBACK_DESIRED_NAMES, NOT_SCALING_GROUPS, parseAttributePath, pathCovers, type PathStep, scalingGroupType } from "../../src/contract/scaling-groups.js";
-import { absentWhenEnabled, attributesAt, existenceCondition, findNamedAttributes, type KnownCondition, nullWhenEnabled } from "../../src/analysis/autoscaling.js";
+import {
+  AUTOSCALER_TYPES,
+  FALLBACK_DESIRED_NAMES,
+  NOT_SCALING_GROUPS,
+  parseAttributePath,
+  scalingGroupType,
+  type PathStep,
+} from "../../src/contract/scaling-groups.js";
+import { attributesAt, findNamedAttributes, isIgnored } from "../../src/analysis/attributes.js";
+import { absentWhenEnabled, existenceCondition, nullWhenEnabled, type KnownCondition } from "../../src/analysis/autoscaling.js";
 import { ignoreChangesFix } from "../_lib/outputs-lifecycle-fix.js";
 import { chainLocals, viaText } from "../../src/analysis/references.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
@@ -61,15 +69,6 @@ function candidateOf(ctx: RuleContext, resource: Resource): Candidate | null {
   };
 }
 
-function ignored(resource: Resource, steps: PathStep[]): boolean {
-  const ic = resource.lifecycle.ignoreChanges;
-  if (ic === "all") return true;
-  return ic.some((entry) => {
-    const listed = parseAttributePath(entry.path);
-    return listed !== null && pathCovers(listed, steps);
-  });
-}
-
 /**
  * The conditions under which an autoscaler of `group` exists
  * (`count = local.scaler_on ? 1 : 0` on a resource that targets it).
@@ -91,7 +90,7 @@ function autoscalerConditions(ctx: RuleContext, group: Resource): KnownCondition
  * autoscaler of the group exists?
  */
 function pathKeptOut(module: Module, resource: Resource, d: Candidate["desired"][number], autoscalers: readonly KnownCondition[]): boolean {
-  if (ignored(resource, d.steps)) return true;
+  if (isIgnored(resource, d.steps)) return true;
   const names = d.steps.filter((s): s is { kind: "attr"; name: string } => s.kind === "attr").map((s) => s.name);
   const attrs = attributesAt(resource.body, names);
   if (attrs.length === 0) return d.absentIsSafe;

@@ -7,7 +7,9 @@ import type { Expression } from "../../src/hcl/ast.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { MIN_MAX_ATTRIBUTES } from "../../src/contract/providers.js";
-import { attributesAt, autoscalingTargets, type AutoscalingTargets, branchesOnAny, reachesAny, resourceGatedOn } from "../../src/analysis/autoscaling.js";
+import { attributesAt } from "../../src/analysis/attributes.js";
+import { autoscalingTargets, type AutoscalingTargets } from "../../src/analysis/autoscaling.js";
+import { branchesOnAny, reachesAny, resourceGatedOn } from "../../src/analysis/guards.js";
 import { chainLocals, viaText } from "../../src/analysis/references.js";
 import { unwrap } from "../../src/hcl/walk.js";
 

@@ -4,11 +4,12 @@
  * enabled, which values are then null, and which resources then disappear.
  * Locals are followed (a module's locals are global to it).
  */
-import type { Attribute, Block, Body, Expression, TemplatePart } from "../hcl/ast.js";
+import type { Expression } from "../hcl/ast.js";
 import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/model.js";
-import { constString, expressionKey, objectKeyName, unwrap, walkExpression } from "../hcl/walk.js";
+import { constString, expressionKey, isNullLiteral, objectKeyName, unwrap } from "../hcl/walk.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
-import { traversalPath } from "./references.js";
+import { branchesOnAny, reachesAny } from "./guards.js";
+import { localNameOf, traversalPath } from "./references.js";
 
 /**
  * What is known when one condition has a given value: the keys
@@ -22,7 +23,9 @@ export interface KnownCondition {
   whenFalse: ReadonlySet<string>;
 }
 
-const ENABLED = "var.autoscaling.enabled";
+/** The address whose truth the analysis follows. */
+export const AUTOSCALING_ENABLED = "var.autoscaling.enabled";
+const ENABLED = AUTOSCALING_ENABLED;
 const MAX_DEPTH = 32;
 
 /**
@@ -63,17 +66,10 @@ function resolveInto(module: Module, value: Expression, rest: string[], depth: n
   return rest.length > 0 ? `${base}.${rest.join(".")}` : base;
 }
 
+/** The value of exactly `local.x` (parenthesised or not), or null. */
 function localValue(module: Module, expr: Expression): Expression | null {
-  const e = unwrap(expr);
-  if (e.kind !== "ScopeTraversal" || e.traversal.length !== 2) return null;
-  const [root, attr] = e.traversal;
-  if (root!.kind !== "TraverseRoot" || root!.name !== "local" || attr!.kind !== "TraverseAttr") return null;
-  return module.locals.get(attr!.name)?.value ?? null;
-}
-
-function isNullLiteral(expr: Expression): boolean {
-  const e = unwrap(expr);
-  return e.kind === "LiteralValue" && e.type === "null";
+  const name = localNameOf(unwrap(expr));
+  return name === null ? null : (module.locals.get(name)?.value ?? null);
 }
 
 /** `var.autoscaling` is a prefix of `var.autoscaling.enabled`. */
@@ -81,6 +77,7 @@ function isPathPrefix(prefix: string, full: string): boolean {
   return full === prefix || full.startsWith(`${prefix}.`);
 }
 
+/** A bool literal's value (not `"true"`: `==` does not convert). */
 function boolLiteral(expr: Expression): boolean | null {
   const e = unwrap(expr);
   return e.kind === "LiteralValue" && e.type === "bool" ? (e.value as boolean) : null;
@@ -235,117 +232,6 @@ export function absentWhenEnabled(module: Module, resource: Resource): boolean {
   return false;
 }
 
-/**
- * The attributes at `names` inside a resource body: `["scaling_config",
- * "desired_size"]` finds `desired_size` in every `scaling_config` block,
- * including the `content` of a `dynamic "scaling_config"` block.
- */
-export function attributesAt(body: Body, names: readonly string[]): Attribute[] {
-  if (names.length === 0) return [];
-  if (names.length === 1) return body.attributes.filter((a) => a.name === names[0]);
-  const out: Attribute[] = [];
-  for (const block of body.blocks) {
-    if (block.type === names[0]) out.push(...attributesAt(block.body, names.slice(1)));
-    else if (block.type === "dynamic" && block.labels[0] === names[0]) {
-      for (const content of block.body.blocks) {
-        if (content.type === "content") out.push(...attributesAt(content.body, names.slice(1)));
-      }
-    }
-  }
-  return out;
-}
-
-const META_BLOCKS = new Set(["lifecycle", "provisioner", "connection", "precondition", "postcondition"]);
-
-/**
- * Attributes with one of `names` anywhere in the body (nested blocks too,
- * not meta-argument blocks), with their paths in `ignore_changes` form.
- */
-export function findNamedAttributes(body: Body, names: readonly string[], prefix = ""): { path: string; steps: string[]; attr: Attribute }[] {
-  const out: { path: string; steps: string[]; attr: Attribute }[] = [];
-  const walk = (b: Body, pathText: string, steps: string[]): void => {
-    for (const a of b.attributes) {
-      if (names.includes(a.name)) out.push({ path: pathText + a.name, steps: [...steps, a.name], attr: a });
-    }
-    for (const block of b.blocks) {
-      if (META_BLOCKS.has(block.type)) continue;
-      if (block.type === "dynamic") {
-        const name = block.labels[0];
-        if (!name) continue;
-        for (const content of block.body.blocks) {
-          if (content.type === "content") walk(content.body, `${pathText}${name}[0].`, [...steps, name]);
-        }
-      } else {
-        walk(block.body, `${pathText}${block.type}[0].`, [...steps, block.type]);
-      }
-    }
-  };
-  walk(body, prefix, []);
-  return out;
-}
-
-/**
- * Whether a value is guarded by `var.autoscaling.enabled`: a conditional
- * testing it in the value itself or in any local the value reads, for
- * pool/min-max-unpinned.
- */
-
-export const AUTOSCALING_ENABLED = "var.autoscaling.enabled";
-
-function templateIfConditions(parts: readonly TemplatePart[], out: Expression[]): void {
-  for (const p of parts) {
-    if (p.kind === "TemplateIf") {
-      out.push(p.condition);
-      templateIfConditions(p.then, out);
-      if (p.else) templateIfConditions(p.else, out);
-    } else if (p.kind === "TemplateFor") templateIfConditions(p.body, out);
-  }
-}
-
-/** The conditions tested inside `expr` (conditionals, template `%{ if }`, `for ... if`). */
-function conditionsIn(expr: Expression): Expression[] {
-  const out: Expression[] = [];
-  walkExpression(expr, (e) => {
-    if (e.kind === "Conditional") out.push(e.condition);
-    else if (e.kind === "Template") templateIfConditions(e.parts, out);
-    else if (e.kind === "For" && e.condition) out.push(e.condition);
-  }, false);
-  return out;
-}
-
-/** Does `expr` (or a local it reads, transitively) branch on `target`? */
-export function branchesOn(graph: DependencyGraph, expr: Expression, target: string): boolean {
-  const exprs: Expression[] = [expr];
-  for (const address of graph.dependencies(expr).keys()) {
-    if (!address.startsWith("local.")) continue;
-    const l = graph.local(address.slice("local.".length));
-    if (l) exprs.push(l.value);
-  }
-  return exprs.some((e) => conditionsIn(e).some((c) => graph.reaches(c, target) !== null));
-}
-
-/** The `for_each` of every `dynamic` block in a resource body. */
-export function dynamicForEaches(body: Body): Expression[] {
-  const out: Expression[] = [];
-  const walk = (blocks: readonly Block[]): void => {
-    for (const b of blocks) {
-      if (b.type === "dynamic") {
-        const fe = b.body.attributes.find((a) => a.name === "for_each");
-        if (fe) out.push(fe.expr);
-      }
-      walk(b.body.blocks);
-    }
-  };
-  walk(body.blocks);
-  return out;
-}
-
-/** A resource that exists (or whose autoscaling blocks exist) only depending on one of `targets`. */
-export function resourceGatedOn(graph: DependencyGraph, resource: Resource, targets: readonly string[]): boolean {
-  const gates = [resource.count?.expr, resource.forEach?.expr, ...dynamicForEaches(resource.body)];
-  return gates.some((g) => g !== undefined && reachesAny(graph, g, targets) !== null);
-}
-
 /** What stands for `var.autoscaling` and its attributes in one module. */
 export interface AutoscalingTargets {
   /** Whole-object aliases (`var.autoscaling`, or a child's `var.scaling`). */
@@ -361,15 +247,6 @@ const ROOT_TARGETS: AutoscalingTargets = {
   max: ["var.autoscaling.max"],
   enabled: [AUTOSCALING_ENABLED],
 };
-
-export function reachesAny(graph: DependencyGraph, expr: Expression, targets: readonly string[]): string | null {
-  for (const t of targets) if (graph.reaches(expr, t) !== null) return t;
-  return null;
-}
-
-export function branchesOnAny(graph: DependencyGraph, expr: Expression, targets: readonly string[]): boolean {
-  return targets.some((t) => branchesOn(graph, expr, t));
-}
 
 /**
  * The autoscaling targets of `unit`: the root's own `var.autoscaling`; in a

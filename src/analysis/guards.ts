@@ -6,8 +6,10 @@
  * succeeds). Facts are keyed by `expressionKey` (the same text for the same
  * expression wherever it is written).
  */
-import type { Expression } from "../hcl/ast.js";
-import { constantValue, expressionKey, unwrap } from "../hcl/walk.js";
+import type { Block, Body, Expression, TemplatePart } from "../hcl/ast.js";
+import type { DependencyGraph } from "../terraform/graph-api.js";
+import type { Resource } from "../terraform/model.js";
+import { constantValue, expressionKey, isNullLiteral, unwrap, walkExpression } from "../hcl/walk.js";
 
 /** What is known about expressions in one branch. */
 export interface Facts {
@@ -18,11 +20,6 @@ export interface Facts {
 }
 
 export const NO_FACTS: Facts = { nonNull: new Set(), succeeds: new Set() };
-
-function isNull(e: Expression): boolean {
-  const u = unwrap(e);
-  return u.kind === "LiteralValue" && u.type === "null";
-}
 
 function numberOf(e: Expression): number | null {
   const c = constantValue(e);
@@ -39,7 +36,7 @@ function lengthArg(e: Expression): Expression | null {
 function tryOrNullArg(e: Expression): Expression | null {
   const u = unwrap(e);
   if (u.kind !== "FunctionCall" || u.name !== "try" || u.args.length < 2 || u.expandFinal) return null;
-  return u.args.slice(1).every(isNull) ? u.args[0]! : null;
+  return u.args.slice(1).every(isNullLiteral) ? u.args[0]! : null;
 }
 
 /**
@@ -82,7 +79,7 @@ function collect(cond: Expression, holds: boolean, nonNull: Set<string>, succeed
       return;
     }
     if ((e.op === "!=" && holds) || (e.op === "==" && !holds)) {
-      const other = isNull(e.rhs) ? e.lhs : isNull(e.lhs) ? e.rhs : null;
+      const other = isNullLiteral(e.rhs) ? e.lhs : isNullLiteral(e.lhs) ? e.rhs : null;
       if (other !== null) {
         add(nonNull, other);
         const inner = tryOrNullArg(other);
@@ -132,4 +129,70 @@ export function filterFacts(facts: Facts | undefined, keep: (key: string) => boo
 export function factRoot(key: string): string {
   const m = /^[A-Za-z_][A-Za-z0-9_-]*/.exec(key);
   return m ? m[0] : "";
+}
+
+// ------------------------------------------------ conditions that gate a value
+
+function templateIfConditions(parts: readonly TemplatePart[], out: Expression[]): void {
+  for (const p of parts) {
+    if (p.kind === "TemplateIf") {
+      out.push(p.condition);
+      templateIfConditions(p.then, out);
+      if (p.else) templateIfConditions(p.else, out);
+    } else if (p.kind === "TemplateFor") templateIfConditions(p.body, out);
+  }
+}
+
+/** The conditions tested inside `expr` (conditionals, template `%{ if }`, `for ... if`). */
+function conditionsIn(expr: Expression): Expression[] {
+  const out: Expression[] = [];
+  walkExpression(expr, (e) => {
+    if (e.kind === "Conditional") out.push(e.condition);
+    else if (e.kind === "Template") templateIfConditions(e.parts, out);
+    else if (e.kind === "For" && e.condition) out.push(e.condition);
+  }, false);
+  return out;
+}
+
+/** Does `expr` (or a local it reads, transitively) branch on `target`? */
+export function branchesOn(graph: DependencyGraph, expr: Expression, target: string): boolean {
+  const exprs: Expression[] = [expr];
+  for (const address of graph.dependencies(expr).keys()) {
+    if (!address.startsWith("local.")) continue;
+    const l = graph.local(address.slice("local.".length));
+    if (l) exprs.push(l.value);
+  }
+  return exprs.some((e) => conditionsIn(e).some((c) => graph.reaches(c, target) !== null));
+}
+
+/** The `for_each` of every `dynamic` block in a resource body. */
+export function dynamicForEaches(body: Body): Expression[] {
+  const out: Expression[] = [];
+  const walk = (blocks: readonly Block[]): void => {
+    for (const b of blocks) {
+      if (b.type === "dynamic") {
+        const fe = b.body.attributes.find((a) => a.name === "for_each");
+        if (fe) out.push(fe.expr);
+      }
+      walk(b.body.blocks);
+    }
+  };
+  walk(body.blocks);
+  return out;
+}
+
+/** A resource that exists (or whose autoscaling blocks exist) only depending on one of `targets`. */
+export function resourceGatedOn(graph: DependencyGraph, resource: Resource, targets: readonly string[]): boolean {
+  const gates = [resource.count?.expr, resource.forEach?.expr, ...dynamicForEaches(resource.body)];
+  return gates.some((g) => g !== undefined && reachesAny(graph, g, targets) !== null);
+}
+
+/** The first of `targets` that `expr` reaches (through locals), or null. */
+export function reachesAny(graph: DependencyGraph, expr: Expression, targets: readonly string[]): string | null {
+  for (const t of targets) if (graph.reaches(expr, t) !== null) return t;
+  return null;
+}
+
+export function branchesOnAny(graph: DependencyGraph, expr: Expression, targets: readonly string[]): boolean {
+  return targets.some((t) => branchesOn(graph, expr, t));
 }

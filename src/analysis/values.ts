@@ -9,7 +9,7 @@
  * anything else is unknown and yields nothing, so rules stay silent on it.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
-import { constantValue, type ConstValue, expressionKey, objectKeyName, unwrap } from "../hcl/walk.js";
+import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
@@ -59,11 +59,6 @@ const PICK_ONE = new Set(["try", "coalesce"]);
 const PASS_THROUGH = new Set(["nonsensitive", "sensitive"]);
 /** List functions whose elements are the elements of their (list) arguments. */
 const LIST_UNION = new Set(["concat", "tolist", "coalescelist"]);
-
-function isLiteralNull(e: Expression): boolean {
-  const u = unwrap(e);
-  return u.kind === "LiteralValue" && u.type === "null";
-}
 
 function isSkippedByCoalesce(e: Expression): boolean {
   const c = constantValue(e);
@@ -128,7 +123,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
     const facts = filterFacts(site.facts, (k) => k !== key);
     const sub: Site[] = [];
     expand(module, { ...here, ...(facts ? { facts } : { facts: undefined }) }, opts, sub, depth + 1, budget);
-    for (const x of sub) if (!isLiteralNull(x.expr)) out.push(x);
+    for (const x of sub) if (!isNullLiteral(x.expr)) out.push(x);
     return;
   }
   if (e.kind === "ScopeTraversal" && iterationValues(module, here, e, opts, out, depth, budget)) return;
@@ -394,7 +389,7 @@ function viewOfMerge(module: Module, site: Site, call: FunctionCall, fromFor: bo
   let complete = true;
   for (const arg of call.args) {
     const argSite: Site = { ...site, expr: arg };
-    if (isLiteralNull(arg)) continue;
+    if (isNullLiteral(arg)) continue;
     const alts = alternativesWithin(module, argSite, {}, budget);
     // Out of budget, the list of alternatives may be cut short: not known to be the only one.
     const views = alts.length === 1 && budget.steps <= MAX_STEPS ? objectViewsOf(module, alts[0]!, fromFor, depth + 1, budget) : [];
