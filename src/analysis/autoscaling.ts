@@ -1,8 +1,10 @@
 /**
- * Reasoning about `var.autoscaling.enabled` for pool/autoscaling-ignore-changes:
- * which conditions are certainly true (or false) whenever autoscaling is
- * enabled, which values are then null, and which resources then disappear.
- * Locals are followed (a module's locals are global to it).
+ * What holds when autoscaling is enabled (or when a known condition, such
+ * as the one an autoscaler's `count` tests, has its value): which
+ * conditions are then certainly true or false, which values are then null,
+ * which resources then disappear; and what stands for `var.autoscaling` in
+ * a local child module. Locals are followed (a module's locals are global
+ * to it).
  */
 import type { Expression } from "../hcl/ast.js";
 import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/model.js";

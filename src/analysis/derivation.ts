@@ -1,6 +1,6 @@
 /**
  * "Is this value derived from var.X?" with attribute precision across
- * resources, for pool/bootstrap-replaces-instances: a reference to
+ * resources: a reference to
  * `aws_launch_template.node.image_id` depends only on that argument, a
  * reference to a whole resource on all of its arguments, and a computed
  * attribute (`id`, `arn`) on nothing the module controls, except where the

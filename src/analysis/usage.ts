@@ -2,7 +2,7 @@
  * Whether a module really uses one of its variables: a reference from a
  * resource, data source, output or provider (directly or through locals
  * that reach one), or an argument of a local module call whose child uses
- * the matching variable in turn (recursively). Used by input/tags-unused.
+ * the matching variable in turn (recursively).
  */
 import type { Expression } from "../hcl/ast.js";
 import type { Module, ModuleCall, ModuleUnit } from "../terraform/model.js";

@@ -1,12 +1,13 @@
 /**
- * Static shape analysis of output values for the contract-depth output
- * rules (output/*-shape): which object constructors a value can evaluate
- * to, which elements a list value holds, and which literal values an
- * attribute can take. Everything here looks only through forms a careful
+ * What values an expression can take: which object constructors it can
+ * evaluate to, which elements a list value holds, and which literal values
+ * an attribute can take. Everything here looks only through forms a careful
  * author writes (parentheses, `"${x}"`, exact `local.x` references,
  * conditionals, `try`, `coalesce`, `(non)sensitive`, `merge` of objects,
- * `concat`/`flatten`/`tolist`, `for` results, `lookup` in a literal map);
- * anything else is unknown and yields nothing, so rules stay silent on it.
+ * `concat`/`flatten`/`tolist`, `for` results and their variables, `lookup`
+ * in a literal map); anything else is unknown and yields nothing, so rules
+ * stay silent on it. Each conditional branch knows what its condition tells
+ * (guards.ts): under `x != null ? A : B`, `x` is not null in `A`.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
 import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
