@@ -9,6 +9,7 @@ import type { Expression, ObjectConsItem, Range, ScopeTraversal, Traverser } fro
 import { children, constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Module } from "../../src/terraform/model.js";
+import { endsValue } from "../../src/analysis/functions.js";
 import { fileOfAttribute } from "../../src/analysis/references.js";
 
 /** One access: the root reference and every attribute/key name applied to it. */
@@ -82,8 +83,6 @@ function accessOf(e: Expression): Access | null {
   }
 }
 
-/** Calls whose result no longer holds the secret in clear text. */
-const ONE_WAY = new Set(["md5", "sha1", "sha256", "sha512", "base64sha256", "base64sha512", "bcrypt", "length", "filesha256", "uuidv5"]);
 
 /**
  * Every access in `expr` with its longest attribute path, outermost first.
@@ -93,7 +92,8 @@ const ONE_WAY = new Set(["md5", "sha1", "sha256", "sha512", "base64sha256", "bas
 export function accesses(expr: Expression): Access[] {
   const found = new Map<ScopeTraversal, Access>();
   const visit = (e: Expression, bound: ReadonlySet<string>): void => {
-    if (e.kind === "FunctionCall" && ONE_WAY.has(e.name)) return;
+    // A hash (or the length) of a secret no longer holds it in clear text.
+    if (e.kind === "FunctionCall" && (endsValue(e) || e.name === "length")) return;
     if (e.kind === "For") {
       visit(e.collection, bound);
       const inner = new Set(bound);

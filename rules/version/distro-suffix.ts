@@ -51,10 +51,33 @@ const BOOLEAN_OPS: ReadonlySet<BinaryOperator> = new Set([...COMPARISONS, "&&", 
  * version (it ends the value). A conditional's condition, boolean
  * operators and checks such as can()/length() produce no version string, so
  * a null check like `var.kubernetes_version == null ? ...` is not a use.
+ * A `for` variable carries what its collection holds: the collection's
+ * mentions count only where the body uses the variable unstripped.
  */
 function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
   const out: Mention[] = [];
+  let bound: ReadonlyMap<string, Mention[]> = new Map();
+  const carried = (collection: Expression): Mention[] => {
+    const start = out.length;
+    visit(collection);
+    return out.splice(start);
+  };
+  const withBound = (names: readonly (string | null)[], mentions: Mention[], body: () => void): void => {
+    const outer = bound;
+    const inner = new Map(outer);
+    names.forEach((n, i) => {
+      // The value variable carries the elements; a key variable the keys (not followed).
+      if (n !== null) inner.set(n, i === names.length - 1 ? mentions : []);
+    });
+    bound = inner;
+    body();
+    bound = outer;
+  };
   const visit = (e: Expression): void => {
+    if (e.kind === "ScopeTraversal" && e.traversal[0]?.kind === "TraverseRoot" && bound.has(e.traversal[0].name)) {
+      out.push(...bound.get(e.traversal[0].name)!);
+      return;
+    }
     if (isRefTo(e, "var", VERSION_VAR)) {
       out.push({ range: e.range, via: null });
       return;
@@ -81,11 +104,14 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
         // transforms (`replace(format, "{v}", version)` inserts the version as is).
         for (const arg of argumentsInResult(e, isStripper(e))) visit(arg);
         return;
-      case "For":
-        visit(e.collection);
-        if (e.keyExpr) visit(e.keyExpr);
-        visit(e.valExpr);
+      case "For": {
+        const mentions = carried(e.collection);
+        withBound([e.keyVar, e.valVar], mentions, () => {
+          if (e.keyExpr) visit(e.keyExpr);
+          visit(e.valExpr);
+        });
         return;
+      }
       case "Template":
         visitParts(e.parts);
         return;
@@ -99,8 +125,8 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
         visitParts(part.then);
         if (part.else) visitParts(part.else);
       } else if (part.kind === "TemplateFor") {
-        visit(part.collection);
-        visitParts(part.body);
+        const mentions = carried(part.collection);
+        withBound([part.keyVar, part.valVar], mentions, () => visitParts(part.body));
       }
     }
   };
