@@ -5,6 +5,7 @@
  * the address-object checks used by output/addresses-shape and
  * output/instances-shape.
  */
+import { fileOf } from "../../src/terraform/module.js";
 import type { Range } from "../../src/hcl/ast.js";
 import type { RuleContext } from "../../src/lint/types.js";
 import type { Module, Output } from "../../src/terraform/model.js";
@@ -19,7 +20,7 @@ import {
   type ObjectView,
   type Site,
 } from "../../src/analysis/values.js";
-import { fileOfAttribute, viaText } from "../../src/analysis/references.js";
+import { viaText } from "../../src/analysis/references.js";
 
 /** `health.state` and `instances[*].state`, in the contract's order. */
 export const HEALTH_STATES: readonly string[] = ["pending", "running", "degraded", "stopped", "terminated", "unknown"];
@@ -56,7 +57,7 @@ export class ShapeReporter {
 /** The value of a contract output as a Site, or null when it has none. */
 export function outputValueSite(output: Output | undefined): Site | null {
   if (!output || !output.value || !output.valueAttr || output.value.kind === "Invalid") return null;
-  return { expr: output.value, file: fileOfAttribute(output, output.valueAttr), via: [] };
+  return { expr: output.value, file: fileOf(output, output.valueAttr), via: [] };
 }
 
 /** "an address object" / "each address object built by this for expression" (message subjects). */

@@ -6,12 +6,13 @@
  * plain payload). Anything we cannot be sure about is "other" and is never
  * reported.
  */
+import { fileOf } from "../../src/terraform/module.js";
 import type { Attribute, Expression } from "../../src/hcl/ast.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/model.js";
 import { type UserDataArgument, userDataArguments } from "../../src/contract/providers.js";
 import { attributesAt } from "../../src/analysis/attributes.js";
-import { fileOfAttribute, localNameOf, traversalPath, viaText } from "../../src/analysis/references.js";
+import { localNameOf, traversalPath, viaText } from "../../src/analysis/references.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { objectKeyName, unwrap } from "../../src/hcl/walk.js";
 
@@ -188,7 +189,7 @@ export default defineRule({
             for (const source of sources) {
               const bad = encodingLeaves(ctx.graph, site.value, `var.${source}`).find((l) => isWrong(l, arg));
               if (!bad) continue;
-              ctx.report({ message: message(r, arg, source, bad, site.via), file: fileOfAttribute(r, attr).path, range: site.value.range });
+              ctx.report({ message: message(r, arg, source, bad, site.via), file: fileOf(r, attr).path, range: site.value.range });
               break;
             }
           }

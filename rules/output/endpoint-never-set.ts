@@ -1,6 +1,6 @@
+import { fileOf } from "../../src/terraform/module.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import { defineRule } from "../../src/lint/types.js";
-import { fileOfAttribute } from "../../src/analysis/references.js";
 import { unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 /** Does `expr` mention any variable, local, resource, data source or module? */
@@ -73,7 +73,7 @@ export default defineRule({
     ctx.report({
       message:
         "control_plane_endpoint is always null, so the control plane never creates a Machine; return var.control_plane_endpoint when it is set, else the endpoint the module creates ({ host = ..., port = ... })",
-      file: fileOfAttribute(output, output.valueAttr).path,
+      file: fileOf(output, output.valueAttr).path,
       range: output.value.range,
     });
   },

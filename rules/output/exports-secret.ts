@@ -5,12 +5,12 @@
  * `var.api_token`...) collected with their full attribute path, also
  * through `[*]` splats, `[0]` indexes and `f(x).attr` traversals.
  */
+import { fileOf } from "../../src/terraform/module.js";
 import type { Expression, ObjectConsItem, Range, ScopeTraversal, Traverser } from "../../src/hcl/ast.js";
 import { children, constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Module } from "../../src/terraform/model.js";
 import { endsValue } from "../../src/analysis/functions.js";
-import { fileOfAttribute } from "../../src/analysis/references.js";
 
 /** One access: the root reference and every attribute/key name applied to it. */
 export interface Access {
@@ -281,14 +281,14 @@ export default defineRule({
     if (!output) return;
     if (output.sensitive && output.sensitiveAttr) {
       ctx.report({
-        file: fileOfAttribute(output, output.sensitiveAttr).path,
+        file: fileOf(output, output.sensitiveAttr).path,
         range: output.sensitiveAttr.range,
         message:
           "exports is marked sensitive; it is stored in cluster state and copied into every machine and pool module in clear text anyway, so keep secrets out of it (hand them to nodes through the identity or a secret store) and drop sensitive = true",
       });
     }
     if (!output.value || !output.valueAttr) return;
-    const file = fileOfAttribute(output, output.valueAttr);
+    const file = fileOf(output, output.valueAttr);
     const found = secretsIn(ctx.expressions, output.value);
     for (const item of credentialKeys(output.value, found.map((f) => f.range))) {
       ctx.report({

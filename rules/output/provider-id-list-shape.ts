@@ -2,10 +2,11 @@
  * What `output/provider-id-list-shape` calls "sorted", and the `for`
  * filters that drop members by state.
  */
+import { fileOf } from "../../src/terraform/module.js";
 import type { Expression, ForExpr } from "../../src/hcl/ast.js";
 import type { Module, Output, SourceFile } from "../../src/terraform/model.js";
 import { defineRule, type Fix } from "../../src/lint/types.js";
-import { fileOfAttribute, localNameOf, viaText } from "../../src/analysis/references.js";
+import { localNameOf, viaText } from "../../src/analysis/references.js";
 import { constString, unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 /**
@@ -184,7 +185,7 @@ export default defineRule({
     const output: Output | undefined = ctx.expressions.outputs.get(OUTPUT);
     if (!output || !output.value || !output.valueAttr) return;
     const value = output.value;
-    const file = fileOfAttribute(output, output.valueAttr);
+    const file = fileOf(output, output.valueAttr);
 
     if (value.kind !== "Invalid" && !isSortedExpression(value)) {
       const fix = sortFix(file, value);

@@ -1,12 +1,11 @@
 /**
  * What a reference names, in Terraform's terms: `local.x`, `var.x`, a plain
  * traversal's address text, the locals a chain passed through (for "via"
- * in messages), and the file an attribute of a declaration comes from.
+ * in messages).
  */
-import type { Attribute, Expression, ScopeTraversal } from "../hcl/ast.js";
+import type { Expression, ScopeTraversal } from "../hcl/ast.js";
 import { traversalText, walkExpression } from "../hcl/walk.js";
 import type { ChainStep } from "../terraform/graph-api.js";
-import type { Declared, SourceFile } from "../terraform/model.js";
 
 /** `var.x.y` style text for a plain traversal, or null for any other expression. */
 export function traversalPath(expr: Expression): string | null {
@@ -75,17 +74,6 @@ export function viaText(locals: readonly string[], maxShown = Infinity): string 
   const names = locals.map((l) => (l.startsWith("local.") ? l : `local.${l}`));
   const shown = names.length <= maxShown ? names.join(", ") : `${names.slice(0, 2).join(", ")}, ... ${names[names.length - 1]}`;
   return ` (via ${shown})`;
-}
-
-/**
- * The file an attribute of a declaration comes from: the declaration's own
- * file, or the override file that supplied it after merging.
- */
-export function fileOfAttribute(decl: Declared, attr: Attribute): SourceFile {
-  for (const o of decl.overriddenBy ?? []) {
-    if (o.block.body.attributes.includes(attr)) return o.file;
-  }
-  return decl.file;
 }
 
 /** The locals a dependency chain passes through, in order. */
