@@ -57,7 +57,8 @@ function nonEmptyTest(e: Expression, holds: boolean): Expression | null {
   }
   if (len === null || n === null) return null;
   const nonEmptyWhenTrue = (op === ">" && n >= 0) || (op === ">=" && n >= 1) || (op === "!=" && n === 0);
-  const nonEmptyWhenFalse = (op === "==" && n === 0) || (op === "<" && n <= 1) || (op === "<=" && n === 0);
+  // `length(x) < n` false means length(x) >= n: not empty when n >= 1.
+  const nonEmptyWhenFalse = (op === "==" && n === 0) || (op === "<" && n >= 1) || (op === "<=" && n >= 0);
   return (holds ? nonEmptyWhenTrue : nonEmptyWhenFalse) ? len : null;
 }
 
