@@ -2,25 +2,42 @@
  * Whether a module really uses one of its variables: a reference from a
  * resource, data source, output or provider (directly or through locals
  * that reach one), or an argument of a local module call whose child uses
- * the matching variable in turn (recursively).
+ * the matching variable in turn (recursively). A hash of the value
+ * (`md5(jsonencode(var.captf_tags))`) does not use it: the value ends there.
  */
 import type { Expression } from "../hcl/ast.js";
 import type { Module, ModuleCall, ModuleUnit } from "../terraform/model.js";
 import { propagateThroughLocals } from "./locals.js";
-import { findRefs, localRefs } from "./references.js";
+import { endsValue } from "./functions.js";
+import { isRefTo, localName } from "./references.js";
+import { walkExpression } from "../hcl/walk.js";
 import { bodyAttributes } from "../hcl/blocks.js";
+
+/** Whether `expr` mentions `var.<name>` and the locals it mentions, outside value-ending calls. */
+function valueMentions(expr: Expression, name: string): { direct: boolean; locals: string[] } {
+  let direct = false;
+  const locals: string[] = [];
+  walkExpression(expr, (e) => {
+    if (e.kind === "FunctionCall" && endsValue(e)) return false;
+    if (isRefTo(e, "var", name)) direct = true;
+    const l = localName(e);
+    if (l !== null) locals.push(l);
+    return true;
+  });
+  return { direct, locals };
+}
 
 /** Locals whose value mentions `var.<name>`, directly or through other such locals. */
 export function localsMentioning(mod: Module, name: string): Set<string> {
-  return propagateThroughLocals(mod, (local) => ({
-    direct: findRefs(local.value, "var", name).length > 0,
-    refs: localRefs(local.value).map((r) => r.name),
-  }));
+  return propagateThroughLocals(mod, (local) => {
+    const m = valueMentions(local.value, name);
+    return { direct: m.direct, refs: m.locals };
+  });
 }
 
 function mentions(expr: Expression, name: string, tainted: ReadonlySet<string>): boolean {
-  if (findRefs(expr, "var", name).length > 0) return true;
-  return localRefs(expr).some((r) => tainted.has(r.name));
+  const m = valueMentions(expr, name);
+  return m.direct || m.locals.some((l) => tainted.has(l));
 }
 
 /**
