@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { lintModule } from "../src/lint/engine.js";
 import { parseHcl } from "../src/hcl/index.js";
 import type { Role } from "../src/contract/roles-api.js";
-import { accesses, isCredentialName } from "../rules/_lib/shapes-secrets.js";
+import { accesses, isCredentialName } from "../rules/output/exports-secret.js";
 
 const dirs: string[] = [];
 afterAll(() => {

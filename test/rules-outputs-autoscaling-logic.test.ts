@@ -7,9 +7,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import * as path from "node:path";
 import { loadModule } from "../src/terraform/load.js";
-import { absentWhenEnabled, canonicalTraversal, nullWhenEnabled } from "../rules/_lib/outputs-autoscaling.js";
+import { absentWhenEnabled, canonicalTraversal, nullWhenEnabled } from "../src/analysis/autoscaling.js";
+
+import * as path from "node:path";
 
 const LOCALS = `
 variable "autoscaling" {

@@ -9,7 +9,7 @@
  */
 import type { Block, Comment, File, Pos, Range } from "../../src/hcl/ast.js";
 import { parseNative } from "../../src/hcl/parser.js";
-import { newlineOf } from "./outputs-expr.js";
+import { newlineOf } from "../../src/lint/fixes.js";
 
 const WRAPPER = "__tfcapi_lint_wrap";
 

@@ -1,10 +1,145 @@
+/**
+ * What encoding the bootstrap data has when it reaches an argument, branch
+ * by branch, for bootstrap/encoding. `var.bootstrap_data` is base64 text:
+ * passed unchanged it is "raw" (base64), wrapped in base64encode/base64gzip
+ * it is "double" (base64 of base64), base64decode'd it is "decoded" (the
+ * plain payload). Anything we cannot be sure about is "other" and is never
+ * reported.
+ */
+import { fileOf } from "../../src/terraform/module.js";
 import type { Attribute, Expression } from "../../src/hcl/ast.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
-import type { Resource } from "../../src/terraform/model.js";
-import { userDataArguments, type UserDataArgument } from "../../src/contract/providers.js";
-import { attributesAt } from "../_lib/outputs-autoscaling.js";
-import { fileOfAttribute, viaText } from "../_lib/outputs-expr.js";
-import { bootstrapVariables, encodingLeaves, mapEntry, type EncodingLeaf } from "../_lib/pool-encoding.js";
+import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/model.js";
+import { type UserDataArgument, userDataArguments } from "../../src/contract/providers.js";
+import { attributesAt } from "../../src/analysis/attributes.js";
+import { localNameOf, traversalPath, viaText } from "../../src/analysis/references.js";
+import type { DependencyGraph } from "../../src/terraform/graph-api.js";
+import { objectKeyName, unwrap } from "../../src/hcl/walk.js";
+
+export const BOOTSTRAP_VAR = "var.bootstrap_data";
+
+export type EncodingState = "raw" | "double" | "decoded" | "other";
+
+export interface EncodingLeaf {
+  state: EncodingState;
+  /** The function that double-encoded it (`base64encode`, `base64gzip`). */
+  encoder?: string;
+  /** Locals passed through to reach this branch. */
+  via: string[];
+  /** How many conditional/try/coalesce alternatives were crossed. */
+  branched: boolean;
+}
+
+/** Functions that return their (first) argument's value unchanged for our purpose. */
+const PASS_THROUGH = new Set(["nonsensitive", "sensitive", "tostring", "trimspace"]);
+/** Functions whose result is one of their arguments. */
+const ONE_OF_ARGS = new Set(["try", "coalesce"]);
+const ENCODERS = new Set(["base64encode", "base64gzip"]);
+const MAX_DEPTH = 48;
+
+/**
+ * The encoding branches of `expr` relative to `source` (the variable that
+ * holds the base64 bootstrap data: `var.bootstrap_data`, or in a local child
+ * module the variable the parent passed it to).
+ */
+export function encodingLeaves(graph: DependencyGraph, expr: Expression, source: string = BOOTSTRAP_VAR): EncodingLeaf[] {
+  const out: EncodingLeaf[] = [];
+  const visit = (x: Expression, via: string[], branched: boolean, depth: number): EncodingLeaf[] => {
+    const other: EncodingLeaf[] = [{ state: "other", via, branched }];
+    if (depth > MAX_DEPTH) return other;
+    const e = unwrap(x);
+    if (e.kind === "ScopeTraversal") {
+      if (traversalPath(e) === source) return [{ state: "raw", via, branched }];
+      const name = localNameOf(e);
+      if (name !== null && !via.includes(`local.${name}`)) {
+        const l = graph.local(name);
+        if (l) return visit(l.value, [...via, `local.${name}`], branched, depth + 1);
+      }
+      return other;
+    }
+    if (e.kind === "Conditional") {
+      // A condition that inspects the payload itself (gzip detection,
+      // `can(base64decode(...))`) means the author handles both encodings.
+      if (graph.reaches(e.condition, source) !== null) return other;
+      return [...visit(e.trueResult, via, true, depth + 1), ...visit(e.falseResult, via, true, depth + 1)];
+    }
+    if (e.kind === "FunctionCall" && !e.expandFinal) {
+      if (PASS_THROUGH.has(e.name) && e.args.length >= 1) return visit(e.args[0]!, via, branched, depth + 1);
+      if (ONE_OF_ARGS.has(e.name) && e.args.length >= 1) {
+        const alt = e.args.length > 1 || branched;
+        return e.args.flatMap((a) => visit(a, via, alt, depth + 1));
+      }
+      if ((ENCODERS.has(e.name) || e.name === "base64decode") && e.args.length === 1) {
+        return visit(e.args[0]!, via, branched, depth + 1).map((leaf): EncodingLeaf => {
+          if (leaf.state !== "raw") return { ...leaf, state: "other" };
+          if (e.name === "base64decode") return { ...leaf, state: "decoded" };
+          return { ...leaf, state: "double", encoder: e.name };
+        });
+      }
+    }
+    return other;
+  };
+  out.push(...visit(expr, [], false, 0));
+  return out;
+}
+
+/**
+ * The value stored under `key` in a map-valued argument (`metadata`):
+ * through locals, object constructors and `merge(...)`. Null when it cannot
+ * be told for certain.
+ */
+export function mapEntry(graph: DependencyGraph, expr: Expression, key: string, depth = 0): { value: Expression; via: string[] } | null {
+  if (depth > MAX_DEPTH) return null;
+  const resolved = graph.resolveLocals(expr);
+  const e = unwrap(resolved.expr);
+  if (e.kind === "ObjectCons") {
+    // The last item with the key wins.
+    for (let i = e.items.length - 1; i >= 0; i--) {
+      const item = e.items[i]!;
+      const name = objectKeyName(item);
+      if (name === key) return { value: item.value, via: resolved.via };
+      if (name === null) return null;
+    }
+    return null;
+  }
+  if (e.kind === "FunctionCall" && e.name === "merge" && !e.expandFinal) {
+    for (let i = e.args.length - 1; i >= 0; i--) {
+      const arg = unwrap(graph.resolveLocals(e.args[i]!).expr);
+      if (arg.kind !== "ObjectCons") return null;
+      const hit = mapEntry(graph, e.args[i]!, key, depth + 1);
+      if (hit) return { value: hit.value, via: [...resolved.via, ...hit.via] };
+      if (arg.items.some((it) => objectKeyName(it) === null)) return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * The variables of `unit` that certainly hold the bootstrap data unchanged:
+ * `bootstrap_data` in the root module; in a local child module, each
+ * argument of its call whose every branch is one of the parent's bootstrap
+ * variables passed unchanged (`user_data = var.bootstrap_data`).
+ */
+export function bootstrapVariables(load: LoadResult, unit: ModuleUnit, graphOf: (m: Module) => DependencyGraph, depth = 0): string[] {
+  if (unit === load.root) return unit.expressions.variables.has("bootstrap_data") ? ["bootstrap_data"] : [];
+  if (depth > 16) return [];
+  const parent = load.units.find((u) => u.children.some((c) => c.unit === unit));
+  if (!parent) return [];
+  const call = parent.children.find((c) => c.unit === unit)!.call;
+  const sources = bootstrapVariables(load, parent, graphOf, depth + 1);
+  if (sources.length === 0) return [];
+  const graph = graphOf(parent.expressions);
+  const out: string[] = [];
+  for (const [name, attr] of call.args) {
+    if (!unit.expressions.variables.has(name)) continue;
+    const raw = sources.some((src) => {
+      const leaves = encodingLeaves(graph, attr.expr, `var.${src}`);
+      return leaves.length > 0 && leaves.every((l) => l.state === "raw");
+    });
+    if (raw) out.push(name);
+  }
+  return out;
+}
 
 function argumentText(arg: UserDataArgument): string {
   const path = arg.path.join(".");
@@ -54,7 +189,7 @@ export default defineRule({
             for (const source of sources) {
               const bad = encodingLeaves(ctx.graph, site.value, `var.${source}`).find((l) => isWrong(l, arg));
               if (!bad) continue;
-              ctx.report({ message: message(r, arg, source, bad, site.via), file: fileOfAttribute(r, attr).path, range: site.value.range });
+              ctx.report({ message: message(r, arg, source, bad, site.via), file: fileOf(r, attr).path, range: site.value.range });
               break;
             }
           }

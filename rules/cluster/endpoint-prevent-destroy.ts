@@ -1,7 +1,7 @@
+import { fileOf } from "../../src/terraform/module.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Resource } from "../../src/terraform/model.js";
-import { chainLocals } from "../_lib/pool-common.js";
-import { fileOfAttribute } from "../_lib/outputs-expr.js";
+import { chainLocals } from "../../src/analysis/references.js";
 
 function protectedFromDestroy(r: Resource): boolean {
   return r.lifecycle.preventDestroyAttr !== null && r.lifecycle.preventDestroy !== false;
@@ -35,7 +35,7 @@ export default defineRule({
       .join("; ");
     ctx.report({
       message: `No resource behind control_plane_endpoint has lifecycle { prevent_destroy = true } (it comes from ${names}): replacing it changes the endpoint, which breaks every kubeconfig and certificate SAN and is never picked up by Cluster API; protect the load balancer (or address) it comes from`,
-      file: output.valueAttr ? fileOfAttribute(output, output.valueAttr).path : output.file.path,
+      file: output.valueAttr ? fileOf(output, output.valueAttr).path : output.file.path,
       range: output.value.range,
     });
   },

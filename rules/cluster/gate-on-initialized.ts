@@ -2,8 +2,9 @@ import { defineRule } from "../../src/lint/types.js";
 import type { Body, Expression } from "../../src/hcl/ast.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit, ProviderConfig, Resource } from "../../src/terraform/model.js";
-import { objectKeyName } from "../../src/hcl/walk.js";
-import { blockHeaderRange, traversalPath, unwrap } from "../_lib/outputs-expr.js";
+import { objectKeyName, unwrap } from "../../src/hcl/walk.js";
+import { traversalPath } from "../../src/analysis/references.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 /** Providers whose resources and data sources talk to the workload cluster's API server. */
 const WORKLOAD_API_PREFIXES = ["kubernetes_", "helm_", "kubectl_", "kustomization_"];

@@ -1,9 +1,163 @@
+/**
+ * Volatile values for drift/non-idempotent: calls whose result changes on
+ * every evaluation (timestamp(), uuid()...), found in resource arguments
+ * with the argument path they sit under (for ignore_changes coverage),
+ * following locals. A set of "tainted" variables can be treated like such
+ * a call, to follow a volatile value into a nested module.
+ */
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf } from "../../src/terraform/module.js";
-import type { ModuleUnit, Resource, SourceFile } from "../../src/terraform/model.js";
-import { Scanner, VOLATILE, uncoveredHits } from "../_lib/inputs-volatile.js";
-import type { Hit } from "../_lib/inputs-volatile.js";
+import type { Module, ModuleUnit, Resource, SourceFile } from "../../src/terraform/model.js";
+import type { Body, Expression, Range } from "../../src/hcl/ast.js";
+import { isPrefix, parseIgnorePath } from "../../src/analysis/attributes.js";
+import { localsInDependencyOrder } from "../../src/analysis/locals.js";
+import { isRefTo, localName, localRefs } from "../../src/analysis/references.js";
+import { children, objectKeyName } from "../../src/hcl/walk.js";
+
+/** Functions whose result differs on every evaluation, with a stable alternative. */
+export const VOLATILE: Record<string, string> = {
+  timestamp: "a time_static resource",
+  plantimestamp: "a time_static resource",
+  uuid: "a random_uuid resource",
+  bcrypt: "the bcrypt_hash of a random_password resource",
+};
+
+/** Resource arguments and blocks that are not compared on plan. */
+const SKIPPED_ARGS = new Set(["count", "for_each", "depends_on", "provider"]);
+const SKIPPED_BLOCKS = new Set(["lifecycle", "provisioner", "connection"]);
+
+export interface Hit {
+  /** The function name, or `var.x` for a tainted variable. */
+  fn: string;
+  /** Where to report: the call, or the `local.x` reference that carries it. */
+  range: Range;
+  node: object;
+  via: string | null;
+  /** Argument path (nested block types, object keys; indices dropped). */
+  path: string[];
+}
+
+/** Hits in a resource's arguments that its ignore_changes does not cover. */
+export function uncoveredHits(scanner: Scanner, resource: Resource): Hit[] {
+  const ignored = resource.lifecycle.ignoreChanges;
+  if (ignored === "all") return [];
+  const ignorePaths = ignored.map((i) => parseIgnorePath(i.path));
+  const hits: Hit[] = [];
+  scanner.body(resource.body, [], hits);
+  return hits.filter((h) => !ignorePaths.some((p) => isPrefix(p, h.path)));
+}
+
+/** Finds volatile calls in one module's resources, following locals (memoized). */
+export class Scanner {
+  private readonly memo = new Map<string, { fn: string; suffix: string[] }[]>();
+  private prepared = false;
+
+  constructor(
+    private readonly mod: Module,
+    /** Variables whose value counts as volatile (passed in by a parent). */
+    private readonly taintedVars: ReadonlySet<string> = new Set(),
+  ) {}
+
+  body(body: Body, path: string[], hits: Hit[]): void {
+    for (const attr of body.attributes) {
+      if (path.length === 0 && SKIPPED_ARGS.has(attr.name)) continue;
+      this.expr(attr.expr, [...path, attr.name], true, hits);
+    }
+    for (const block of body.blocks) {
+      if (SKIPPED_BLOCKS.has(block.type)) continue;
+      if (block.type === "dynamic") {
+        const name = block.labels[0] ?? "dynamic";
+        for (const inner of block.body.blocks) {
+          if (inner.type === "content") this.body(inner.body, [...path, name], hits);
+        }
+        for (const attr of block.body.attributes) {
+          if (attr.name === "content") this.expr(attr.expr, [...path, name], true, hits);
+        }
+        continue;
+      }
+      this.body(block.body, [...path, block.type], hits);
+    }
+  }
+
+  /**
+   * Find volatile calls in `expr`. `open` says whether object keys still
+   * extend the path (inside object constructors, merge() and conditional
+   * branches; not inside other calls, where the value's shape is unknown).
+   */
+  expr(e: Expression, path: string[], open: boolean, hits: Hit[]): void {
+    if (e.kind === "FunctionCall" && Object.hasOwn(VOLATILE, e.name)) {
+      hits.push({ fn: e.name, range: e.range, node: e, via: null, path });
+    }
+    for (const name of this.taintedVars) {
+      if (isRefTo(e, "var", name)) {
+        hits.push({ fn: `var.${name}`, range: e.range, node: e, via: null, path });
+        return;
+      }
+    }
+    const local = localName(e);
+    if (local !== null) {
+      const keepOpen = open && e.kind === "ScopeTraversal" && e.traversal.length === 2;
+      for (const h of this.localHits(local, keepOpen)) {
+        hits.push({ fn: h.fn, range: e.range, node: e, via: local, path: [...path, ...h.suffix] });
+      }
+      return;
+    }
+    if (e.kind === "ObjectCons") {
+      for (const item of e.items) {
+        const key = objectKeyName(item);
+        this.expr(item.key, path, false, hits);
+        const extend = open && key !== null;
+        this.expr(item.value, extend ? [...path, key] : path, extend, hits);
+      }
+      return;
+    }
+    const passesShape = e.kind === "Parentheses" || (e.kind === "FunctionCall" && e.name === "merge") || e.kind === "Conditional";
+    for (const child of children(e)) {
+      const isCondition = e.kind === "Conditional" && child === e.condition;
+      this.expr(child, path, open && passesShape && !isCondition, hits);
+    }
+  }
+
+  /** Volatile calls a local's value holds, with their path inside the value. */
+  private localHits(name: string, open: boolean): { fn: string; suffix: string[] }[] {
+    const key = `${open ? "o" : "c"}:${name}`;
+    const known = this.memo.get(key);
+    if (known) return known;
+    if (!this.prepared) {
+      // Fill the memo bottom-up so that following a chain of locals never
+      // recurses deeper than one local.
+      this.prepared = true;
+      for (const n of localsInDependencyOrder(this.mod, (l) => localRefs(l.value).map((r) => r.name))) {
+        this.localHits(n, true);
+        this.localHits(n, false);
+      }
+      return this.localHits(name, open);
+    }
+    this.memo.set(key, []); // a cycle (invalid in Terraform) contributes nothing
+    const def = this.mod.locals.get(name);
+    const raw: Hit[] = [];
+    if (def) this.expr(def.value, [], open, raw);
+    const result = distinctHits(raw);
+    this.memo.set(key, result);
+    return result;
+  }
+}
+
+/** At most this many distinct (function, path) pairs are kept per local. */
+const MAX_LOCAL_HITS = 32;
+
+/**
+ * Distinct hits of a local's value. Past the cap, paths are dropped (only
+ * the whole argument can then cover them): conservative, and it keeps
+ * locals that combine each other many times from growing without bound.
+ */
+function distinctHits(raw: Hit[]): { fn: string; suffix: string[] }[] {
+  const byKey = new Map<string, { fn: string; suffix: string[] }>();
+  for (const h of raw) byKey.set(`${h.fn}\u0000${h.path.join("\u0000")}`, { fn: h.fn, suffix: h.path });
+  if (byKey.size <= MAX_LOCAL_HITS) return [...byKey.values()];
+  return [...new Set(raw.map((h) => h.fn))].map((fn) => ({ fn, suffix: [] }));
+}
 
 export default defineRule({
   id: "drift/non-idempotent",

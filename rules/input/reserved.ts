@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { blockNameRange } from "../_lib/inputs-expr.js";
+import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/reserved",

@@ -3,7 +3,7 @@ import { defineRule } from "../../src/lint/types.js";
 import type { Fix } from "../../src/lint/types.js";
 import type { Variable } from "../../src/terraform/model.js";
 import { fileOf } from "../../src/terraform/module.js";
-import { blockNameRange } from "../_lib/inputs-expr.js";
+import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/sensitive",

@@ -1,7 +1,7 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { blockNameRange } from "../_lib/inputs-expr.js";
-import { variableUsage } from "../_lib/inputs-usage.js";
+import { variableUsage } from "../../src/analysis/usage.js";
+import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/tags-unused",

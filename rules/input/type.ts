@@ -3,7 +3,7 @@ import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf, findAttr } from "../../src/terraform/module.js";
 import { parseTypeExpr, parseTypeText, typeAccepts, typeToString } from "../../src/terraform/types.js";
 import type { TypeNode } from "../../src/terraform/types.js";
-import { blockNameRange } from "../_lib/inputs-expr.js";
+import { blockNameRange } from "../../src/hcl/blocks.js";
 
 const contractTypes = new Map<string, TypeNode | null>();
 

@@ -1,7 +1,7 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf } from "../../src/terraform/module.js";
-import { blockHeaderRange } from "../_lib/inputs-expr.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "module/cloud",

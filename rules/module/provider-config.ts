@@ -3,8 +3,7 @@ import type { Body, Expression, Range } from "../../src/hcl/ast.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf } from "../../src/terraform/module.js";
 import type { ProviderConfig } from "../../src/terraform/model.js";
-import { objectKey, unwrapParens } from "../_lib/inputs-expr.js";
-import { constantString } from "../_lib/inputs-const.js";
+import { constString, objectKeyName, unwrap } from "../../src/hcl/walk.js";
 
 /** Argument names (lower-cased) that hold a credential. */
 const CREDENTIAL_NAMES = new Set([
@@ -74,10 +73,10 @@ function scanBody(body: Body, hits: Hit[]): void {
 
 /** Look through object and list values for credential-named keys. */
 function scanValue(expr: Expression, hits: Hit[]): void {
-  const e = unwrapParens(expr);
+  const e = unwrap(expr);
   if (e.kind === "ObjectCons") {
     for (const item of e.items) {
-      const key = objectKey(item);
+      const key = objectKeyName(item);
       if (key !== null) check(key, item.value, item.range, item.value, hits);
       scanValue(item.value, hits);
     }
@@ -88,7 +87,7 @@ function scanValue(expr: Expression, hits: Hit[]): void {
 
 function check(name: string, value: Expression, range: Range, node: object, hits: Hit[]): void {
   if (!CREDENTIAL_NAMES.has(name.toLowerCase())) return;
-  const s = constantString(value);
+  const s = constString(value);
   if (s === null || s === "") return;
   hits.push({ name, range, node });
 }

@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import { outputValueSite } from "../_lib/shapes-report.js";
+import { outputValueSite } from "../_lib/output-shapes.js";
 
 export default defineRule({
   id: "output/endpoint-ignores-input",

@@ -1,13 +1,14 @@
+import { fileOf } from "../../src/terraform/module.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import { defineRule } from "../../src/lint/types.js";
-import { fileOfAttribute, unwrap, visitExpressions } from "../_lib/outputs-expr.js";
+import { unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 /** Does `expr` mention any variable, local, resource, data source or module? */
 function mentionsAnything(expr: Expression): boolean {
   let found = false;
-  visitExpressions(expr, (e) => {
+  walkExpression(expr, (e) => {
     if (e.kind === "ScopeTraversal") found = true;
-  });
+  }, false);
   return found;
 }
 
@@ -72,7 +73,7 @@ export default defineRule({
     ctx.report({
       message:
         "control_plane_endpoint is always null, so the control plane never creates a Machine; return var.control_plane_endpoint when it is set, else the endpoint the module creates ({ host = ..., port = ... })",
-      file: fileOfAttribute(output, output.valueAttr).path,
+      file: fileOf(output, output.valueAttr).path,
       range: output.value.range,
     });
   },

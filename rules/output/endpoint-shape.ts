@@ -1,5 +1,6 @@
+import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
-import { ShapeReporter, checkValueKind, lacksText, missingAttrs, outputValueSite } from "../_lib/shapes-report.js";
+import { ShapeReporter, checkValueKind, lacksText, missingAttrs, outputValueSite } from "../_lib/output-shapes.js";
 import {
   alternatives,
   charLength,
@@ -7,9 +8,8 @@ import {
   describeLiteral,
   literalAlternatives,
   objectViews,
-  viaSuffix,
   type Site,
-} from "../_lib/shapes-values.js";
+} from "../../src/analysis/values.js";
 import type { Module } from "../../src/terraform/model.js";
 
 /**
@@ -42,7 +42,7 @@ export default defineRule({
     checkValueKind(module, value, "object", "control_plane_endpoint", "{ host = ..., port = 6443 } or null", out);
 
     for (const view of objectViews(module, value)) {
-      const via = viaSuffix(view.site.via);
+      const via = viaText(view.site.via, 4);
       const missing = missingAttrs(view, ["host", "port"]);
       if (missing.length > 0) {
         out.report(
@@ -56,7 +56,7 @@ export default defineRule({
 
       if (host) {
         for (const alt of literalAlternatives(module, host)) {
-          const where = viaSuffix(alt.via);
+          const where = viaText(alt.via, 4);
           if (alt.kind === "string") {
             if (typeof alt.value !== "string") continue;
             const n = charLength(alt.value);
@@ -74,7 +74,7 @@ export default defineRule({
 
       if (port) {
         for (const alt of literalAlternatives(module, port)) {
-          const where = viaSuffix(alt.via);
+          const where = viaText(alt.via, 4);
           if (alt.kind === "number") {
             const n = alt.value as number;
             if (Number.isInteger(n) && n >= 1 && n <= 65535) continue;

@@ -1,3 +1,4 @@
+import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
 import {
   ShapeReporter,
@@ -7,7 +8,7 @@ import {
   missingAttrs,
   outputValueSite,
   subject,
-} from "../_lib/shapes-report.js";
+} from "../_lib/output-shapes.js";
 import {
   certainLists,
   certainObject,
@@ -18,8 +19,7 @@ import {
   literalAlternatives,
   objectViews,
   resolveStrict,
-  viaSuffix,
-} from "../_lib/shapes-values.js";
+} from "../../src/analysis/values.js";
 import { objectKeyName } from "../../src/hcl/walk.js";
 
 /** Cluster API caps Cluster.status.failureDomains at 100 entries. */
@@ -51,13 +51,13 @@ export default defineRule({
           out.report(
             view.site,
             view.range,
-            `${subject("failure domain", view)}${viaSuffix(view.site.via)} ${lacksText(missing)}; every failure domain needs a name of 1-256 characters (e.g. the zone)`,
+            `${subject("failure domain", view)}${viaText(view.site.via, 4)} ${lacksText(missing)}; every failure domain needs a name of 1-256 characters (e.g. the zone)`,
           );
         }
         const name = view.attrs.get("name");
         if (name) {
           for (const alt of literalAlternatives(module, name)) {
-            const where = viaSuffix(alt.via);
+            const where = viaText(alt.via, 4);
             if (alt.kind === "string") {
               if (typeof alt.value !== "string") continue;
               const n = charLength(alt.value);
@@ -73,7 +73,7 @@ export default defineRule({
           for (const alt of literalAlternatives(module, cp)) {
             if (alt.kind === "bool" || alt.kind === "null") continue;
             const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
-            out.report(alt, alt.expr.range, `failure domain control_plane is ${describeLiteral(alt)}${viaSuffix(alt.via)}, not a bool${hint}; the controller rejects it`);
+            out.report(alt, alt.expr.range, `failure domain control_plane is ${describeLiteral(alt)}${viaText(alt.via, 4)}, not a bool${hint}; the controller rejects it`);
           }
         }
       }
@@ -86,14 +86,14 @@ export default defineRule({
         out.report(
           value,
           value.expr.range,
-          `failure_domains lists ${list.length} entries${viaSuffix(list[0]!.via)}; Cluster API accepts at most ${MAX_DOMAINS}`,
+          `failure_domains lists ${list.length} entries${viaText(list[0]!.via, 4)}; Cluster API accepts at most ${MAX_DOMAINS}`,
         );
       }
       const seen = new Map<string, { line: number; path: string }>();
       for (const el of list) {
         const obj = certainObject(module, el);
         // A computed key could be "name" too: only fully literal objects count.
-        if (!obj || obj.obj.items.some((i) => objectKeyName(i) === undefined)) continue;
+        if (!obj || obj.obj.items.some((i) => objectKeyName(i) === null)) continue;
         const item = [...obj.obj.items].reverse().find((i) => objectKeyName(i) === "name");
         if (!item) continue;
         const nameSite = resolveStrict(module, { expr: item.value, file: obj.site.file, via: obj.site.via });
@@ -108,7 +108,7 @@ export default defineRule({
         out.report(
           nameSite,
           nameSite.expr.range,
-          `failure domain name ${JSON.stringify(c.value)}${viaSuffix(nameSite.via)} is already used (${at}); names must be unique`,
+          `failure domain name ${JSON.stringify(c.value)}${viaText(nameSite.via, 4)} is already used (${at}); names must be unique`,
         );
       }
     }

@@ -1,3 +1,4 @@
+import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
 import {
   HEALTH_STATES,
@@ -8,8 +9,8 @@ import {
   missingAttrs,
   outputValueSite,
   quoteList,
-} from "../_lib/shapes-report.js";
-import { describeLiteral, listElements, literalAlternatives, objectViews, viaSuffix } from "../_lib/shapes-values.js";
+} from "../_lib/output-shapes.js";
+import { describeLiteral, listElements, literalAlternatives, objectViews } from "../../src/analysis/values.js";
 
 export default defineRule({
   id: "output/health-shape",
@@ -27,7 +28,7 @@ export default defineRule({
     checkValueKind(module, value, "object", "health", '{ state = "running", healthy = true }', out);
 
     for (const view of objectViews(module, value)) {
-      const via = viaSuffix(view.site.via);
+      const via = viaText(view.site.via, 4);
       const missing = missingAttrs(view, ["state", "healthy"]);
       if (missing.length > 0) {
         out.report(
@@ -45,7 +46,7 @@ export default defineRule({
           out.report(
             alt,
             alt.expr.range,
-            `health.state ${describeLiteral(alt)}${viaSuffix(alt.via)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)}`,
+            `health.state ${describeLiteral(alt)}${viaText(alt.via, 4)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)}`,
           );
         }
       }
@@ -55,7 +56,7 @@ export default defineRule({
         for (const alt of literalAlternatives(module, healthy)) {
           if (alt.kind === "bool") continue;
           const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
-          out.report(alt, alt.expr.range, `health.healthy is ${describeLiteral(alt)}${viaSuffix(alt.via)}, not a bool${hint}; the controller rejects it`);
+          out.report(alt, alt.expr.range, `health.healthy is ${describeLiteral(alt)}${viaText(alt.via, 4)}, not a bool${hint}; the controller rejects it`);
         }
       }
 
@@ -66,7 +67,7 @@ export default defineRule({
           out.report(
             alt,
             alt.expr.range,
-            `health.message is ${describeLiteral(alt)}${viaSuffix(alt.via)}; it must be a string or null (wrap numbers in a template: "\${...}")`,
+            `health.message is ${describeLiteral(alt)}${viaText(alt.via, 4)}; it must be a string or null (wrap numbers in a template: "\${...}")`,
           );
         }
       }
@@ -76,13 +77,13 @@ export default defineRule({
         for (const alt of literalAlternatives(module, reasons)) {
           if (alt.kind === "null") continue;
           if (alt.kind !== "list") {
-            out.report(alt, alt.expr.range, `health.reasons is ${describeLiteral(alt)}${viaSuffix(alt.via)}; it must be a list of strings (e.g. ["WaitingForCapacity"]) or []`);
+            out.report(alt, alt.expr.range, `health.reasons is ${describeLiteral(alt)}${viaText(alt.via, 4)}; it must be a list of strings (e.g. ["WaitingForCapacity"]) or []`);
             continue;
           }
           for (const el of listElements(module, alt)) {
             for (const e of literalAlternatives(module, el.site)) {
               if (e.kind === "string" || e.kind === "null") continue;
-              out.report(e, e.expr.range, `health.reasons holds ${describeLiteral(e)}${viaSuffix(e.via)}; every reason must be a string`);
+              out.report(e, e.expr.range, `health.reasons holds ${describeLiteral(e)}${viaText(e.via, 4)}; every reason must be a string`);
             }
           }
         }

@@ -1,3 +1,4 @@
+import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
 import {
   HEALTH_STATES,
@@ -11,8 +12,8 @@ import {
   outputValueSite,
   quoteList,
   subject,
-} from "../_lib/shapes-report.js";
-import { describeLiteral, listElements, literalAlternatives, objectViews, viaSuffix } from "../_lib/shapes-values.js";
+} from "../_lib/output-shapes.js";
+import { describeLiteral, listElements, literalAlternatives, objectViews } from "../../src/analysis/values.js";
 
 export default defineRule({
   id: "output/instances-shape",
@@ -39,7 +40,7 @@ export default defineRule({
           out.report(
             view.site,
             view.range,
-            `${subject("instance object", view)}${viaSuffix(view.site.via)} ${lacksText(missing)}; every instance needs the provider ID its Node registers with`,
+            `${subject("instance object", view)}${viaText(view.site.via, 4)} ${lacksText(missing)}; every instance needs the provider ID its Node registers with`,
           );
         }
         const state = view.attrs.get("state");
@@ -51,7 +52,7 @@ export default defineRule({
             out.report(
               alt,
               alt.expr.range,
-              `instance state ${describeLiteral(alt)}${viaSuffix(alt.via)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)} (or leave state out)`,
+              `instance state ${describeLiteral(alt)}${viaText(alt.via, 4)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)} (or leave state out)`,
             );
           }
         }

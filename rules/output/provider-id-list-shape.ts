@@ -1,9 +1,87 @@
-import type { Expression } from "../../src/hcl/ast.js";
+/**
+ * What `output/provider-id-list-shape` calls "sorted", and the `for`
+ * filters that drop members by state.
+ */
+import { fileOf } from "../../src/terraform/module.js";
+import type { Expression, ForExpr } from "../../src/hcl/ast.js";
 import type { Module, Output } from "../../src/terraform/model.js";
 import { wrapInCallFix } from "../../src/lint/fixes.js";
 import { defineRule } from "../../src/lint/types.js";
-import { fileOfAttribute, localNameOf, unwrap, visitExpressions, viaText } from "../_lib/outputs-expr.js";
-import { isSortedExpression, stateFilteredFors } from "../_lib/outputs-sorted.js";
+import { localNameOf, viaText } from "../../src/analysis/references.js";
+import { constString, unwrap, walkExpression } from "../../src/hcl/walk.js";
+
+/**
+ * True when `expr` is written so that its order is fixed by `sort()` in the
+ * expression itself: a `sort(...)` call; parentheses, `"${...}"` or a
+ * single-argument `tolist`/`distinct` around a sorted expression; a `concat`
+ * of sorted expressions only; a conditional whose branches are both sorted.
+ * A bare `local.x` is not sorted, even when the local is: the contract asks
+ * for the `sort()` in the output's own expression.
+ */
+export function isSortedExpression(expr: Expression): boolean {
+  switch (expr.kind) {
+    case "Parentheses":
+      return isSortedExpression(expr.expr);
+    case "TemplateWrap":
+      return isSortedExpression(expr.wrapped);
+    case "Conditional":
+      return isSortedExpression(expr.trueResult) && isSortedExpression(expr.falseResult);
+    case "FunctionCall": {
+      if (expr.name === "sort") return true;
+      if (expr.expandFinal) return false;
+      if (expr.name === "tolist" || expr.name === "distinct") {
+        return expr.args.length === 1 && isSortedExpression(expr.args[0]!);
+      }
+      if (expr.name === "concat") {
+        return expr.args.length > 0 && expr.args.every(isSortedExpression);
+      }
+      return false;
+    }
+    default:
+      return false;
+  }
+}
+
+const STATE_WORDS = new Set(["running", "healthy"]);
+
+/**
+ * Where a `for` condition tests a running/healthy state: a string literal
+ * equal to "running"/"healthy" (any case), or an attribute/index step with
+ * that name. Returns the word found, or null.
+ */
+export function stateFilterWord(condition: Expression): string | null {
+  let word: string | null = null;
+  walkExpression(condition, (e) => {
+    if (word) return;
+    const s = constString(e);
+    if (s !== null && STATE_WORDS.has(s.toLowerCase())) {
+      word = s;
+      return;
+    }
+    if (e.kind === "ScopeTraversal" || e.kind === "RelativeTraversal") {
+      for (const step of e.traversal) {
+        const name =
+          step.kind === "TraverseAttr" ? step.name : step.kind === "TraverseIndex" && typeof step.key === "string" ? step.key : null;
+        if (name !== null && STATE_WORDS.has(name.toLowerCase())) {
+          word = name;
+          return;
+        }
+      }
+    }
+  }, false);
+  return word;
+}
+
+/** Every `for` expression in `expr` whose `if` filters on running/healthy. */
+export function stateFilteredFors(expr: Expression): { node: ForExpr; condition: Expression; word: string }[] {
+  const out: { node: ForExpr; condition: Expression; word: string }[] = [];
+  walkExpression(expr, (e) => {
+    if (e.kind !== "For" || !e.condition) return;
+    const word = stateFilterWord(e.condition);
+    if (word !== null) out.push({ node: e, condition: e.condition, word });
+  }, false);
+  return out;
+}
 
 const OUTPUT = "provider_id_list";
 
@@ -31,7 +109,7 @@ function localsReached(module: Module, expr: Expression): { name: string; via: s
   const queue: { expr: Expression; via: string[] }[] = [{ expr, via: [] }];
   while (queue.length > 0) {
     const { expr: e, via } = queue.shift()!;
-    visitExpressions(e, (sub) => {
+    walkExpression(e, (sub) => {
       if (sub.kind !== "ScopeTraversal" || sub.traversal.length < 2) return;
       const [root, attr] = sub.traversal;
       if (root!.kind !== "TraverseRoot" || root!.name !== "local" || attr!.kind !== "TraverseAttr") return;
@@ -43,7 +121,7 @@ function localsReached(module: Module, expr: Expression): { name: string; via: s
       const chain = [...via, name];
       out.push({ name, via: chain });
       queue.push({ expr: local.value, via: chain });
-    });
+    }, false);
   }
   return out;
 }
@@ -71,7 +149,7 @@ export default defineRule({
     const output: Output | undefined = ctx.expressions.outputs.get(OUTPUT);
     if (!output || !output.value || !output.valueAttr) return;
     const value = output.value;
-    const file = fileOfAttribute(output, output.valueAttr);
+    const file = fileOf(output, output.valueAttr);
 
     if (value.kind !== "Invalid" && !isSortedExpression(value)) {
       const fix = wrapInCallFix(file, value, "sort", "Wrap the value in sort()");

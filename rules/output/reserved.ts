@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import { blockHeaderRange } from "../_lib/outputs-expr.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "output/reserved",

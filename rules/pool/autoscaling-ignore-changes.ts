@@ -3,15 +3,17 @@ import type { Module, Resource } from "../../src/terraform/model.js";
 import { ignoreChangesFix } from "../../src/lint/fixes.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import {
+  AUTOSCALER_TYPES,
   FALLBACK_DESIRED_NAMES,
   NOT_SCALING_GROUPS,
   parseAttributePath,
-  pathCovers,
   scalingGroupType,
   type PathStep,
 } from "../../src/contract/scaling-groups.js";
-import { absentWhenEnabled, attributesAt, findNamedAttributes, nullWhenEnabled } from "../_lib/outputs-autoscaling.js";
-import { blockHeaderRange, viaText } from "../_lib/outputs-expr.js";
+import { attributesAt, findNamedAttributes, isIgnored } from "../../src/analysis/attributes.js";
+import { absentWhenEnabled, existenceCondition, nullWhenEnabled, type KnownCondition } from "../../src/analysis/autoscaling.js";
+import { chainLocals, viaText } from "../../src/analysis/references.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 interface Candidate {
   resource: Resource;
@@ -67,26 +69,32 @@ function candidateOf(ctx: RuleContext, resource: Resource): Candidate | null {
   };
 }
 
-function ignored(resource: Resource, steps: PathStep[]): boolean {
-  const ic = resource.lifecycle.ignoreChanges;
-  if (ic === "all") return true;
-  return ic.some((entry) => {
-    const listed = parseAttributePath(entry.path);
-    return listed !== null && pathCovers(listed, steps);
-  });
+/**
+ * The conditions under which an autoscaler of `group` exists
+ * (`count = local.scaler_on ? 1 : 0` on a resource that targets it).
+ */
+function autoscalerConditions(ctx: RuleContext, group: Resource): KnownCondition[] {
+  const out: KnownCondition[] = [];
+  for (const r of ctx.expressions.resources.values()) {
+    if (r === group || r.mode !== "managed" || !AUTOSCALER_TYPES.has(r.type)) continue;
+    const exists = existenceCondition(ctx.expressions, r);
+    if (!exists) continue;
+    if (ctx.graph.resourceExpressions(r).some((e) => ctx.graph.reaches(e, group.address) !== null)) out.push(exists);
+  }
+  return out;
 }
 
-/** Does this desired-count path stay out of Terraform's hands when autoscaling is on? */
-function pathKeptOut(module: Module, resource: Resource, d: Candidate["desired"][number]): boolean {
-  if (ignored(resource, d.steps)) return true;
+/**
+ * Does this desired-count path stay out of Terraform's hands when autoscaling
+ * is on: ignored, or null whenever autoscaling is enabled or whenever an
+ * autoscaler of the group exists?
+ */
+function pathKeptOut(module: Module, resource: Resource, d: Candidate["desired"][number], autoscalers: readonly KnownCondition[]): boolean {
+  if (isIgnored(resource, d.steps)) return true;
   const names = d.steps.filter((s): s is { kind: "attr"; name: string } => s.kind === "attr").map((s) => s.name);
   const attrs = attributesAt(resource.body, names);
   if (attrs.length === 0) return d.absentIsSafe;
-  return attrs.every((a) => nullWhenEnabled(module, a.expr));
-}
-
-function locals(chain: ChainStep[]): string[] {
-  return chain.map((s) => s.address).filter((a) => a.startsWith("local."));
+  return attrs.every((a) => nullWhenEnabled(module, a.expr) || autoscalers.some((k) => nullWhenEnabled(module, a.expr, 0, k)));
 }
 
 export default defineRule({
@@ -130,15 +138,15 @@ export default defineRule({
     // module may switch between a fixed and an autoscaled group); a group
     // that does not exist while autoscaling is enabled does not matter.
     const live = groups.filter((c) => !absentWhenEnabled(module, c.resource));
-    if (live.some((c) => c.desired.some((d) => pathKeptOut(module, c.resource, d)))) return;
+    if (live.some((c) => c.desired.some((d) => pathKeptOut(module, c.resource, d, autoscalerConditions(ctx, c.resource))))) return;
     const primary = live.filter((c) => !c.attached);
     for (const c of primary.length > 0 ? primary : live) {
       const r = c.resource;
       const names = c.desired.map((d) => d.path).join(" or ");
       const origin =
         c.reason.variable === "var.autoscaling"
-          ? `reads var.autoscaling${viaText(locals(c.reason.chain))}`
-          : `is sized from var.replicas${viaText(locals(c.reason.chain))}`;
+          ? `reads var.autoscaling${viaText(chainLocals(c.reason.chain))}`
+          : `is sized from var.replicas${viaText(chainLocals(c.reason.chain))}`;
       const fix = c.desired.length === 1 ? ignoreChangesFix(r, c.desired[0]!.ignorePath) : null;
       const what = c.desired.length === 1 ? c.desired[0]!.ignorePath : "the desired-count attribute";
       ctx.report({

@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import { carrierVariables, derivedFrom } from "../_lib/pool-derived.js";
+import { carrierVariables, derivedFrom } from "../../src/analysis/derivation.js";
 
 export default defineRule({
   id: "pool/bootstrap-replaces-instances",

@@ -1,16 +1,18 @@
-import type { Expression } from "../../src/hcl/ast.js";
-import { defineRule } from "../../src/lint/types.js";
-import type { DependencyGraph } from "../../src/terraform/graph-api.js";
-import { MIN_MAX_ATTRIBUTES } from "../../src/contract/providers.js";
-import { attributesAt } from "../_lib/outputs-autoscaling.js";
-import { unwrap, viaText } from "../_lib/outputs-expr.js";
-import { chainLocals } from "../_lib/pool-common.js";
-import { autoscalingTargets, branchesOnAny, reachesAny, resourceGatedOn, type AutoscalingTargets } from "../_lib/pool-guards.js";
 
 /**
  * `max(var.autoscaling.max, var.replicas)`: some argument does not come from
  * the autoscaling input, so the value never drops below it when autoscaling is off.
  */
+import type { Expression } from "../../src/hcl/ast.js";
+import { defineRule } from "../../src/lint/types.js";
+import type { DependencyGraph } from "../../src/terraform/graph-api.js";
+import { MIN_MAX_ATTRIBUTES } from "../../src/contract/providers.js";
+import { attributesAt } from "../../src/analysis/attributes.js";
+import { autoscalingTargets, type AutoscalingTargets } from "../../src/analysis/autoscaling.js";
+import { branchesOnAny, reachesAny, resourceGatedOn } from "../../src/analysis/guards.js";
+import { chainLocals, viaText } from "../../src/analysis/references.js";
+import { unwrap } from "../../src/hcl/walk.js";
+
 function flooredByOther(graph: DependencyGraph, value: Expression, t: AutoscalingTargets): boolean {
   const e = unwrap(graph.resolveLocals(value).expr);
   if (e.kind !== "FunctionCall" || e.name !== "max" || e.expandFinal) return false;

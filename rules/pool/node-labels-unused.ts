@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import { reportUnreferencedVariable } from "../_lib/pool-common.js";
+import { reportUnreferencedVariable } from "../_lib/unreferenced-inputs.js";
 
 export default defineRule({
   id: "pool/node-labels-unused",

@@ -1,5 +1,7 @@
+import { fileOf } from "../../src/terraform/module.js";
 import { defineRule } from "../../src/lint/types.js";
-import { fileOfAttribute, traversalPath, unwrap, viaText } from "../_lib/outputs-expr.js";
+import { traversalPath, viaText } from "../../src/analysis/references.js";
+import { unwrap } from "../../src/hcl/walk.js";
 
 export default defineRule({
   id: "pool/replicas-output",
@@ -18,7 +20,7 @@ export default defineRule({
     if (traversalPath(target) !== "var.replicas") return;
     ctx.report({
       message: `The replicas output is just var.replicas${viaText(resolved.via)}, but the module supports autoscaling: report the group's current desired capacity read back from the scaling group (e.g. aws_autoscaling_group.<name>.desired_capacity), or the autoscaler's changes never reach the MachinePool`,
-      file: output.valueAttr ? fileOfAttribute(output, output.valueAttr).path : output.file.path,
+      file: output.valueAttr ? fileOf(output, output.valueAttr).path : output.file.path,
       range: output.value.range,
     });
   },

@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { SCALING_GROUP_TYPES } from "../../src/contract/providers.js";
-import { blockHeaderRange } from "../_lib/outputs-expr.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 const VERSION = "var.kubernetes_version";
 

@@ -1,12 +1,15 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
-import { propagateThroughLocals } from "../_lib/inputs-locals.js";
-import { bodyAttributes, childExpressions, isRefTo, localName, plainString, unwrapParens, visitExpression } from "../_lib/inputs-expr.js";
+import { argumentsInResult } from "../../src/analysis/functions.js";
+import { propagateThroughLocals } from "../../src/analysis/locals.js";
+import { isRefTo, localName } from "../../src/analysis/references.js";
+import { bodyAttributes } from "../../src/hcl/blocks.js";
+import { children, constString, unwrap, walkExpression } from "../../src/hcl/walk.js";
 
 const VERSION_VAR = "kubernetes_version";
 
-/** Calls that take the suffix off (their result no longer carries it). */
+/** Calls that take the suffix off the argument they transform (their result no longer carries it). */
 const STRIPPERS = new Set(["replace", "regex", "regexall", "trimsuffix"]);
 
 /**
@@ -35,7 +38,7 @@ function isStripper(expr: Expression): boolean {
   if (expr.kind !== "FunctionCall") return false;
   if (STRIPPERS.has(expr.name)) return true;
   const sep = expr.args[0];
-  return expr.name === "split" && sep !== undefined && plainString(sep) === "+";
+  return expr.name === "split" && sep !== undefined && constString(sep) === "+";
 }
 
 /** Calls whose result is not the version string (a check or a count). */
@@ -44,14 +47,37 @@ const BOOLEAN_OPS: ReadonlySet<BinaryOperator> = new Set([...COMPARISONS, "&&", 
 
 /**
  * Mentions of the version (directly or through tainted locals) whose value
- * flows into `expr`'s result unstripped. A conditional's condition, boolean
+ * flows into `expr`'s result unstripped. A hash of the version is not the
+ * version (it ends the value). A conditional's condition, boolean
  * operators and checks such as can()/length() produce no version string, so
  * a null check like `var.kubernetes_version == null ? ...` is not a use.
+ * A `for` variable carries what its collection holds: the collection's
+ * mentions count only where the body uses the variable unstripped.
  */
 function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
   const out: Mention[] = [];
+  let bound: ReadonlyMap<string, Mention[]> = new Map();
+  const carried = (collection: Expression): Mention[] => {
+    const start = out.length;
+    visit(collection);
+    return out.splice(start);
+  };
+  const withBound = (names: readonly (string | null)[], mentions: Mention[], body: () => void): void => {
+    const outer = bound;
+    const inner = new Map(outer);
+    names.forEach((n, i) => {
+      // The value variable carries the elements; a key variable the keys (not followed).
+      if (n !== null) inner.set(n, i === names.length - 1 ? mentions : []);
+    });
+    bound = inner;
+    body();
+    bound = outer;
+  };
   const visit = (e: Expression): void => {
-    if (isStripper(e)) return;
+    if (e.kind === "ScopeTraversal" && e.traversal[0]?.kind === "TraverseRoot" && bound.has(e.traversal[0].name)) {
+      out.push(...bound.get(e.traversal[0].name)!);
+      return;
+    }
     if (isRefTo(e, "var", VERSION_VAR)) {
       out.push({ range: e.range, via: null });
       return;
@@ -74,17 +100,23 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
         break;
       case "FunctionCall":
         if (NON_FLOWING_CALLS.has(e.name)) return;
-        break;
-      case "For":
-        visit(e.collection);
-        if (e.keyExpr) visit(e.keyExpr);
-        visit(e.valExpr);
+        // A hash ends the value; a stripper strips only the argument it
+        // transforms (`replace(format, "{v}", version)` inserts the version as is).
+        for (const arg of argumentsInResult(e, isStripper(e))) visit(arg);
         return;
+      case "For": {
+        const mentions = carried(e.collection);
+        withBound([e.keyVar, e.valVar], mentions, () => {
+          if (e.keyExpr) visit(e.keyExpr);
+          visit(e.valExpr);
+        });
+        return;
+      }
       case "Template":
         visitParts(e.parts);
         return;
     }
-    for (const child of childExpressions(e)) visit(child);
+    for (const child of children(e)) visit(child);
   };
   const visitParts = (parts: readonly TemplatePart[]): void => {
     for (const part of parts) {
@@ -93,8 +125,8 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
         visitParts(part.then);
         if (part.else) visitParts(part.else);
       } else if (part.kind === "TemplateFor") {
-        visit(part.collection);
-        visitParts(part.body);
+        const mentions = carried(part.collection);
+        withBound([part.keyVar, part.valVar], mentions, () => visitParts(part.body));
       }
     }
   };
@@ -115,9 +147,9 @@ function taintedLocals(mod: Module): Set<string> {
 }
 
 function isEmptyCheckOperand(expr: Expression): boolean {
-  const e = unwrapParens(expr);
+  const e = unwrap(expr);
   if (e.kind === "LiteralValue" && e.type === "null") return true;
-  return plainString(e) === "";
+  return constString(e) === "";
 }
 
 function subject(m: Mention): string {
@@ -159,7 +191,7 @@ export default defineRule({
           }
         }
         for (const { attr } of bodyAttributes(block.body)) {
-          visitExpression(attr.expr, (e) => {
+          walkExpression(attr.expr, (e) => {
             for (const m of comparedMentions(e, tainted)) {
               report(
                 file,

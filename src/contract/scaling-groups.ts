@@ -207,3 +207,20 @@ export function pathCovers(listed: readonly PathStep[], desired: readonly PathSt
   }
   return true;
 }
+
+/**
+ * Resources that change a group's size when they exist (autoscalers and
+ * scaling policies). A desired count that is null whenever such a resource
+ * for the group exists is what the contract needs, whatever condition
+ * gates both.
+ */
+export const AUTOSCALER_TYPES: ReadonlySet<string> = new Set([
+  "google_compute_autoscaler",
+  "google_compute_region_autoscaler",
+  "azurerm_monitor_autoscale_setting",
+  "aws_autoscaling_policy",
+  "oci_autoscaling_auto_scaling_configuration",
+  "alicloud_ess_scaling_rule",
+  "huaweicloud_as_policy",
+  "tencentcloud_as_scaling_policy",
+]);

@@ -12,12 +12,21 @@ export { parseExpressionAt, parseTemplateAt, parseNative } from "./parser.js";
 export { hclOutline } from "./outline.js";
 export {
   walkExpression,
+  children,
+  forEachChild,
+  unwrap,
   constantValue,
+  constString,
+  constBool,
+  isNullLiteral,
+  objectKeyName,
+  expressionKey,
   traversalText,
   exprText,
   collectRefs,
   collectCalls,
 } from "./walk.js";
+export { blockHeaderRange, blockNameRange, bodyAttributes, findAttr } from "./blocks.js";
 
 /** Parses an HCL file; `*.json` files use the JSON syntax. Never throws. */
 export function parseHcl(text: string, filename: string): ParseResult {

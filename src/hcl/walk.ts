@@ -3,18 +3,28 @@
  * (same nodes and order as HashiCorp's hclsyntax.Walk), traversal text,
  * source slices and constant evaluation.
  */
-import type { Expression, File, FunctionCall, ObjectConsItem, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
+import type { Expression, File, FunctionCall, ObjectConsItem, Range, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
+
+/** Strip `( ... )` and a `"${ x }"` template wrap, which evaluate to `x` unchanged. */
+export function unwrap(expr: Expression): Expression {
+  let e = expr;
+  for (;;) {
+    if (e.kind === "Parentheses") e = e.expr;
+    else if (e.kind === "TemplateWrap") e = e.wrapped;
+    else return e;
+  }
+}
 
 /**
  * Calls `visit` for `expr` and every sub-expression in source order
  * (pre-order: a node before its children). Template parts, object keys,
  * `for` parts and splat parts are included. Returning `false` from `visit`
  * skips the node's children. Bare-identifier object keys (`{ name = 1 }`)
- * are visited too; use `isBareKey` on the parent item, or collectRefs which
- * skips them.
+ * are visited unless `includeBareKeys` is false (they are names, not
+ * references).
  */
-export function walkExpression(expr: Expression, visit: (e: Expression) => void | boolean): void {
-  walk(expr, visit, true);
+export function walkExpression(expr: Expression, visit: (e: Expression) => void | boolean, includeBareKeys = true): void {
+  walk(expr, visit, includeBareKeys);
 }
 
 function walk(expr: Expression, visit: (e: Expression) => void | boolean, includeBareKeys: boolean): void {
@@ -28,76 +38,147 @@ function walk(expr: Expression, visit: (e: Expression) => void | boolean, includ
   }
 }
 
-function partsChildren(parts: TemplatePart[], out: Expression[]): void {
-  for (const part of parts) {
-    switch (part.kind) {
-      case "TemplateLiteral":
-        break;
-      case "TemplateInterp":
-        out.push(part.expr);
-        break;
-      case "TemplateIf":
-        out.push(part.condition);
-        partsChildren(part.then, out);
-        if (part.else !== null) partsChildren(part.else, out);
-        break;
-      case "TemplateFor":
-        out.push(part.collection);
-        partsChildren(part.body, out);
-        break;
-    }
-  }
-}
-
-/** Direct sub-expressions of `e` in source order. */
-export function children(e: Expression, includeBareKeys = true): Expression[] {
+/**
+ * `fn(child, a, b)` for each direct sub-expression of `e` in source order,
+ * without building arrays (the dependency graph walks every expression of
+ * a module this way). Bare-identifier object keys only with `includeBareKeys`.
+ */
+export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, b: B) => void, a: A, b: B, includeBareKeys = false): void {
   switch (e.kind) {
     case "LiteralValue":
     case "ScopeTraversal":
     case "AnonSymbol":
     case "Invalid":
-      return [];
-    case "Template": {
-      const out: Expression[] = [];
-      partsChildren(e.parts, out);
-      return out;
-    }
+      return;
+    case "Template":
+      forEachPartChild(e.parts, fn, a, b);
+      return;
     case "TemplateWrap":
-      return [e.wrapped];
+      fn(e.wrapped, a, b);
+      return;
     case "RelativeTraversal":
-      return [e.source];
+      fn(e.source, a, b);
+      return;
     case "Index":
-      return [e.collection, e.key];
+      fn(e.collection, a, b);
+      fn(e.key, a, b);
+      return;
     case "Splat":
-      return [e.source, e.each];
+      fn(e.source, a, b);
+      fn(e.each, a, b);
+      return;
     case "FunctionCall":
-      return e.args.slice();
+      for (const x of e.args) fn(x, a, b);
+      return;
     case "Conditional":
-      return [e.condition, e.trueResult, e.falseResult];
+      fn(e.condition, a, b);
+      fn(e.trueResult, a, b);
+      fn(e.falseResult, a, b);
+      return;
     case "BinaryOp":
-      return [e.lhs, e.rhs];
+      fn(e.lhs, a, b);
+      fn(e.rhs, a, b);
+      return;
     case "UnaryOp":
-      return [e.operand];
+      fn(e.operand, a, b);
+      return;
     case "TupleCons":
-      return e.exprs.slice();
-    case "ObjectCons": {
-      const out: Expression[] = [];
-      for (const item of e.items) {
-        if (includeBareKeys || !item.keyIsBareIdent) out.push(item.key);
-        out.push(item.value);
+      for (const x of e.exprs) fn(x, a, b);
+      return;
+    case "ObjectCons":
+      for (const it of e.items) {
+        if (includeBareKeys || !it.keyIsBareIdent) fn(it.key, a, b);
+        fn(it.value, a, b);
       }
-      return out;
-    }
-    case "For": {
-      const out: Expression[] = [e.collection];
-      if (e.keyExpr !== null) out.push(e.keyExpr);
-      out.push(e.valExpr);
-      if (e.condition !== null) out.push(e.condition);
-      return out;
-    }
+      return;
+    case "For":
+      fn(e.collection, a, b);
+      if (e.keyExpr !== null) fn(e.keyExpr, a, b);
+      fn(e.valExpr, a, b);
+      if (e.condition !== null) fn(e.condition, a, b);
+      return;
     case "Parentheses":
-      return [e.expr];
+      fn(e.expr, a, b);
+      return;
   }
+}
+
+function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
+  for (const p of parts) {
+    switch (p.kind) {
+      case "TemplateLiteral":
+        break;
+      case "TemplateInterp":
+        fn(p.expr, a, b);
+        break;
+      case "TemplateIf":
+        fn(p.condition, a, b);
+        forEachPartChild(p.then, fn, a, b);
+        if (p.else !== null) forEachPartChild(p.else, fn, a, b);
+        break;
+      case "TemplateFor":
+        fn(p.collection, a, b);
+        forEachPartChild(p.body, fn, a, b);
+        break;
+    }
+  }
+}
+
+function pushChild(child: Expression, out: Expression[]): void {
+  out.push(child);
+}
+
+/** Direct sub-expressions of `e` in source order (bare-identifier object keys unless `includeBareKeys` is false). */
+export function children(e: Expression, includeBareKeys = true): Expression[] {
+  const out: Expression[] = [];
+  forEachChild(e, pushChild, out, undefined, includeBareKeys);
+  return out;
+}
+
+/**
+ * The string `expr` certainly is: a string literal, a template made only of
+ * literal text, or any constant expression (folded, `"a${"b"}"`) whose value
+ * is a string. Null for anything else, including numbers and bools.
+ */
+export function constString(expr: Expression | null | undefined): string | null {
+  if (!expr) return null;
+  const e = unwrap(expr);
+  if (e.kind === "LiteralValue") return e.type === "string" ? String(e.value) : null;
+  if (e.kind === "Template") {
+    let out = "";
+    for (const p of e.parts) {
+      if (p.kind !== "TemplateLiteral") return foldedString(e);
+      out += p.value;
+    }
+    return out;
+  }
+  if (e.kind === "ScopeTraversal" || e.kind === "FunctionCall" || e.kind === "Invalid") return null;
+  return foldedString(e);
+}
+
+function foldedString(e: Expression): string | null {
+  const c = constantValue(e);
+  return c.known && typeof c.value === "string" ? c.value : null;
+}
+
+/**
+ * The value of a literal bool, or of the strings `"true"`/`"false"` (which
+ * Terraform converts to bool, and which JSON "literal" arguments produce).
+ */
+export function constBool(expr: Expression | null | undefined): boolean | null {
+  if (!expr) return null;
+  const e = unwrap(expr);
+  if (e.kind === "LiteralValue" && e.type === "bool") return e.value as boolean;
+  const s = constString(e);
+  if (s === "true") return true;
+  if (s === "false") return false;
+  return null;
+}
+
+/** `null` literal (possibly parenthesised). */
+export function isNullLiteral(expr: Expression): boolean {
+  const e = unwrap(expr);
+  return e.kind === "LiteralValue" && e.type === "null";
 }
 
 /** Every variable reference (ScopeTraversal) in `expr`, in source order; bare object keys excluded. */
@@ -131,15 +212,18 @@ export function isBareKey(item: ObjectConsItem): boolean {
   return item.keyIsBareIdent;
 }
 
-/** The literal key name of an object item when it is static (`name`, `"name"`), else undefined. */
-export function objectKeyName(item: ObjectConsItem): string | undefined {
+/**
+ * The name an object item's key stands for: a bare identifier (`name = 1`)
+ * or a constant key (`"name"`, `("name")`, `1`). Null for a computed key.
+ */
+export function objectKeyName(item: ObjectConsItem): string | null {
   if (item.keyIsBareIdent && item.key.kind === "ScopeTraversal") {
     const root = item.key.traversal[0];
-    return root.kind === "TraverseRoot" ? root.name : undefined;
+    return root && root.kind === "TraverseRoot" ? root.name : null;
   }
   const v = constantValue(item.key);
   if (v.known && (typeof v.value === "string" || typeof v.value === "number" || typeof v.value === "boolean")) return String(v.value);
-  return undefined;
+  return null;
 }
 
 function numberText(n: number): string {
@@ -198,8 +282,8 @@ export function traversalText(traversal: Traverser[]): string {
   return s;
 }
 
-/** The exact source text of an expression. */
-export function exprText(file: File, expr: Expression): string {
+/** The exact source text of a node (an expression, a block, an attribute). */
+export function exprText(file: File, expr: { range: Range }): string {
   return file.text.slice(expr.range.start.offset, expr.range.end.offset);
 }
 
@@ -359,5 +443,72 @@ function evalConst(e: Expression, depth: number): ConstValue {
     }
     default:
       return fail();
+  }
+}
+
+/**
+ * A text that is the same for two expressions written the same way
+ * (ignoring positions, parentheses and layout): `var.a.b`, `length(var.x)>0`.
+ * Used to tell that a condition tests the same thing as another one.
+ * Null for forms not compared (`for`, splats, templates with directives).
+ */
+export function expressionKey(expr: Expression): string | null {
+  const keys = (list: readonly Expression[]): string | null => {
+    const out: string[] = [];
+    for (const x of list) {
+      const k = expressionKey(x);
+      if (k === null) return null;
+      out.push(k);
+    }
+    return out.join(",");
+  };
+  switch (expr.kind) {
+    case "Parentheses":
+      return expressionKey(expr.expr);
+    case "TemplateWrap":
+      return expressionKey(expr.wrapped);
+    case "ScopeTraversal":
+      return traversalText(expr.traversal);
+    case "LiteralValue":
+      return JSON.stringify(expr.value);
+    case "RelativeTraversal": {
+      const s = expressionKey(expr.source);
+      return s === null ? null : `(${s})${traversalText(expr.traversal)}`;
+    }
+    case "Index": {
+      const c = expressionKey(expr.collection);
+      const k = expressionKey(expr.key);
+      return c === null || k === null ? null : `${c}[${k}]`;
+    }
+    case "FunctionCall": {
+      const a = keys(expr.args);
+      return a === null ? null : `${expr.name}(${a}${expr.expandFinal ? "..." : ""})`;
+    }
+    case "BinaryOp": {
+      const l = expressionKey(expr.lhs);
+      const r = expressionKey(expr.rhs);
+      return l === null || r === null ? null : `(${l}${expr.op}${r})`;
+    }
+    case "UnaryOp": {
+      const o = expressionKey(expr.operand);
+      return o === null ? null : `${expr.op}(${o})`;
+    }
+    case "Conditional": {
+      const a = keys([expr.condition, expr.trueResult, expr.falseResult]);
+      return a === null ? null : `?(${a})`;
+    }
+    case "TupleCons": {
+      const a = keys(expr.exprs);
+      return a === null ? null : `[${a}]`;
+    }
+    case "Template": {
+      const c = constantValue(expr);
+      if (c.known) return JSON.stringify(c.value);
+      if (expr.parts.some((p) => p.kind !== "TemplateLiteral" && p.kind !== "TemplateInterp")) return null;
+      const a = keys(expr.parts.flatMap((p) => (p.kind === "TemplateInterp" ? [p.expr] : [])));
+      return a === null ? null : `tpl(${expr.parts.map((p) => (p.kind === "TemplateLiteral" ? JSON.stringify(p.value) : "$")).join("")};${a})`;
+    }
+    default:
+      return null;
   }
 }

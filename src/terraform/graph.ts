@@ -18,7 +18,7 @@
 import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
 import type { Local, Module, Resource } from "./model.js";
-import { constString, forEachChild, traversalText, unwrap } from "./expr.js";
+import { constString, forEachChild, traversalText, unwrap } from "../hcl/walk.js";
 import { blocksOf } from "./module.js";
 
 /** name -> the dynamic block's for_each (iterator) or null (a `for` variable). */

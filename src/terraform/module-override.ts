@@ -29,7 +29,8 @@ import {
   labelRange,
   modelDiagnostic,
 } from "./module.js";
-import { constString, findAttr } from "./expr.js";
+import { constString } from "../hcl/walk.js";
+import { findAttr } from "../hcl/blocks.js";
 
 export function applyOverrides(mod: Module, overrides: SourceFile[]): void {
   for (const file of overrides) {

@@ -24,19 +24,11 @@ import type {
   TerraformSettings,
   Variable,
 } from "./model.js";
-import {
-  constBool,
-  constString,
-  exprChildren as childExprs,
-  findAttr,
-  objectKeyName,
-  sourceText,
-  traversalText,
-  unwrap,
-} from "./expr.js";
+import { children, constBool, constString, exprText, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
+import { findAttr } from "../hcl/blocks.js";
 import { applyOverrides } from "./module-override.js";
 
-export { findAttr } from "./expr.js";
+export { findAttr } from "../hcl/blocks.js";
 
 /** Module-call arguments that are meta-arguments, not module inputs. */
 export const MODULE_META_ARGUMENTS = new Set(["source", "version", "count", "for_each", "depends_on", "providers"]);
@@ -186,9 +178,9 @@ export function buildVariable(file: SourceFile, block: Block): Variable {
 /** The type expression as written; for a JSON string, the string's content. */
 function typeSourceText(file: SourceFile, expr: Expression): string {
   if (expr.kind === "Template" && expr.form === "json") {
-    return expr.jsonValue ?? constString(expr) ?? sourceText(file.hcl, expr);
+    return expr.jsonValue ?? constString(expr) ?? exprText(file.hcl, expr);
   }
-  return sourceText(file.hcl, expr);
+  return exprText(file.hcl, expr);
 }
 
 export function buildOutput(file: SourceFile, block: Block): Output {
@@ -499,7 +491,7 @@ function blockContains(block: Block, node: object): boolean {
     while (stack.length && !found) {
       const x = stack.pop()!;
       if (x === node) found = true;
-      else stack.push(...childExprs(x));
+      else stack.push(...children(x, false));
     }
     if (found) return true;
   }

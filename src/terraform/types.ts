@@ -17,7 +17,7 @@
  * content is parsed as the type.
  */
 import type { Expression, Range } from "../hcl/ast.js";
-import { constString, objectKeyName } from "./expr.js";
+import { constString, objectKeyName } from "../hcl/walk.js";
 
 export type PrimitiveName = "string" | "number" | "bool";
 

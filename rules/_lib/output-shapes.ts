@@ -1,0 +1,150 @@
+/**
+ * Shared pieces of the output/*-shape rules: the contract's enums, a
+ * de-duplicating reporter (one object reached twice, e.g. from both
+ * branches of a conditional through the same local, is reported once), and
+ * the address-object checks used by output/addresses-shape and
+ * output/instances-shape.
+ */
+import { fileOf } from "../../src/terraform/module.js";
+import type { Range } from "../../src/hcl/ast.js";
+import type { RuleContext } from "../../src/lint/types.js";
+import type { Module, Output } from "../../src/terraform/model.js";
+import {
+  alternatives,
+  classify,
+  describeLiteral,
+  listElements,
+  literalAlternatives,
+  objectViews,
+  type Element,
+  type ObjectView,
+  type Site,
+} from "../../src/analysis/values.js";
+import { viaText } from "../../src/analysis/references.js";
+
+/** `health.state` and `instances[*].state`, in the contract's order. */
+export const HEALTH_STATES: readonly string[] = ["pending", "running", "degraded", "stopped", "terminated", "unknown"];
+
+/** Kubernetes `MachineAddressType` values. */
+export const ADDRESS_TYPES: readonly string[] = ["Hostname", "ExternalIP", "InternalIP", "ExternalDNS", "InternalDNS"];
+
+const ADDRESS_OBJECT = '{ type = "InternalIP", address = ... }';
+const ADDRESS_EXAMPLE = `[${ADDRESS_OBJECT}] or []`;
+
+/** A closest-match hint for an enum value written with the wrong case: `Running` -> `running`. */
+export function caseHint(value: string, allowed: readonly string[]): string {
+  const match = allowed.find((a) => a.toLowerCase() === value.toLowerCase());
+  return match ? ` (did you mean "${match}"?)` : "";
+}
+
+export function quoteList(values: readonly string[]): string {
+  return values.map((v) => `"${v}"`).join(", ");
+}
+
+/** Collects findings and reports each (file, range, message) once. */
+export class ShapeReporter {
+  private readonly seen = new Set<string>();
+  constructor(private readonly ctx: RuleContext) {}
+
+  report(site: Pick<Site, "file">, range: Range, message: string): void {
+    const key = `${site.file.path}|${range.start.offset}|${range.end.offset}|${message}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.ctx.report({ file: site.file.path, range, message });
+  }
+}
+
+/** The value of a contract output as a Site, or null when it has none. */
+export function outputValueSite(output: Output | undefined): Site | null {
+  if (!output || !output.value || !output.valueAttr || output.value.kind === "Invalid") return null;
+  return { expr: output.value, file: fileOf(output, output.valueAttr), via: [] };
+}
+
+/** "an address object" / "each address object built by this for expression" (message subjects). */
+export function subject(noun: string, view: ObjectView): string {
+  return view.fromFor ? `each ${noun} built by this for expression` : `this ${noun}`;
+}
+
+/** Missing attributes of a complete object view, in the order given. */
+export function missingAttrs(view: ObjectView, names: readonly string[]): string[] {
+  if (!view.complete) return [];
+  return names.filter((n) => !view.attrs.has(n));
+}
+
+function andList(names: readonly string[]): string {
+  const q = names.map((n) => `"${n}"`);
+  return q.length <= 1 ? q.join("") : `${q.slice(0, -1).join(", ")} and ${q[q.length - 1]}`;
+}
+
+export function lacksText(names: readonly string[]): string {
+  return `has no ${andList(names)} attribute${names.length > 1 ? "s" : ""}`;
+}
+
+/**
+ * Check every address object `listSite` (a list of addresses) may hold:
+ * `type` and `address` present, a literal `type` from the address-type enum.
+ * `where` names the list in messages ("addresses", "instances[*].addresses").
+ */
+export function checkAddressList(module: Module, listSite: Site, where: string, out: ShapeReporter): void {
+  checkValueKind(module, listSite, "list", where, ADDRESS_EXAMPLE, out);
+  const elements = listElements(module, listSite);
+  checkElementKinds(module, elements, where, ADDRESS_OBJECT, out);
+  for (const el of elements) {
+    for (const view of objectViews(module, el.site, el.fromFor)) checkAddressObject(module, view, where, out);
+  }
+}
+
+export function checkAddressObject(module: Module, view: ObjectView, where: string, out: ShapeReporter): void {
+  const missing = missingAttrs(view, ["type", "address"]);
+  if (missing.length > 0) {
+    out.report(
+      view.site,
+      view.range,
+      `${subject("address object", view)} in ${where}${viaText(view.site.via, 4)} ${lacksText(missing)}; every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`,
+    );
+  }
+  const type = view.attrs.get("type");
+  if (!type) return;
+  for (const alt of literalAlternatives(module, type)) {
+    if (alt.kind === "string" && alt.value === undefined) continue;
+    if (alt.kind === "string" && ADDRESS_TYPES.includes(alt.value as string)) continue;
+    const hint = typeof alt.value === "string" ? caseHint(alt.value, ADDRESS_TYPES) : "";
+    out.report(
+      alt,
+      alt.expr.range,
+      `address type ${describeLiteral(alt)} in ${where}${viaText(alt.via, 4)} is not a Kubernetes address type${hint}; use one of ${ADDRESS_TYPES.join(", ")}`,
+    );
+  }
+}
+
+/**
+ * Report the literal alternatives of `site` whose type is certainly not
+ * `expected` (null is always allowed: "not known yet"). `what` names the
+ * value in messages ("health", "failure_domains").
+ */
+export function checkValueKind(module: Module, site: Site, expected: "object" | "list", what: string, example: string, out: ShapeReporter): void {
+  for (const alt of alternatives(module, site)) {
+    const c = classify(alt.expr);
+    if (c.kind === "unknown" || c.kind === "null" || c.kind === expected) continue;
+    out.report(
+      alt,
+      alt.expr.range,
+      `${what} is ${describeLiteral(c)}${viaText(alt.via, 4)}, not ${expected === "object" ? "an object" : "a list"}; the controller rejects it (expected ${example})`,
+    );
+  }
+}
+
+/** Report list elements that are certainly not objects (`["eu-west-1a"]` where objects are expected). */
+export function checkElementKinds(module: Module, elements: readonly Element[], what: string, example: string, out: ShapeReporter): void {
+  for (const el of elements) {
+    for (const alt of alternatives(module, el.site)) {
+      const c = classify(alt.expr);
+      if (c.kind === "unknown" || c.kind === "null" || c.kind === "object") continue;
+      out.report(
+        alt,
+        alt.expr.range,
+        `${what} entry is ${describeLiteral(c)}${viaText(alt.via, 4)}, not an object; each entry must be an object like ${example}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,13 @@
+/**
+ * The Terraform-level analysis the rules are written with, one module per
+ * question (see ARCHITECTURE.md, "Where the vocabulary lives").
+ */
+export * from "./attributes.js";
+export * from "./autoscaling.js";
+export * from "./derivation.js";
+export * from "./functions.js";
+export * from "./guards.js";
+export * from "./locals.js";
+export * from "./references.js";
+export * from "./usage.js";
+export * from "./values.js";
