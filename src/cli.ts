@@ -7,6 +7,7 @@ import { fstatSync, statSync, writeSync } from "node:fs";
 import { HELP, parseArgs, UsageError } from "./cli/args.js";
 import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, runLint, type Io } from "./cli/run.js";
+import { loadImageCommand } from "./cli/image-loader.js";
 
 /**
  * Output goes straight to file descriptors 1 and 2 with synchronous writes:
@@ -95,6 +96,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       io.stdout(text);
       return EXIT_OK;
     }
+    case "image":
+      return (await loadImageCommand()).runImage(args, io);
     default:
       return runLint(args, io);
   }

@@ -4,7 +4,7 @@
  */
 import type { SeveritySetting } from "../lint/types.js";
 
-export type Command = "lint" | "module" | "rules" | "explain" | "version" | "help";
+export type Command = "lint" | "module" | "image" | "rules" | "explain" | "version" | "help";
 
 export interface CliArgs {
   command: Command;
@@ -34,21 +34,28 @@ export interface CliArgs {
   help: boolean;
   version: boolean;
   json: boolean;
+  /** image: `--platform OS/ARCH[/VARIANT]`. */
+  platform?: string;
+  /** image: check every platform of an index. */
+  allPlatforms: boolean;
+  /** image: plain HTTP to the registry. */
+  insecure: boolean;
 }
 
 export class UsageError extends Error {}
 
 const VALUE_OPTIONS = new Set([
   "--role", "--contract", "--format", "-f", "--output-file", "-o", "--max-warnings", "--allow-warning",
-  "--rule", "--config", "-c", "--print-config", "--stdin-filename",
+  "--rule", "--config", "-c", "--print-config", "--stdin-filename", "--platform",
 ]);
 
 const FLAG_OPTIONS = new Set([
   "--json", "--strict", "--recursive", "-r", "--no-config", "--no-inline-config", "--report-unused-ignores",
   "--fix", "--fix-dry-run", "--stdin", "--no-color", "--color", "--quiet", "-q", "--help", "-h", "--version", "-v",
+  "--all-platforms", "--insecure",
 ]);
 
-const COMMANDS: Record<string, Command> = { module: "module", rules: "rules", explain: "explain", version: "version", help: "help" };
+const COMMANDS: Record<string, Command> = { module: "module", image: "image", rules: "rules", explain: "explain", version: "version", help: "help" };
 
 const SEVERITIES: readonly string[] = ["off", "info", "warning", "error"];
 
@@ -83,6 +90,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     help: false,
     version: false,
     json: false,
+    allPlatforms: false,
+    insecure: false,
   };
   let commandSeen = false;
   let optionsEnded = false;
@@ -162,6 +171,9 @@ function applyValue(args: CliArgs, name: string, value: string): void {
     case "--stdin-filename":
       args.stdinFilename = value;
       break;
+    case "--platform":
+      args.platform = value;
+      break;
   }
 }
 
@@ -213,11 +225,18 @@ function applyFlag(args: CliArgs, name: string): void {
     case "-v":
       args.version = true;
       break;
+    case "--all-platforms":
+      args.allPlatforms = true;
+      break;
+    case "--insecure":
+      args.insecure = true;
+      break;
   }
 }
 
 export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
+       tfcapi-lint image <ref> [options]
        tfcapi-lint rules [--format json]
        tfcapi-lint explain <rule-id>
        tfcapi-lint version [--json]
@@ -250,6 +269,11 @@ Options:
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours
   --quiet, -q               report errors only
+
+Image options (tfcapi-lint image oci:DIR | host[:port]/repo[:tag|@digest]):
+  --platform OS/ARCH        the platform to check (default linux/amd64)
+  --all-platforms           check every platform of an index
+  --insecure                plain HTTP to the registry
   --version, -v             print the version
   --help, -h                print this help
 

@@ -8,7 +8,7 @@ import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { applyFixes, fixesByFile, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
-import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
+import { isKnownRule, LINT_REGISTRY } from "../lint/meta-rules.js";
 import { roleSourceText, type ModuleReport, type RunReport } from "../lint/result.js";
 import type { Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
@@ -25,6 +25,8 @@ export interface Io {
   env: Record<string, string | undefined>;
   cwd: string;
   isTTY: boolean;
+  /** Whether stderr is a terminal (image pull progress); looked up when absent. */
+  stderrIsTTY?: boolean;
 }
 
 export const EXIT_OK = 0;
@@ -77,6 +79,9 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
   if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
   if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
     throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
+  if (args.platform !== undefined || args.allPlatforms || args.insecure) {
+    throw new UsageError(`${args.platform !== undefined ? "--platform" : args.allPlatforms ? "--all-platforms" : "--insecure"} is an option of the image command (tfcapi-lint image REF)`);
   }
   if (args.command === "module" && args.positionals.length !== 1) {
     throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
@@ -289,7 +294,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const failOn: Severity = plans[0]?.effective.failOn.value ?? (args.strict ? "warning" : "error");
     const run: RunReport = {
       modules,
-      rules: REGISTRY,
+      rules: LINT_REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: repoRootOf(io.cwd, io.env),
       toolVersion: toolVersion(),

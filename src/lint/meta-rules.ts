@@ -7,6 +7,7 @@ import type { RuleDefinition } from "./types.js";
 import { defineRule } from "./types.js";
 import { ROLES } from "../contract/roles-api.js";
 import { ALL_RULES } from "../../rules/index.js";
+import { IMAGE_RULES } from "../../rules/image.js";
 
 const noCheck = (): void => {};
 
@@ -62,15 +63,19 @@ export const ENGINE_SOURCE_ESCAPE: RuleDefinition = defineRule({
 
 const LOAD_RULES: readonly RuleDefinition[] = [ENGINE_SOURCE_ESCAPE];
 
-/**
- * Every rule the linter knows: the rule registry plus the engine's own
- * rules. Config validation, `tfcapi-lint rules` and SARIF read this.
- */
-export const REGISTRY: readonly RuleDefinition[] = [
+/** The rules a module lint runs and reports on: the registry plus the engine's own rules. */
+export const LINT_REGISTRY: readonly RuleDefinition[] = [
   ...ALL_RULES,
   ...LOAD_RULES.filter((r) => !ALL_RULES.some((a) => a.id === r.id)),
   ...META_RULES,
 ];
+
+/**
+ * Every rule the linter knows: the module lint's rules plus the image
+ * command's checks. Config validation, `tfcapi-lint rules`, `explain` and
+ * the image command's SARIF read this.
+ */
+export const REGISTRY: readonly RuleDefinition[] = [...LINT_REGISTRY, ...IMAGE_RULES];
 
 const BY_ID = new Map(REGISTRY.map((r) => [r.id, r]));
 

@@ -32,6 +32,17 @@ export interface ModuleReport {
   summary: Summary;
   /** Source text of each module file by its relative path (for code frames). */
   sources: Map<string, string>;
+  /**
+   * Set for the image command's report: findings' files are absolute paths
+   * inside the image (`/captf/module/main.tf`), or "" for the image itself.
+   */
+  image?: ImageInfo;
+}
+
+export interface ImageInfo {
+  ref: string;
+  digest: string;
+  platforms: string[];
 }
 
 export interface RunReport {
