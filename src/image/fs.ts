@@ -389,8 +389,9 @@ export function resolvePath(fs: ImageFs, p: string): Resolved {
       parts = [...tparts, ...parts];
       continue;
     }
-    if (!node && !fs.hasDir(cur)) return { kind: "missing", path: cur };
-    if (node && node.type !== "dir" && parts.length > 0) return { kind: "missing", path: cur };
+    const rest = (): string => `/${[...done, name, ...parts].join("/")}`;
+    if (!node && !fs.hasDir(cur)) return { kind: "missing", path: rest() };
+    if (node && node.type !== "dir" && parts.length > 0) return { kind: "missing", path: rest() };
     done.push(name);
   }
   const path = `/${done.join("/")}`;
