@@ -151,6 +151,18 @@ class Counter extends Transform {
   }
 }
 
+/** A size in the largest binary unit that keeps it readable: `16 GiB`, `512 MiB`, `16 KiB`. */
+export function sizeText(n: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  let v = n;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${units[i]}`;
+}
+
 export class ImageFs {
   readonly nodes = new Map<string, FsNode>();
   /** Paths added by the layer being applied (whiteouts only hide lower layers). */
@@ -192,10 +204,9 @@ export class ImageFs {
   }
 
   private capError(which: "kept" | "scanned"): ImageReadError {
-    const mib = (n: number): string => `${Math.round((n / 1024 / 1024) * 10) / 10} MiB`;
     return which === "kept"
-      ? new ImageReadError(`the image holds more than ${mib(this.caps.kept)} of module files, mirror indexes and entries; refusing to read further`)
-      : new ImageReadError(`the image's layers are larger than ${mib(this.caps.scanned)} uncompressed; refusing to read further`);
+      ? new ImageReadError(`the image holds more than ${sizeText(this.caps.kept)} of module files, mirror indexes and entries; refusing to read further`)
+      : new ImageReadError(`the image's layers are larger than ${sizeText(this.caps.scanned)} uncompressed; refusing to read further`);
   }
 
   private addKept(n: number): void {
