@@ -417,7 +417,9 @@ export function nodeInfoProblem(text: string): string | null {
 function checkLabels(input: ImageCheckInput, labels: Record<string, string>, emit: Emit): void {
   const role = labels[LABEL.role];
   if (role === undefined || role === "") emit("image/label-role", "info", "", `the ${LABEL.role} label is not set (set it to ${input.roleFlag ?? input.role})`);
-  else if (input.roleFlag !== undefined && role !== input.roleFlag) emit("image/label-role", "error", "", `the ${LABEL.role} label is "${role}", but the image is checked as ${input.roleFlag}`);
+  else if (input.roleFlag === undefined && !(CONTRACT.inputs as Record<string, unknown>)[role]) {
+    emit("image/label-role", "error", "", `the ${LABEL.role} label is "${role}", which is not a role (cluster, machine or machinepool)`);
+  } else if (input.roleFlag !== undefined && role !== input.roleFlag) emit("image/label-role", "error", "", `the ${LABEL.role} label is "${role}", but the image is checked as ${input.roleFlag}`);
   const contract = labels[LABEL.contract];
   if (contract === undefined || contract === "") emit("image/label-contract", "info", "", `the ${LABEL.contract} label is not set (set it to ${input.contract})`);
   else if (contract !== input.contract) emit("image/label-contract", "warning", "", `the ${LABEL.contract} label is "${contract}", but the image is checked against ${input.contract}`);

@@ -89,8 +89,12 @@ function materialise(files: ModuleFiles): string {
   const dir = mkdtempSync(path.join(tmpdir(), "tfcapi-lint-image-"));
   for (const [rel, content] of files.files) {
     const abs = path.join(dir, ...rel.split("/"));
-    mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileSync(abs, content);
+    try {
+      mkdirSync(path.dirname(abs), { recursive: true });
+      writeFileSync(abs, content);
+    } catch {
+      // a path that is both a file and a directory in the image: keep the first
+    }
   }
   for (const [rel, target] of files.dirLinks) {
     const abs = path.join(dir, ...rel.split("/"));

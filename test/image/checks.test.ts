@@ -433,3 +433,17 @@ resource "terraform_data" "z" {}
     expect(rows(noLabel.doc).filter((r) => r[0].startsWith("image/")).map((r) => r[0])).toEqual(["image/label-capacity"]);
   });
 });
+
+describe("odd labels and paths", () => {
+  test("an io.captf.role label that is no role is an error", async () => {
+    const { code, doc } = await lint(goodEntries(), { ...noEntrypoint, Labels: { ...GOOD_LABELS, "io.captf.role": "pool" } });
+    expect(code).toBe(1);
+    expect(rows(doc)).toEqual([["image/label-role", "error", "", 0, 'the io.captf.role label is "pool", which is not a role (cluster, machine or machinepool)']]);
+  });
+
+  test("a module path that is both a file and a directory does not break the lint", async () => {
+    const { code, doc } = await lint([...goodEntries(), { name: "captf/module/x.tf", content: "" }, { name: "captf/module/x.tf/y.tf", content: "" }], noEntrypoint);
+    expect(code).toBe(0);
+    expect(rows(doc)).toEqual([]);
+  });
+});
