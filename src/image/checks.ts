@@ -122,7 +122,7 @@ function checkModuleLinks(fs: ImageFs, emit: Emit): ModuleFiles {
     if (r.node !== null && r.node.type === "file") {
       const target = fs.get(r.path)!;
       if (MODULE_FILE.test(p) && target.content !== undefined) files.set(rel, target.content);
-    } else if (r.path !== MODULE_DIR || true) {
+    } else {
       dirLinks.set(rel, r.path === MODULE_DIR ? "." : r.path.slice(MODULE_DIR.length + 1));
     }
   }

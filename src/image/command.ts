@@ -225,7 +225,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
         const labelRole = labels[LABEL.role];
         if (!imageRole && labelRole !== undefined && isRole(labelRole)) {
           imageRole = labelRole;
-          roleSource = "config";
+          roleSource = "label";
           evidence = [`label ${LABEL.role}=${labelRole}`];
         }
         let load: LoadResult | null = null;

@@ -56,7 +56,7 @@ describe("a good cluster image", () => {
   test("the role comes from the label when --role is not given", async () => {
     const { doc } = await lint(goodEntries(), noEntrypoint);
     expect(doc.role).toBe("cluster");
-    expect((doc as unknown as { roleSource: string }).roleSource).toBe("config");
+    expect((doc as unknown as { roleSource: string }).roleSource).toBe("label");
   });
 });
 

@@ -380,7 +380,7 @@ describe("output formats", () => {
         "  -  error  /captf/runtime is missing: the runner executes it to run terraform or tofu  image/runtime-present",
         "",
         "✖ 2 problems (1 error, 0 warnings, 1 info)",
-        "role: cluster (from the config file)",
+        "role: cluster (from the io.captf.role label)",
         "file set: terraform (.tf, .tf.json)",
         "",
       ].join("\n"),
