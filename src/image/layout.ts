@@ -21,16 +21,15 @@ const DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** `DIR` and optional `TAG` of an `oci:` reference (the part after `oci:`). */
 export function splitLayoutRef(rest: string): { dir: string; tag?: string } {
   if (rest === "") throw new ImageRefError('oci: needs a directory, e.g. oci:./img');
-  // skopeo's oci:PATH:REF: the last colon starts the tag when PATH is a directory
-  // and the whole text is not one.
-  const colon = rest.lastIndexOf(":");
-  if (colon > 0) {
+  // skopeo's oci:PATH:REF: unless the whole text is a directory, the
+  // rightmost colon whose left part is a directory starts the tag (a tag
+  // such as docker.io/captf/cluster:v1 holds colons itself).
+  if (isDir(rest)) return { dir: rest };
+  for (let colon = rest.lastIndexOf(":"); colon > 0; colon = rest.lastIndexOf(":", colon - 1)) {
     const dir = rest.slice(0, colon);
+    if (!isDir(dir)) continue;
     const tag = rest.slice(colon + 1);
-    if (!isDir(rest) && isDir(dir)) {
-      if (tag === "") return { dir };
-      return { dir, tag };
-    }
+    return tag === "" ? { dir } : { dir, tag };
   }
   return { dir: rest };
 }

@@ -403,3 +403,81 @@ describe("output formats", () => {
     }
   });
 });
+
+describe("layouts as docker save (Docker 25+) writes them", () => {
+  test("index.json with containerd's image name, manifest.json beside it", async () => {
+    const l = layout();
+    const img = l.image([await l.layer(goodEntries())], noEntrypoint, { docker: true });
+    l.top([{ ...img, annotations: { "io.containerd.image.name": "docker.io/captf/cluster:v1", "org.opencontainers.image.ref.name": "v1" } }]);
+    writeFileSync(path.join(l.dir, "manifest.json"), JSON.stringify([{ Config: "blobs/sha256/x", RepoTags: ["captf/cluster:v1"], Layers: [] }]));
+    for (const ref of [`oci:${l.dir}`, `oci:${l.dir}:v1`, `oci:${l.dir}:docker.io/captf/cluster:v1`]) {
+      const { code, doc } = await json([ref]);
+      expect(code).toBe(0);
+      expect(doc.image).toEqual({ ref, digest: img.digest, platforms: ["linux/amd64"] });
+      expect(rows(doc)).toEqual([]);
+    }
+  });
+});
+
+describe("options shared with module linting", () => {
+  async function broken(): Promise<string> {
+    const l = layout();
+    const main = goodEntries().find((e) => e.name === "captf/module/main.tf")!.content as string;
+    const entries = [
+      ...goodEntries().filter((e) => e.name !== "captf/module/main.tf" && e.name !== "captf/runtime"),
+      { name: "captf/module/main.tf", content: `${main}\n# tfcapi-lint-ignore: output/reserved -- kept for old tooling\noutput "captf_legacy" {\n  value = 1\n}\noutput "captf_other" {\n  value = 2\n}\n` },
+    ];
+    l.top([l.image([await l.layer(entries)], { ...GOOD_CONFIG, User: "root" })]);
+    return `oci:${l.dir}`;
+  }
+
+  test("inline ignores in the module, --rule, --quiet, --max-warnings, --output-file", async () => {
+    const ref = await broken();
+    const all = await json([ref]);
+    expect(all.doc.findings.map((f) => [f.id, f.severity, f.file])).toEqual([
+      ["image/entrypoint", "info", ""],
+      ["image/user-root", "warning", ""],
+      ["output/reserved", "warning", "/captf/module/main.tf"],
+      ["image/runtime-present", "error", "/captf/runtime"],
+    ]);
+    expect((all.doc as unknown as { suppressed: { id: string; file: string }[] }).suppressed.map((f) => [f.id, f.file])).toEqual([["output/reserved", "/captf/module/main.tf"]]);
+    const quiet = await json(["--quiet", ref]);
+    expect(quiet.doc.findings.map((f) => f.id)).toEqual(["image/runtime-present"]);
+    const off = await json(["--rule", "image/runtime-present=off", "--rule", "image/user-root=error", ref]);
+    expect(off.code).toBe(1);
+    expect(off.doc.findings.map((f) => [f.id, f.severity])).toEqual([
+      ["image/entrypoint", "info"],
+      ["image/user-root", "error"],
+      ["output/reserved", "warning"],
+    ]);
+    const mw = await json(["--rule", "image/runtime-present=off", "--max-warnings", "1", ref]);
+    expect(mw.code).toBe(1);
+    const ok = await json(["--rule", "image/runtime-present=off", "--max-warnings", "2", ref]);
+    expect(ok.code).toBe(0);
+    const dir = mkdtempSync(path.join(tmpdir(), "tfcapi-image-out-"));
+    try {
+      const r = await run(["image", "--format", "compact", "-o", path.join(dir, "report.txt"), ref]);
+      expect([r.code, r.stdout]).toEqual([1, ""]);
+      expect(readFileSync(path.join(dir, "report.txt"), "utf8")).toContain("/captf/runtime:0:0: error: /captf/runtime is missing");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("--all-platforms prefixes module lint findings too", async () => {
+    const l = layout();
+    const main = goodEntries().find((e) => e.name === "captf/module/main.tf")!.content as string;
+    const entries = [...goodEntries().filter((e) => e.name !== "captf/module/main.tf"), { name: "captf/module/main.tf", content: `${main}\noutput "captf_x" {\n  value = 1\n}\n` }];
+    const layer = await l.layer(entries);
+    l.top([l.index([withPlatform(l.image([layer], noEntrypoint), "linux", "amd64"), withPlatform(l.image([layer], noEntrypoint, { architecture: "arm64" }), "linux", "arm64")])]);
+    const { doc } = await json(["--all-platforms", ref(l)]);
+    expect(doc.findings.map((f) => [f.id, f.file, f.message.slice(0, 14)])).toEqual([
+      ["output/reserved", "/captf/module/main.tf", "[linux/amd64] "],
+      ["output/reserved", "/captf/module/main.tf", "[linux/arm64] "],
+    ]);
+  });
+});
+
+function ref(l: Layout): string {
+  return `oci:${l.dir}`;
+}
