@@ -29,7 +29,6 @@ import {
   githubBaseDir,
   hasPosition,
   isModuleLevel,
-  relativePath,
   roleSourceText,
   suppressedFindings,
   visibleFindings,

@@ -18,7 +18,6 @@ import {
   hasPosition,
   isModuleLevel,
   plural,
-  relativePath,
   suppressedFindings,
   visibleFindings,
 } from "./util.js";
