@@ -201,12 +201,15 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     if (selection.kind === "platform-mismatch") {
       platforms = selection.platforms;
       const finding: Finding = { ruleId: "image/platform", severity: "error", file: "", range: MODULE_RANGE, message: selection.message };
+      // Nothing is checked: the role is --role, else the image's label (for the report only).
+      const labelRole = selection.labels?.[LABEL.role];
+      const shownRole: Role = role ?? (labelRole !== undefined && isRole(labelRole) ? labelRole : "cluster");
       results.push({
         image: null as unknown as SelectedImage,
         findings: [finding],
-        role: role ?? "cluster",
-        roleSource: role ? "flag" : "detected",
-        roleEvidence: role ? [`--role ${role}`] : [],
+        role: shownRole,
+        roleSource: role ? "flag" : labelRole !== undefined && isRole(labelRole) ? "label" : "detected",
+        roleEvidence: role ? [`--role ${role}`] : labelRole !== undefined && isRole(labelRole) ? [`label ${LABEL.role}=${labelRole}`] : [],
         fileSet: "terraform",
         sources: new Map(),
       });

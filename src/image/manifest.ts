@@ -28,7 +28,7 @@ export interface SelectedImage {
 export type Selection =
   | { kind: "images"; digest: string; images: SelectedImage[] }
   /** Nothing to check: the only finding is image/platform with this message. */
-  | { kind: "platform-mismatch"; digest: string; message: string; platforms: string[] };
+  | { kind: "platform-mismatch"; digest: string; message: string; platforms: string[]; labels?: Record<string, string> };
 
 export function platformText(p: Platform): string {
   return `${p.os}/${p.architecture}${p.variant ? `/${p.variant}` : ""}`;
@@ -128,7 +128,13 @@ export async function selectImages(source: ImageSource, want: Platform, explicit
   if (!isIndex(topType, topDoc)) {
     const img = await complete(source, { desc: top.descriptor, doc: topDoc, platform: null });
     if (explicit && !allPlatforms && !matches({ os: img.os, architecture: img.architecture, ...(variantOf(img.platform) ? { variant: variantOf(img.platform)! } : {}) }, want)) {
-      return { kind: "platform-mismatch", digest, message: `the image is for ${img.platform}, not ${platformText(want)}`, platforms: [img.platform] };
+      return {
+        kind: "platform-mismatch",
+        digest,
+        message: `the image is for ${img.platform}, not ${platformText(want)}`,
+        platforms: [img.platform],
+        ...(img.config.Labels ? { labels: img.config.Labels } : {}),
+      };
     }
     return { kind: "images", digest, images: [img] };
   }

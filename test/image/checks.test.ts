@@ -388,6 +388,7 @@ resource "terraform_data" "z" {}
     const doc = JSON.parse(r.stdout) as JsonDoc;
     expect(rows(doc)).toEqual([["image/platform", "error", "", 0, "the image is for linux/arm64, not linux/amd64"]]);
     expect(doc.image.platforms).toEqual(["linux/arm64"]);
+    expect([doc.role, (doc as unknown as { roleSource: string }).roleSource]).toEqual(["cluster", "label"]);
     // Without --platform it is checked as it is.
     const plain = await run(["image", "--json", `oci:${l.dir}`]);
     expect(plain.code).toBe(0);
