@@ -27,7 +27,7 @@ import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/r
 import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
 import { buildFs, DEFAULT_CAPS, MODULE_DIR, type Caps, type Progress } from "./fs.js";
 import { openLayoutSource, splitLayoutRef } from "./layout.js";
-import { parsePlatform, platformText, selectImages, type SelectedImage } from "./manifest.js";
+import { parsePlatform, selectImages, type SelectedImage } from "./manifest.js";
 import { ImageReadError, ImageRefError, type ImageSource } from "./source.js";
 import { openRegistrySource } from "./registry.js";
 
@@ -195,7 +195,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
 
     const results: PlatformResult[] = [];
     const readErrors: string[] = [];
-    let digest = selection.digest;
+    const digest = selection.digest;
     let platforms: string[];
     let role: Role | undefined = checked.role;
     if (selection.kind === "platform-mismatch") {
@@ -318,7 +318,6 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       sources,
       image: { ref, digest, platforms },
     };
-    digest = report.image!.digest;
     const failOn: Severity = args.strict ? "warning" : "error";
     const run: RunReport = {
       modules: [report],
@@ -375,5 +374,3 @@ function useColor(args: CliArgs, io: Io): boolean {
   if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
   return io.isTTY;
 }
-
-export { platformText };
