@@ -299,6 +299,8 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
         all.push(f);
       }
     }
+    // --max-warnings counts warnings even under --quiet (which only hides them).
+    const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
     if (args.quiet) all = all.filter((f) => f.severity === "error");
     all.sort(compareFindings);
 
@@ -348,7 +350,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       return EXIT_READ;
     }
     let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
-    if (args.maxWarnings !== undefined && report.summary.warning > args.maxWarnings) failed = true;
+    if (args.maxWarnings !== undefined && warnings > args.maxWarnings) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
     if (err instanceof UsageError || err instanceof ImageRefError) {
