@@ -99,9 +99,36 @@ await build({
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
   // The CLI finds its package root (rule docs, version) from its own URL.
-  define: { "import.meta.url": "__cli_url", __CLI_BUNDLE__: "true" },
+  define: { "import.meta.url": "__cli_url", __CLI_BUNDLE__: "true", __TFCAPI_IMAGE_BUNDLE__: "true" },
+  // The loader's import of the image command from source is dead code here
+  // (it requires dist/image.cjs instead): keep the image code out of cli.cjs.
+  plugins: [
+    {
+      name: "image-command-elsewhere",
+      setup(b) {
+        b.onResolve({ filter: /\/image\/command\.js$/ }, () => ({ path: "image-command", namespace: "elsewhere" }));
+        b.onLoad({ filter: /.*/, namespace: "elsewhere" }, () => ({ contents: "export {};", loader: "js" }));
+      },
+    },
+  ],
   banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
 });
+// The image command is its own bundle (tar, gzip, zstd, the registry client),
+// required by cli.cjs only when `tfcapi-lint image` runs (src/cli/image-loader.ts).
+await build({
+  ...common,
+  format: "cjs",
+  entryPoints: { image: "src/image/command.ts" },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  define: { "import.meta.url": "__cli_url" },
+  banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+});
+for (const marker of ["tar-stream", "fzstd", "ImageFs"]) {
+  if (readFileSync("dist/cli.cjs", "utf8").includes(marker)) throw new Error(`dist/cli.cjs contains image code (${marker}): it belongs in dist/image.cjs`);
+}
 // The loader runs cli.cjs as a plain script: a real import() there would fail.
 if (/\bimport\(/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains a dynamic import()");
 writeFileSync("dist/cli-loader.cjs", LOADER);

@@ -9,6 +9,7 @@ import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { runSchema } from "./cli/schema.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, loadPluginsForCwd, readAll, runLint, type Io } from "./cli/run.js";
 import { ConfigError } from "./config/load.js";
+import { loadImageCommand } from "./cli/image-loader.js";
 
 /**
  * Output goes straight to file descriptors 1 and 2 with synchronous writes:
@@ -96,6 +97,9 @@ const COMMANDS: Record<Command, Handler> = {
     await loadPluginsForCwd(args, io);
     io.stdout(rulesText(json));
     return EXIT_OK;
+  },
+  async image(args, io) {
+    return (await loadImageCommand()).runImage(args, io);
   },
   async explain(args, io) {
     if (args.positionals.length !== 1) throw new UsageError("explain takes exactly one rule id, e.g. tfcapi-lint explain input/default");

@@ -14,7 +14,7 @@ import { maxWarningsProblem, severityProblem } from "../config/values.js";
  * argument). `lint` is the default (no command word). cli.ts maps each to
  * its handler.
  */
-export const COMMAND_WORDS = ["module", "rules", "explain", "version", "help"] as const;
+export const COMMAND_WORDS = ["module", "image", "rules", "explain", "version", "help"] as const;
 
 export type Command = "lint" | (typeof COMMAND_WORDS)[number];
 
@@ -48,6 +48,12 @@ export interface CliArgs {
   help: boolean;
   version: boolean;
   json: boolean;
+  /** image: `--platform OS/ARCH[/VARIANT]`. */
+  platform?: string;
+  /** image: check every platform of an index. */
+  allPlatforms: boolean;
+  /** image: plain HTTP to the registry. */
+  insecure: boolean;
 }
 
 export class UsageError extends Error {}
@@ -64,6 +70,9 @@ const OPTIONS = {
   config: { type: "string", short: "c" },
   "print-config": { type: "string" },
   "stdin-filename": { type: "string" },
+  platform: { type: "string" },
+  "all-platforms": { type: "boolean" },
+  insecure: { type: "boolean" },
   json: { type: "boolean" },
   strict: { type: "boolean" },
   recursive: { type: "boolean", short: "r" },
@@ -167,6 +176,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     help: false,
     version: false,
     json: false,
+    allPlatforms: false,
+    insecure: false,
   };
   let optionsEnded = false;
   for (const token of parsed.tokens) {
@@ -236,6 +247,9 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
     case "stdin-filename":
       args.stdinFilename = v;
       break;
+    case "platform":
+      args.platform = v;
+      break;
     case "json":
       args.json = true;
       break;
@@ -278,6 +292,12 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
     case "version":
       args.version = true;
       break;
+    case "all-platforms":
+      args.allPlatforms = true;
+      break;
+    case "insecure":
+      args.insecure = true;
+      break;
     default:
       throw new UsageError(`unknown option ${raw}`);
   }
@@ -285,6 +305,7 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
 
 export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
+       tfcapi-lint image <ref> [options]
        tfcapi-lint schema --role ROLE <dir>
        tfcapi-lint rules [--format json]
        tfcapi-lint explain <rule-id> [--format json]
@@ -320,6 +341,11 @@ Options:
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours
   --quiet, -q               print errors only (the exit code is unchanged)
+
+Image options (tfcapi-lint image oci:DIR | host[:port]/repo[:tag|@digest]):
+  --platform OS/ARCH        the platform to check (default linux/amd64)
+  --all-platforms           check every platform of an index
+  --insecure                plain HTTP to the registry
   --version, -v             print the version
   --help, -h                print this help
 

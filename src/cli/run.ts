@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
-import { BUILTIN_RULES, REGISTRY } from "../lint/meta-rules.js";
+import { BUILTIN_RULES, LINT_REGISTRY } from "../lint/meta-rules.js";
 import { ruleIdProblem } from "../config/values.js";
 import { roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
@@ -30,6 +30,8 @@ export interface Io {
   env: Record<string, string | undefined>;
   cwd: string;
   isTTY: boolean;
+  /** Whether stderr is a terminal (image pull progress); looked up when absent. */
+  stderrIsTTY?: boolean;
 }
 
 export const EXIT_OK = 0;
@@ -79,6 +81,9 @@ function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string
   if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
   if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
     throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
+  if (args.platform !== undefined || args.allPlatforms || args.insecure) {
+    throw new UsageError(`${args.platform !== undefined ? "--platform" : args.allPlatforms ? "--all-platforms" : "--insecure"} is an option of the image command (tfcapi-lint image REF)`);
   }
   for (const a of args.alsoWrite) {
     if (!isFormatName(a.format)) throw new UsageError(`--also-write: unknown format "${a.format}" (known: ${FORMAT_NAMES.join(", ")})`);
@@ -359,7 +364,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       modules,
       ...(problems.length > 0 ? { readErrors: problems } : {}),
       ...(warningLimit ? { warningLimit } : {}),
-      rules: REGISTRY,
+      rules: LINT_REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: repoRootOf(io.cwd, io.env),
       toolVersion: toolVersion(),

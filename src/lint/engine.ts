@@ -13,7 +13,7 @@ import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
 import type { Finding, Fix, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
-import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
+import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, LINT_REGISTRY as REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
 import { enclosingNode } from "./fix.js";
 

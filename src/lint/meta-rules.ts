@@ -7,6 +7,7 @@ import type { RuleDefinition } from "./types.js";
 import { defineRule } from "./types.js";
 import { ROLES } from "../contract/roles-api.js";
 import { ALL_RULES } from "../../rules/index.js";
+import { IMAGE_RULES } from "../../rules/image.js";
 
 const noCheck = (): void => {};
 
@@ -62,20 +63,24 @@ export const ENGINE_SOURCE_ESCAPE: RuleDefinition = defineRule({
 
 const LOAD_RULES: readonly RuleDefinition[] = [ENGINE_SOURCE_ESCAPE];
 
-/**
- * Every rule the linter knows: the rule registry plus the engine's own
- * rules. Config validation, `tfcapi-lint rules` and SARIF read this.
- */
-const registry: RuleDefinition[] = [
+/** The built-in rules a module lint runs: the rule registry plus the engine's own rules. */
+export const BUILTIN_RULES: readonly RuleDefinition[] = [
   ...ALL_RULES,
   ...LOAD_RULES.filter((r) => !ALL_RULES.some((a) => a.id === r.id)),
   ...META_RULES,
 ];
 
-/** The built-in rules (the registry before any plugin was loaded). */
-export const BUILTIN_RULES: readonly RuleDefinition[] = [...registry];
+const lintRegistry: RuleDefinition[] = [...BUILTIN_RULES];
+const registry: RuleDefinition[] = [...BUILTIN_RULES, ...IMAGE_RULES];
 
-/** Every rule the linter knows, built-in ones first, then plugin rules in load order. */
+/** The rules a module lint reports on (SARIF, JUnit): the built-in ones, then plugin rules in load order. */
+export const LINT_REGISTRY: readonly RuleDefinition[] = lintRegistry;
+
+/**
+ * Every rule the linter knows: the module lint's rules, the image command's
+ * checks, then plugin rules. Config validation, `tfcapi-lint rules`,
+ * `explain` and the image command's SARIF read this.
+ */
 export const REGISTRY: readonly RuleDefinition[] = registry;
 
 const BY_ID = new Map(registry.map((r) => [r.id, r]));
@@ -90,10 +95,12 @@ export function registerRules(rules: readonly RuleDefinition[]): void {
     if (BY_ID.has(r.id)) throw new Error(`rule id "${r.id}" is already taken${BY_ID.get(r.id)!.plugin ? ` by plugin ${BY_ID.get(r.id)!.plugin}` : " by a built-in rule"}`);
   }
   for (const r of rules) {
+    lintRegistry.push(r);
     registry.push(r);
     BY_ID.set(r.id, r);
   }
 }
+
 
 export function ruleById(id: string): RuleDefinition | undefined {
   return BY_ID.get(id);

@@ -6,7 +6,8 @@ import type { Role } from "../contract/roles-api.js";
 import type { FileSetName } from "../terraform/model.js";
 import type { Finding, RuleDefinition, Severity } from "./types.js";
 
-export type RoleSource = "flag" | "config" | "detected";
+/** `label`: the image command took the role from the image's io.captf.role label. */
+export type RoleSource = "flag" | "config" | "detected" | "label";
 
 export interface Summary {
   error: number;
@@ -39,6 +40,17 @@ export interface ModuleReport {
    * the module's first file. Absent when the module has no file.
    */
   homeFiles?: { variable: string; output: string; terraform: string; first: string };
+  /**
+   * Set for the image command's report: findings' files are absolute paths
+   * inside the image (`/captf/module/main.tf`), or "" for the image itself.
+   */
+  image?: ImageInfo;
+}
+
+export interface ImageInfo {
+  ref: string;
+  digest: string;
+  platforms: string[];
 }
 
 /**
@@ -96,5 +108,6 @@ export type Formatter = (run: RunReport, opts: FormatOptions) => string;
 export function roleSourceText(mod: Pick<ModuleReport, "roleSource">): string {
   if (mod.roleSource === "flag") return "from --role";
   if (mod.roleSource === "config") return "from the config file";
+  if (mod.roleSource === "label") return "from the io.captf.role label";
   return "detected";
 }

@@ -27,7 +27,7 @@
 import type { FormatOptions, ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
 import {
-  absoluteFile,
+  displayPath,
   countsText,
   githubBaseDir,
   hasPosition,
@@ -67,10 +67,10 @@ export function escapeProperty(value: string): string {
 function annotation(base: string, mod: ModuleReport, f: Finding): string {
   const command = COMMAND[f.severity];
   if (isModuleLevel(f)) {
-    const where = relativePath(base, mod.dir);
+    const where = displayPath(base, mod, "");
     return `::${command} title=${escapeProperty(f.ruleId)}::${escapeData(`${where}: ${f.message}`)}`;
   }
-  const file = `file=${escapeProperty(relativePath(base, absoluteFile(mod, f.file)))}`;
+  const file = `file=${escapeProperty(displayPath(base, mod, f.file))}`;
   if (!hasPosition(f)) return `::${command} ${file},title=${escapeProperty(f.ruleId)}::${escapeData(f.message)}`;
   const props = [
     file,
@@ -119,7 +119,7 @@ export function formatGithub(run: RunReport, opts: FormatOptions): string {
   for (const mod of run.modules) {
     const suppressed = suppressedFindings(mod).length;
     const sup = suppressed > 0 ? `, ${suppressed} suppressed` : "";
-    lines.push(plain(`tfcapi-lint: ${relativePath(base, mod.dir)} (role ${mod.role}, ${roleSourceText(mod)}): ${countsText(mod.summary)}${sup}`));
+    lines.push(plain(`tfcapi-lint: ${displayPath(base, mod, "")} (role ${mod.role}, ${roleSourceText(mod)}): ${countsText(mod.summary)}${sup}`));
   }
   return lines.length > 0 ? lines.join("\n") + "\n" : "";
 }

@@ -69,7 +69,17 @@ function jsonFinding(f: Finding): JsonFinding {
   };
 }
 
-export function jsonDocument(mod: ModuleReport): JsonModuleDocument {
+/** The image command's document: `image` in place of `module`. */
+export type JsonImageDocument = Omit<JsonModuleDocument, "module"> & { image: { ref: string; digest: string; platforms: string[] } };
+
+export function jsonDocument(mod: ModuleReport): JsonModuleDocument | JsonImageDocument {
+  const doc = moduleDocument(mod);
+  if (!mod.image) return doc;
+  const { module: _module, ...rest } = doc;
+  return { image: { ref: mod.image.ref, digest: mod.image.digest, platforms: [...mod.image.platforms] }, ...rest };
+}
+
+function moduleDocument(mod: ModuleReport): JsonModuleDocument {
   return {
     module: mod.module,
     contract: mod.contract,

@@ -40,7 +40,7 @@ import { pathToFileURL } from "node:url";
 import type { FormatOptions, ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Fix, RuleDefinition, Severity, TextEdit } from "../lint/types.js";
 import { firstParagraph, REPOSITORY_URL, ruleDoc, ruleDocUrl } from "./docs.js";
-import { absoluteFile, hasPosition, isModuleLevel, relativePath, ruleMap, splitLines } from "./util.js";
+import { displayPath, hasPosition, isModuleLevel, relativePath, ruleMap, splitLines } from "./util.js";
 
 export const SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 export const FINGERPRINT_KEY = "tfcapiLint/v1";
@@ -120,7 +120,7 @@ function toUri(relPath: string): string {
 
 /** The module directory relative to the repository root (`.` for the root itself). */
 function modulePath(run: RunReport, mod: ModuleReport): string {
-  return relativePath(run.repoRoot, mod.dir);
+  return displayPath(run.repoRoot, mod, "");
 }
 
 function directoryUri(run: RunReport, mod: ModuleReport): string {
@@ -161,9 +161,9 @@ function physicalLocation(run: RunReport, mod: ModuleReport, f: Finding): Record
   let uri: string;
   if (isModuleLevel(f)) {
     const home = homeFileOf(mod, f.ruleId);
-    uri = home === null ? directoryUri(run, mod) : toUri(relativePath(run.repoRoot, absoluteFile(mod, home)));
+    uri = home === null ? directoryUri(run, mod) : toUri(displayPath(run.repoRoot, mod, home));
   } else {
-    uri = toUri(relativePath(run.repoRoot, absoluteFile(mod, f.file)));
+    uri = toUri(displayPath(run.repoRoot, mod, f.file));
   }
   return { artifactLocation: { uri, uriBaseId: "%SRCROOT%" }, region: hasPosition(f) ? region(f) : { startLine: 1 } };
 }
@@ -206,7 +206,7 @@ function sarifFix(run: RunReport, mod: ModuleReport, fix: Fix): Record<string, u
   return {
     description: { text: fix.description },
     artifactChanges: [...byFile].map(([file, edits]) => ({
-      artifactLocation: { uri: toUri(relativePath(run.repoRoot, absoluteFile(mod, file))), uriBaseId: "%SRCROOT%" },
+      artifactLocation: { uri: toUri(displayPath(run.repoRoot, mod, file)), uriBaseId: "%SRCROOT%" },
       replacements: edits.map((e) => ({
         deletedRegion: { charOffset: e.start, charLength: Math.max(0, e.end - e.start) },
         ...(e.text !== "" ? { insertedContent: { text: e.text } } : {}),
@@ -249,7 +249,7 @@ export function buildSarif(run: RunReport, docs: DocLookup = ruleDoc): Record<st
   for (const mod of run.modules) {
     for (const f of mod.findings) {
       const location = physicalLocation(run, mod, f);
-      const fileKey = isModuleLevel(f) ? `${modulePath(run, mod)}/` : relativePath(run.repoRoot, absoluteFile(mod, f.file));
+      const fileKey = isModuleLevel(f) ? `${modulePath(run, mod)}/` : displayPath(run.repoRoot, mod, f.file);
       const result: Record<string, unknown> = {
         ruleId: f.ruleId,
         ruleIndex: ruleIndex.get(f.ruleId),
@@ -263,7 +263,7 @@ export function buildSarif(run: RunReport, docs: DocLookup = ruleDoc): Record<st
         const suppression: Record<string, unknown> = { kind: "inSource" };
         if (f.suppressed.justification.trim() !== "") suppression.justification = f.suppressed.justification;
         if (f.suppressed.file !== "" && f.suppressed.line >= 1) {
-          const uri = toUri(relativePath(run.repoRoot, absoluteFile(mod, f.suppressed.file)));
+          const uri = toUri(displayPath(run.repoRoot, mod, f.suppressed.file));
           suppression.location = {
             physicalLocation: { artifactLocation: { uri, uriBaseId: "%SRCROOT%" }, region: { startLine: f.suppressed.line } },
           };

@@ -12,13 +12,12 @@ import { appendFileSync, statSync } from "node:fs";
 import type { RunReport } from "../lint/result.js";
 import { ruleDocUrl } from "./docs.js";
 import {
-  absoluteFile,
+  displayPath,
   countsText,
   githubBaseDir,
   hasPosition,
   isModuleLevel,
   plural,
-  relativePath,
   suppressedFindings,
   visibleFindings,
 } from "./util.js";
@@ -53,7 +52,7 @@ export function stepSummaryMarkdown(
   };
   push("## tfcapi-lint", "");
   for (const mod of run.modules) {
-    push(`### ${markdownCell(relativePath(base, mod.dir))} (${mod.role})`, "");
+    push(`### ${markdownCell(displayPath(base, mod, ""))} (${mod.role})`, "");
     const findings = visibleFindings(mod);
     if (findings.length === 0) {
       push("No problems.", "");
@@ -61,7 +60,7 @@ export function stepSummaryMarkdown(
       let omitted = 0;
       const rows: string[] = [];
       for (const f of findings) {
-        const path = relativePath(base, absoluteFile(mod, f.file));
+        const path = displayPath(base, mod, f.file);
         const loc = isModuleLevel(f)
           ? `${path} (module)`
           : hasPosition(f)

@@ -155,7 +155,10 @@ function readErrorLines(errors: readonly ReadProblem[], c: Colors): string[] {
 
 function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: boolean): string[] {
   const out: string[] = [];
-  if (withHeader) out.push(c.bold(`module ${sanitizeControls(displayPath(run.cwd, mod, ""))}`), "");
+  if (mod.image) {
+    const img = mod.image;
+    out.push(c.bold(sanitizeControls(`image ${img.ref} (${img.digest}) platforms ${img.platforms.join(", ")}`)), "");
+  } else if (withHeader) out.push(c.bold(`module ${sanitizeControls(displayPath(run.cwd, mod, ""))}`), "");
   const lines = new SourceLines(mod.sources);
   for (const group of groupFindings(run, mod)) {
     out.push(...formatGroup(group, lines, c), "");

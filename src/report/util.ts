@@ -27,8 +27,13 @@ export function absoluteFile(mod: ModuleReport, file: string): string {
   return file === "" ? mod.dir : path.join(mod.dir, ...file.split("/"));
 }
 
-/** Where to show a finding (or a module-level finding's module) relative to `base`. */
+/**
+ * Where to show a finding (or a module-level finding's module) relative to
+ * `base`. In an image report a file is a path inside the image, shown as is,
+ * and the image itself is shown as its reference.
+ */
 export function displayPath(base: string, mod: ModuleReport, file: string): string {
+  if (mod.image) return file === "" ? mod.image.ref : file;
   return relativePath(base, absoluteFile(mod, file));
 }
 

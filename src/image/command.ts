@@ -1,0 +1,378 @@
+/**
+ * `tfcapi-lint image <ref>`: read an image (an OCI layout `oci:DIR[:TAG]`, or
+ * a registry reference), choose its platform(s), rebuild its filesystem,
+ * run the image checks and the module lint of /captf/module, and report in
+ * any output format. Built as its own bundle (dist/image.cjs), loaded only by
+ * this command, so module linting never pays for tar, gzip and zstd code.
+ *
+ * Exit codes: 0/1 as for `module`; 2 the image cannot be read; 3 an invalid
+ * reference, `--platform` or option.
+ */
+import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { isatty } from "node:tty";
+import * as path from "node:path";
+import * as posix from "node:path/posix";
+import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
+import type { Role } from "../contract/roles-api.js";
+import { compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
+import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
+import type { ModuleReport, RunReport } from "../lint/result.js";
+import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
+import type { LoadResult } from "../terraform/model.js";
+import { type CliArgs, UsageError } from "../cli/args.js";
+import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "../cli/formats.js";
+import { toolVersion } from "../cli/commands.js";
+import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/run.js";
+import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
+import { buildFs, DEFAULT_CAPS, MODULE_DIR, type Caps, type Progress } from "./fs.js";
+import { openLayoutSource, splitLayoutRef } from "./layout.js";
+import { parsePlatform, selectImages, type SelectedImage } from "./manifest.js";
+import { ImageReadError, ImageRefError, type ImageSource } from "./source.js";
+import { openRegistrySource } from "./registry.js";
+
+export interface ImageCommandOptions {
+  /** Size caps (tests make them small). */
+  caps?: Caps;
+  /** Opens a registry reference (tests may substitute; default: src/image/registry.ts). */
+  openRegistry?: typeof openRegistrySource;
+  /** Layers at least this large (stored bytes) show progress on a terminal. */
+  progressMinBytes?: number;
+}
+
+const PROGRESS_MIN = 4 * 1024 * 1024;
+
+/** Opens the source a reference names: `oci:` layouts here, anything else through the registry client. */
+export async function openSource(ref: string, insecure: boolean, env: NodeJS.ProcessEnv, opts: ImageCommandOptions = {}): Promise<ImageSource> {
+  if (ref.startsWith("oci:")) {
+    const { dir, tag } = splitLayoutRef(ref.slice(4));
+    return openLayoutSource(ref, dir, tag);
+  }
+  if (ref === "") throw new ImageRefError("the image reference is empty");
+  const open = opts.openRegistry ?? openRegistrySource;
+  return open(ref, { insecure, env });
+}
+
+function checkArgs(args: CliArgs): { role?: Role; contract: string; format: string } {
+  if (args.positionals.length !== 1) {
+    throw new UsageError(`image takes exactly one reference, oci:DIR or host/repo[:tag|@digest] (got ${args.positionals.length})`);
+  }
+  const unsupported: [boolean, string][] = [
+    [args.fix, "--fix"],
+    [args.fixDryRun, "--fix-dry-run"],
+    [args.recursive, "--recursive"],
+    [args.stdin, "--stdin"],
+    [args.stdinFilename !== undefined, "--stdin-filename"],
+    [args.printConfig !== undefined, "--print-config"],
+  ];
+  for (const [set, name] of unsupported) if (set) throw new UsageError(`${name} cannot be used with the image command`);
+  if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
+    throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
+  }
+  let role: Role | undefined;
+  if (args.role !== undefined) {
+    if (!isRole(args.role)) throw new UsageError(`unknown role "${args.role}" (use cluster, machine or machinepool)`);
+    role = args.role;
+  }
+  if (args.json && args.format !== undefined && args.format !== "json") throw new UsageError(`--json conflicts with --format ${args.format}`);
+  const format = args.json ? "json" : (args.format ?? "text");
+  if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
+  for (const r of args.ruleSettings) {
+    if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
+  }
+  if (args.platform !== undefined && args.allPlatforms) throw new UsageError("use either --platform or --all-platforms, not both");
+  return { ...(role ? { role } : {}), contract: args.contract ?? CONTRACT_VERSIONS[0]!, format };
+}
+
+/** Writes the module files to a fresh directory (links to directories inside the module become relative links). */
+function materialise(files: ModuleFiles): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "tfcapi-lint-image-"));
+  for (const [rel, content] of files.files) {
+    const abs = path.join(dir, ...rel.split("/"));
+    try {
+      mkdirSync(path.dirname(abs), { recursive: true });
+      writeFileSync(abs, content);
+    } catch {
+      // a path that is both a file and a directory in the image: keep the first
+    }
+  }
+  for (const [rel, target] of files.dirLinks) {
+    const abs = path.join(dir, ...rel.split("/"));
+    mkdirSync(path.dirname(abs), { recursive: true });
+    const from = posix.dirname(rel);
+    const link = posix.relative(from === "." ? "" : from, target === "." ? "" : target) || ".";
+    try {
+      symlinkSync(link, abs);
+    } catch {
+      // a file of the same name already materialised: keep it
+    }
+  }
+  return dir;
+}
+
+interface PlatformResult {
+  image: SelectedImage;
+  findings: Finding[];
+  role: Role;
+  roleSource: ModuleReport["roleSource"];
+  roleEvidence: string[];
+  fileSet: ModuleReport["fileSet"];
+  sources: Map<string, string>;
+}
+
+function moduleLintFindings(
+  files: ModuleFiles,
+  role: Role | undefined,
+  lintOpts: LintOptions,
+): { findings: Finding[]; role: Role; roleSource: ModuleReport["roleSource"]; evidence: string[]; load: LoadResult; fileSet: ModuleReport["fileSet"]; sources: Map<string, string>; readErrors: string[] } | { usage: string } {
+  const dir = materialise(files);
+  try {
+    const outcome = lintModule(dir, { ...lintOpts, ...(role ? { role } : {}), displayPath: MODULE_DIR });
+    if (outcome.kind === "usage-error") return { usage: `${MODULE_DIR}: ${outcome.message}` };
+    if (outcome.kind === "no-module") return { usage: `${MODULE_DIR}: ${outcome.message}` };
+    const inImage = (f: string): string => (f === "" ? MODULE_DIR : `${MODULE_DIR}/${f}`);
+    const findings = outcome.report.findings.map((f) => ({
+      ...f,
+      file: inImage(f.file),
+      ...(f.suppressed ? { suppressed: { ...f.suppressed, file: inImage(f.suppressed.file) } } : {}),
+    }));
+    const sources = new Map<string, string>();
+    for (const [k, v] of outcome.report.sources) sources.set(inImage(k), v);
+    return {
+      findings,
+      role: outcome.report.role,
+      roleSource: outcome.report.roleSource,
+      evidence: outcome.report.roleEvidence,
+      load: outcome.load,
+      fileSet: outcome.report.fileSet,
+      sources,
+      readErrors: outcome.readErrors.map((e) => `${inImage(e.file)}: ${e.message}`),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function progressPrinter(io: Io, minBytes: number): Progress | undefined {
+  const tty = io.stderrIsTTY ?? isStderrTTY();
+  if (!tty) return undefined;
+  let last = 0;
+  let shown = false;
+  const mib = (n: number): string => (n / 1024 / 1024).toFixed(1);
+  return ({ layer, index, count, read, done }) => {
+    if (layer.size < minBytes) return;
+    const now = Date.now();
+    if (!done && now - last < 100 && shown) return;
+    last = now;
+    shown = true;
+    const line = `pulling layer ${index + 1}/${count} ${layer.digest.slice(7, 19)}  ${mib(read)}/${mib(layer.size)} MiB`;
+    io.stderr(`\r\u001b[2K${line}${done ? "\n" : ""}`);
+  };
+}
+
+function isStderrTTY(): boolean {
+  return isatty(2);
+}
+
+function severityOverrides(args: CliArgs): Map<string, SeveritySetting> {
+  const m = new Map<string, SeveritySetting>();
+  for (const r of args.ruleSettings) m.set(r.id, r.severity);
+  return m;
+}
+
+/** Runs the image command. Never throws for bad input: returns the exit code. */
+export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions = {}): Promise<number> {
+  let source: ImageSource | null = null;
+  try {
+    const checked = checkArgs(args);
+    const ref = args.positionals[0]!;
+    const want = parsePlatform(args.platform ?? "linux/amd64");
+    source = await openSource(ref, args.insecure, io.env as NodeJS.ProcessEnv, opts);
+    const selection = await selectImages(source, want, args.platform !== undefined, args.allPlatforms);
+    const severities = severityOverrides(args);
+    const allowed = new Set(args.allowWarnings);
+    const lintOpts: LintOptions = { severities, allowWarnings: args.allowWarnings, inlineConfig: !args.noInlineConfig, reportUnusedIgnores: args.reportUnusedIgnores };
+
+    const results: PlatformResult[] = [];
+    const readErrors: string[] = [];
+    const digest = selection.digest;
+    let platforms: string[];
+    let role: Role | undefined = checked.role;
+    if (selection.kind === "platform-mismatch") {
+      platforms = selection.platforms;
+      const finding: Finding = { ruleId: "image/platform", severity: "error", file: "", range: MODULE_RANGE, message: selection.message };
+      // Nothing is checked: the role is --role, else the image's label (for the report only).
+      const labelRole = selection.labels?.[LABEL.role];
+      const shownRole: Role = role ?? (labelRole !== undefined && isRole(labelRole) ? labelRole : "cluster");
+      results.push({
+        image: null as unknown as SelectedImage,
+        findings: [finding],
+        role: shownRole,
+        roleSource: role ? "flag" : labelRole !== undefined && isRole(labelRole) ? "label" : "detected",
+        roleEvidence: role ? [`--role ${role}`] : labelRole !== undefined && isRole(labelRole) ? [`label ${LABEL.role}=${labelRole}`] : [],
+        fileSet: "terraform",
+        sources: new Map(),
+      });
+    } else {
+      platforms = selection.images.map((i) => i.platform);
+      const many = args.allPlatforms;
+      const progress = progressPrinter(io, opts.progressMinBytes ?? PROGRESS_MIN);
+      for (const image of selection.images) {
+        const fs = await buildFs(source, image.layers, { caps: opts.caps ?? DEFAULT_CAPS, ...(progress ? { onProgress: progress } : {}) });
+        const scanned = scanModule(fs);
+        const labels = image.config.Labels ?? {};
+        // The role: --role, else the image's label, else detected from the module.
+        let imageRole: Role | undefined = role;
+        let roleSource: ModuleReport["roleSource"] = "flag";
+        let evidence = role ? [`--role ${role}`] : [];
+        const labelRole = labels[LABEL.role];
+        if (!imageRole && labelRole !== undefined && isRole(labelRole)) {
+          imageRole = labelRole;
+          roleSource = "label";
+          evidence = [`label ${LABEL.role}=${labelRole}`];
+        }
+        let load: LoadResult | null = null;
+        let findings: Finding[] = [...scanned.findings];
+        let fileSet: ModuleReport["fileSet"] = "terraform";
+        let sources = new Map<string, string>();
+        if (scanned.module.hasTopLevel) {
+          const lint = moduleLintFindings(scanned.module, imageRole, lintOpts);
+          if ("usage" in lint) throw new UsageError(lint.usage);
+          if (!imageRole) {
+            roleSource = lint.roleSource;
+            evidence = lint.evidence;
+          }
+          imageRole = lint.role;
+          load = lint.load;
+          fileSet = lint.fileSet;
+          sources = lint.sources;
+          findings.push(...lint.findings);
+          readErrors.push(...lint.readErrors);
+        }
+        if (!imageRole) throw new UsageError(`${ref}: cannot tell which role the image is for (no ${LABEL.role} label and no module to detect it from); pass --role`);
+        const imageFindings = runImageChecks(
+          {
+            fs,
+            config: image.config,
+            os: image.os,
+            architecture: image.architecture,
+            role: imageRole,
+            ...(checked.role ? { roleFlag: checked.role } : {}),
+            contract: checked.contract,
+            load,
+          },
+          scanned.module,
+        );
+        findings.push(...imageFindings);
+        if (many) findings = findings.map((f) => ({ ...f, message: `[${image.os}/${image.architecture}] ${f.message}` }));
+        results.push({ image, findings, role: imageRole, roleSource, roleEvidence: evidence, fileSet, sources });
+        if (!role) role = imageRole;
+      }
+      // Labels that describe the node differ between platforms.
+      if (selection.images.length > 1 && role === "machine") {
+        for (const key of [LABEL.capacity, LABEL.nodeInfo]) {
+          const values = new Set(selection.images.map((i) => i.config.Labels?.[key] ?? ""));
+          if (values.size > 1) {
+            results[0]!.findings.push({
+              ruleId: "image/label-capacity",
+              severity: "warning",
+              file: "",
+              range: MODULE_RANGE,
+              message: `the ${key} label differs between the platforms (${selection.images.map((i) => `${i.platform}: ${i.config.Labels?.[key] ?? "unset"}`).join("; ")})`,
+            });
+          }
+        }
+      }
+    }
+
+    // Severity settings and --allow-warning for the image checks (the module lint applied its own).
+    const imageRuleIds = new Set(REGISTRY.filter((r) => r.tags?.includes("image")).map((r) => r.id));
+    let all: Finding[] = [];
+    for (const r of results) {
+      for (const f of r.findings) {
+        if (imageRuleIds.has(f.ruleId)) {
+          const s = severities.get(f.ruleId);
+          if (s === "off") continue;
+          if (s) f.severity = s;
+          if (f.severity === "warning" && allowed.has(f.ruleId)) f.severity = "info";
+        }
+        all.push(f);
+      }
+    }
+    // --max-warnings counts warnings even under --quiet (which only hides them).
+    const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
+    if (args.quiet) all = all.filter((f) => f.severity === "error");
+    all.sort(compareFindings);
+
+    const first = results[0]!;
+    const sources = new Map<string, string>();
+    for (const r of results) for (const [k, v] of r.sources) sources.set(k, v);
+    const report: ModuleReport = {
+      module: ref,
+      dir: path.resolve(io.cwd),
+      contract: "v1alpha1",
+      role: first.role,
+      roleSource: first.roleSource,
+      roleEvidence: first.roleEvidence,
+      fileSet: first.fileSet,
+      findings: all,
+      summary: recount(all),
+      sources,
+      image: { ref, digest, platforms },
+    };
+    const failOn: Severity = args.strict ? "warning" : "error";
+    const run: RunReport = {
+      modules: [report],
+      rules: REGISTRY,
+      cwd: path.resolve(io.cwd),
+      repoRoot: path.resolve(io.cwd),
+      toolVersion: toolVersion(),
+      failOn,
+    };
+    const formatter = (await loadFormatter(checked.format))!;
+    const text = formatter(run, { color: useColor(args, io), env: io.env });
+    if (args.outputFile !== undefined) {
+      try {
+        writeFileSync(args.outputFile, text);
+      } catch (err) {
+        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+        return EXIT_READ;
+      }
+    } else {
+      io.stdout(text);
+    }
+    if (checked.format === "github") {
+      const r = await writeStepSummary(run, io.env);
+      if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
+    }
+    if (readErrors.length > 0) {
+      for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
+      return EXIT_READ;
+    }
+    let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
+    if (args.maxWarnings !== undefined && warnings > args.maxWarnings) failed = true;
+    return failed ? EXIT_FINDINGS : EXIT_OK;
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ImageRefError) {
+      io.stderr(`tfcapi-lint: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof ImageReadError) {
+      io.stderr(`tfcapi-lint: cannot read image ${args.positionals[0] ?? ""}: ${err.message}\n`);
+      return EXIT_READ;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`tfcapi-lint: image ${args.positionals[0] ?? ""}: ${message.split("\n")[0]}\n`);
+    return EXIT_READ;
+  } finally {
+    await source?.close().catch(() => {});
+  }
+}
+
+function useColor(args: CliArgs, io: Io): boolean {
+  if (args.color !== undefined) return args.color;
+  if (args.outputFile) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
+  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
+  return io.isTTY;
+}
