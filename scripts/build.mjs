@@ -12,7 +12,9 @@
 //    holds the bytecode of the functions a lint run calls too (V8 compiles
 //    functions lazily: without the cache every start compiles them again).
 // dist/cli.js exposes the same loader to ES modules; dist/index.js is the
-// library API as one ESM file.
+// library API as one ESM file. dist/lsp.cjs is the language server
+// (`tfcapi-lint lsp`, with vscode-languageserver): a bundle of its own that
+// the CLI requires only for that command, so other runs never read it.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -102,6 +104,18 @@ await build({
   define: { "import.meta.url": "__cli_url" },
   banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
 });
+await build({
+  ...common,
+  format: "cjs",
+  entryPoints: { lsp: "src/lsp/server.ts" },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  define: { "import.meta.url": "__cli_url" },
+  banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+});
+if (/vscode-languageserver|vscode-jsonrpc/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains the language server; it belongs in dist/lsp.cjs only");
 // The loader runs cli.cjs as a plain script: a real import() there would fail.
 if (/\bimport\(/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains a dynamic import()");
 writeFileSync("dist/cli-loader.cjs", LOADER);

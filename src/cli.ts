@@ -7,6 +7,7 @@ import { fstatSync, statSync, writeSync } from "node:fs";
 import { HELP, parseArgs, UsageError } from "./cli/args.js";
 import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, runLint, type Io } from "./cli/run.js";
+import { isLspCommand, startLsp } from "./cli/lsp.js";
 
 /**
  * Output goes straight to file descriptors 1 and 2 with synchronous writes:
@@ -67,6 +68,7 @@ function defaultIo(): Io {
 }
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
+  if (isLspCommand(argv)) return startLsp(argv);
   const args = parseArgs(argv);
   if (args.help || args.command === "help") {
     io.stdout(HELP);

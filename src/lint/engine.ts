@@ -34,6 +34,8 @@ export interface LintOptions {
   reportUnusedIgnores?: boolean;
   /** Lint this text in place of one module file (`--stdin`). */
   stdin?: { path: string; text: string };
+  /** Texts in place of module files on disk, by absolute path (the language server's open documents). */
+  overlay?: ReadonlyMap<string, string>;
   /** Drop findings in files matching (relative path, `/`-separated). */
   excludeFile?: (relPath: string) => boolean;
   /** The module path as the user gave it (defaults to `dir`). */
@@ -132,8 +134,23 @@ function summarize(findings: readonly Finding[]): Summary {
 
 /** Lint the module in `dir`. Never throws on user input. */
 export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
+  const steps = lintSteps(dir, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * lintModule in steps: the generator yields after loading and after each
+ * rule, so a caller that must stay responsive (the language server) can
+ * yield to its event loop there and abandon work a newer edit made stale
+ * (by not resuming the generator).
+ */
+export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void, LintOutcome, void> {
   const absDir = path.resolve(dir);
-  const load = loadModule(absDir, opts.stdin ? { stdin: opts.stdin } : undefined);
+  const loadOpts = { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}) };
+  const load = loadModule(absDir, loadOpts);
   if (load.root.allFiles.length === 0) {
     const unreadable = load.problems.find((p) => p.file === "" && p.kind !== "source-escape");
     return { kind: "no-module", message: unreadable ? unreadable.message : "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory" };
@@ -141,6 +158,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   const decided = decideRole(load.root, opts);
   if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence, noRole: decided.noRole };
   const role = decided.role;
+  yield;
 
   const rules = opts.ruleSet ?? REGISTRY;
   const only = opts.only ? new Set(opts.only) : null;
@@ -198,6 +216,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
         throw new Error(`rule ${rule.id} failed on ${unit.relDir || "."}: ${msg}`, { cause: err });
       }
     }
+    yield;
   }
 
   // Module-model diagnostics (duplicate declarations, overrides without a
