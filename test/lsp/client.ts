@@ -133,6 +133,12 @@ export class LspClient {
     return found!;
   }
 
+  /** Wait until the latest diagnostics for `u` satisfy `check`; returns them. */
+  async latest(u: string, check: (d: Diagnostic[]) => boolean, ms?: number): Promise<Diagnostic[]> {
+    await this.until(`diagnostics for ${u}`, () => this.diagnostics.has(u) && check(this.diagnostics.get(u)!), ms);
+    return this.diagnostics.get(u)!;
+  }
+
   initialize(capabilities: Record<string, unknown> = {}, initializationOptions: Record<string, unknown> = {}, rootDir?: string): Promise<{ capabilities: Record<string, unknown> }> {
     return this.conn.sendRequest("initialize", {
       processId: process.pid,
