@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Range } from "../hcl/ast.js";
 import type { Role } from "../contract/roles-api.js";
 import { CONTRACT, detectRole } from "../contract/roles.js";
-import { loadModule } from "../terraform/load.js";
+import { loadModule, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
@@ -36,6 +36,8 @@ export interface LintOptions {
   stdin?: { path: string; text: string };
   /** Texts in place of module files on disk, by absolute path (the language server's open documents). */
   overlay?: ReadonlyMap<string, string>;
+  /** Parses kept across runs (the language server). */
+  parseCache?: ParseCache;
   /** Drop findings in files matching (relative path, `/`-separated). */
   excludeFile?: (relPath: string) => boolean;
   /** The module path as the user gave it (defaults to `dir`). */
@@ -149,7 +151,11 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
  */
 export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void, LintOutcome, void> {
   const absDir = path.resolve(dir);
-  const loadOpts = { ...(opts.stdin ? { stdin: opts.stdin } : {}), ...(opts.overlay ? { overlay: opts.overlay } : {}) };
+  const loadOpts = {
+    ...(opts.stdin ? { stdin: opts.stdin } : {}),
+    ...(opts.overlay ? { overlay: opts.overlay } : {}),
+    ...(opts.parseCache ? { parseCache: opts.parseCache } : {}),
+  };
   const load = loadModule(absDir, loadOpts);
   if (load.root.allFiles.length === 0) {
     const unreadable = load.problems.find((p) => p.file === "" && p.kind !== "source-escape");

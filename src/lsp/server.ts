@@ -116,7 +116,8 @@ export function runServer(): Promise<never> {
   const contributions = new Map<string, Map<string, Diagnostic[]>>();
   const ownerUris = new Map<string, Set<string>>();
   const configs = new Map<string, ConfigEntry>();
-  const stats = { runs: 0, abandoned: 0, lastWorkMs: 0, workMs: [] as number[] };
+  /** Lint runs: finished, abandoned; wall-clock and CPU milliseconds of the last finished one (yields excluded). */
+  const stats = { runs: 0, abandoned: 0, lastWorkMs: 0, lastCpuMs: 0, workMs: [] as number[] };
   let encoding: PositionEncoding = "utf-16";
   let debounceMs = DEFAULT_DEBOUNCE_MS;
   let reportUnusedIgnores = false;
@@ -171,11 +172,19 @@ export function runServer(): Promise<never> {
       }
     }
     if (byOwner && byOwner.size === 0) contributions.delete(uri);
-    void connection.sendDiagnostics({ uri, diagnostics: all });
+    // The version of an open document: the one linted (a change since would have made the run stale).
+    const abs = pathOf(uri);
+    const doc = abs === null ? undefined : openDocs.get(abs);
+    void connection.sendDiagnostics(doc && doc.uri === uri ? { uri, version: doc.version, diagnostics: all } : { uri, diagnostics: all });
   }
 
-  /** Replace everything `owner` shows: the given URIs get these diagnostics, its other URIs none. */
-  function contribute(owner: string, next: Map<string, Diagnostic[]>): void {
+  /**
+   * Replace everything `owner` shows: the given URIs get these diagnostics,
+   * its other URIs none. Only what changed is sent, except for the URIs in
+   * `always` (the open documents just linted: the client learns that their
+   * new version was linted).
+   */
+  function contribute(owner: string, next: Map<string, Diagnostic[]>, always: ReadonlySet<string> = new Set()): void {
     const before = ownerUris.get(owner) ?? new Set<string>();
     const changed = new Set<string>();
     for (const uri of before) {
@@ -188,7 +197,7 @@ export function runServer(): Promise<never> {
       if (!byOwner) contributions.set(uri, (byOwner = new Map()));
       const old = byOwner.get(owner);
       byOwner.set(owner, list);
-      if (before.has(uri) && old && old.length === list.length && old.every((d, i) => diagKey(d) === diagKey(list[i]!))) continue;
+      if (!always.has(uri) && before.has(uri) && old && old.length === list.length && old.every((d, i) => diagKey(d) === diagKey(list[i]!))) continue;
       changed.add(uri);
     }
     if (next.size === 0) ownerUris.delete(owner);
@@ -326,8 +335,13 @@ export function runServer(): Promise<never> {
       }
     }
     // Open documents of the module without findings get an empty list.
-    for (const [p, doc] of openDocs) if (path.dirname(p) === m.dir && isModuleFile(p) && !next.has(doc.uri)) next.set(doc.uri, []);
-    contribute(`module:${m.dir}`, next);
+    const linted = new Set<string>();
+    for (const [p, doc] of openDocs) {
+      if (path.dirname(p) !== m.dir || !isModuleFile(p)) continue;
+      linted.add(doc.uri);
+      if (!next.has(doc.uri)) next.set(doc.uri, []);
+    }
+    contribute(`module:${m.dir}`, next, linted);
   }
 
   async function lintAsync(m: Tracked): Promise<void> {
@@ -335,6 +349,8 @@ export function runServer(): Promise<never> {
     try {
       let t = performance.now();
       let work = 0;
+      let cpu = process.cpuUsage();
+      let cpuMicros = 0;
       const opts = optionsFor(m.dir);
       const steps = lintSteps(m.dir, opts);
       let outcome: LintOutcome;
@@ -346,6 +362,8 @@ export function runServer(): Promise<never> {
         }
         if (performance.now() - t >= SLICE_MS) {
           work += performance.now() - t;
+          const d = process.cpuUsage(cpu);
+          cpuMicros += d.user + d.system;
           await new Promise<void>((resolve) => setImmediate(resolve));
           if (m.generation !== generation || modules.get(m.dir) !== m) {
             steps.return(undefined as unknown as LintOutcome);
@@ -353,9 +371,12 @@ export function runServer(): Promise<never> {
             return;
           }
           t = performance.now();
+          cpu = process.cpuUsage();
         }
       }
       work += performance.now() - t;
+      const d = process.cpuUsage(cpu);
+      cpuMicros += d.user + d.system;
       if (m.generation !== generation || modules.get(m.dir) !== m) {
         stats.abandoned++;
         return;
@@ -363,6 +384,7 @@ export function runServer(): Promise<never> {
       m.result = makeResult(m, generation, outcome, opts);
       stats.runs++;
       stats.lastWorkMs = work;
+      stats.lastCpuMs = cpuMicros / 1000;
       stats.workMs.push(work);
       if (stats.workMs.length > 1000) stats.workMs.shift();
       show(m, m.result);
@@ -605,7 +627,7 @@ export function runServer(): Promise<never> {
   connection.onHover(safe("hover", null as Hover | null, (p) => hover(p.textDocument.uri, p.position)));
   connection.onRequest(
     "tfcapi-lint/stats",
-    safe("stats", null, () => ({ runs: stats.runs, abandoned: stats.abandoned, lastWorkMs: stats.lastWorkMs, workMs: [...stats.workMs], encoding, debounceMs })),
+    safe("stats", null, () => ({ runs: stats.runs, abandoned: stats.abandoned, lastWorkMs: stats.lastWorkMs, lastCpuMs: stats.lastCpuMs, workMs: [...stats.workMs], encoding, debounceMs })),
   );
   connection.onShutdown(() => {
     for (const m of modules.values()) if (m.timer) clearTimeout(m.timer);

@@ -42,7 +42,15 @@ export interface LoadOptions {
   stdin?: { path: string; text: string };
   /** Text in place of files on disk, by absolute path. */
   overlay?: ReadonlyMap<string, string>;
+  /**
+   * Parses to reuse when a file's text is unchanged (the language server
+   * keeps one across runs; syntax trees are never modified after parsing).
+   */
+  parseCache?: ParseCache;
 }
+
+/** Parse results by file path (relative to the root) and absolute path, with the text they are of. */
+export type ParseCache = Map<string, { text: string; parsed: ReturnType<typeof parseHcl> }>;
 
 interface OverlayEntry {
   abs: string;
@@ -60,6 +68,9 @@ interface LoadState {
   byReal: Map<string, ModuleUnit>;
   /** Files whose text replaces the disk's (the stdin candidates, the overlay). */
   overlay: OverlayEntry[];
+  parseCache: ParseCache | null;
+  /** Cache keys seen by this load (entries of files no longer loaded are dropped). */
+  parsedKeys: Set<string>;
 }
 
 export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
@@ -78,8 +89,11 @@ export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
     units: [],
     byReal: new Map(),
     overlay: overlayEntries(rootAbs, opts),
+    parseCache: opts.parseCache ?? null,
+    parsedKeys: new Set(),
   };
   const root = loadUnit(state, rootAbs, rootReal, "", []);
+  if (state.parseCache) for (const k of state.parseCache.keys()) if (!state.parsedKeys.has(k)) state.parseCache.delete(k);
   return { root, units: state.units, problems };
 }
 
@@ -241,7 +255,20 @@ function readUnitFiles(
       text = read.text;
     }
     const filePath = rel(e.name);
-    const parsed = safeParse(text, filePath);
+    let parsed: ReturnType<typeof parseHcl>;
+    if (state.parseCache) {
+      const key = `${filePath}\0${e.absPath}`;
+      state.parsedKeys.add(key);
+      const hit = state.parseCache.get(key);
+      if (hit && hit.text === text) {
+        parsed = hit.parsed;
+      } else {
+        parsed = safeParse(text, filePath);
+        state.parseCache.set(key, { text, parsed });
+      }
+    } else {
+      parsed = safeParse(text, filePath);
+    }
     files.push({
       path: filePath,
       absPath: e.absPath,
