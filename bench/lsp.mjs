@@ -91,7 +91,7 @@ async function measure(moduleRel, debounceMs, edits, warmup) {
 }
 
 /** Every module, without and with the default debounce. */
-export async function benchLsp(edits = 40, warmup = 15, defaultDebounce = 100) {
+export async function benchLsp(edits = 40, warmup = 15, defaultDebounce = 75) {
   const rows = [];
   for (const mod of MODULES) {
     const direct = await measure(mod, 0, edits, warmup);

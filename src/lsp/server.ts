@@ -49,12 +49,13 @@ import { CONFIG_FILE_NAME, ConfigError, findConfigFile, parseConfigText, readCon
 import { effectiveConfig, severityMap } from "../config/effective.js";
 import { ruleDoc, ruleDocUrl } from "../report/docs.js";
 import { isIgnoredFileName, moduleFileExtension } from "../terraform/files.js";
+import type { ParseCache } from "../terraform/load.js";
 import type { SourceFile } from "../terraform/model.js";
 import { fileUri, fixChanges, ignoreEdit, Indexes, minimalEdit, placeFindings, SOURCE, type Placed } from "./analysis.js";
 import { chooseEncoding, contains, LineIndex, rangesTouch, type PositionEncoding } from "./positions.js";
 
 /** Default wait after the last change before linting (initializationOptions.debounceMs overrides it). */
-export const DEFAULT_DEBOUNCE_MS = 100;
+export const DEFAULT_DEBOUNCE_MS = 75;
 /** Work between two yields to the event loop while linting. */
 const SLICE_MS = 8;
 
@@ -76,6 +77,8 @@ interface Result {
 interface Tracked {
   dir: string;
   generation: number;
+  /** Syntax trees of the files as last linted (only changed files are parsed again). */
+  parseCache: ParseCache;
   timer: NodeJS.Timeout | null;
   result: Result | null;
 }
@@ -276,7 +279,7 @@ export function runServer(): Promise<never> {
 
   function track(dir: string): Tracked {
     let m = modules.get(dir);
-    if (!m) modules.set(dir, (m = { dir, generation: 0, timer: null, result: null }));
+    if (!m) modules.set(dir, (m = { dir, generation: 0, parseCache: new Map(), timer: null, result: null }));
     return m;
   }
 
@@ -352,7 +355,7 @@ export function runServer(): Promise<never> {
       let cpu = process.cpuUsage();
       let cpuMicros = 0;
       const opts = optionsFor(m.dir);
-      const steps = lintSteps(m.dir, opts);
+      const steps = lintSteps(m.dir, { ...opts, parseCache: m.parseCache });
       let outcome: LintOutcome;
       for (;;) {
         const r = steps.next();
@@ -397,7 +400,7 @@ export function runServer(): Promise<never> {
   function current(m: Tracked): Result | null {
     if (m.result && m.result.generation === m.generation) return m.result;
     const opts = optionsFor(m.dir);
-    const result = makeResult(m, m.generation, lintModule(m.dir, opts), opts);
+    const result = makeResult(m, m.generation, lintModule(m.dir, { ...opts, parseCache: m.parseCache }), opts);
     m.result = result;
     show(m, result);
     return result;
