@@ -57,7 +57,7 @@ export class LspClient {
   readonly conn: MessageConnection;
   /** Latest diagnostics per URI, and every publication in order. */
   readonly diagnostics = new Map<string, Diagnostic[]>();
-  readonly publications: { uri: string; diagnostics: Diagnostic[]; at: number }[] = [];
+  readonly publications: { uri: string; version?: number; diagnostics: Diagnostic[]; at: number }[] = [];
   readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   readonly logs: string[] = [];
   stderr = "";
@@ -74,7 +74,7 @@ export class LspClient {
     this.child.stderr!.on("data", (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
     this.conn = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
-    this.conn.onNotification("textDocument/publishDiagnostics", (p: { uri: string; diagnostics: Diagnostic[] }) => {
+    this.conn.onNotification("textDocument/publishDiagnostics", (p: { uri: string; version?: number; diagnostics: Diagnostic[] }) => {
       this.diagnostics.set(p.uri, p.diagnostics);
       this.publications.push({ ...p, at: performance.now() });
       this.wake();

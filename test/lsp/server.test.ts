@@ -367,3 +367,47 @@ describe("tfcapi-lint lsp arguments", () => {
     );
   });
 });
+
+describe("a large module", () => {
+  it("abandons a run made stale by a newer edit, publishes only the newest version, and answers requests meanwhile", async () => {
+    const dir = path.join(root, "large");
+    cpSync(path.join(REPO, "examples", "machinepool-aws"), dir, { recursive: true });
+    let big = "";
+    for (let i = 0; i < 1500; i++) {
+      big += `variable "extra_${i}" {\n  type    = string\n  default = "v${i}"\n}\n\nresource "aws_ssm_parameter" "p${i}" {\n  name  = "/x/${i}"\n  type  = "String"\n  value = "\${var.extra_${i}}-\${timestamp()}"\n}\n\n`;
+    }
+    const file = path.join(dir, "big.tf");
+    writeFileSync(file, big);
+    const c = new LspClient({ cwd: root });
+    try {
+      await c.initialize({}, { debounceMs: 0 });
+      await c.initialized();
+      await c.open(file, big);
+      const first = await c.latest(uri(file), (d) => d.length > 0, 120_000);
+      expect(first).toHaveLength(1500);
+      const before = (await c.conn.sendRequest("tfcapi-lint/stats")) as { runs: number; abandoned: number };
+
+      const v2 = big.replace("-${timestamp()}", "");
+      const v3 = v2.replace("-${timestamp()}", "");
+      const from = c.publications.length;
+      await c.change(file, v2);
+      await new Promise((r) => setTimeout(r, 20));
+      await c.change(file, v3);
+      const stats = (await c.conn.sendRequest("tfcapi-lint/stats")) as { runs: number; abandoned: number };
+      const answeredAt = performance.now();
+      const last = await c.latest(uri(file), (d) => d.length === 1498, 120_000);
+      expect(last).toHaveLength(1498);
+      const mine = c.publications.slice(from).filter((p) => p.uri === uri(file));
+      // Version 2 was never published: its run was abandoned or never started.
+      expect(mine.map((p) => p.version)).toEqual([3]);
+      // The request was answered while the server was still linting version 3.
+      expect(answeredAt).toBeLessThan(mine[0]!.at);
+      expect(stats.runs).toBe(before.runs);
+      const after = (await c.conn.sendRequest("tfcapi-lint/stats")) as { runs: number; abandoned: number };
+      expect(after.runs).toBe(before.runs + 1);
+      expect(await c.stop()).toBe(0);
+    } finally {
+      c.kill();
+    }
+  }, 240_000);
+});
