@@ -23,7 +23,7 @@
  * - No request handler lets an exception escape: it is logged and answered
  *   with an empty result.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -84,6 +84,8 @@ interface Tracked {
 }
 
 interface ConfigEntry {
+  /** Modification time of the file when read (null: from the open document). */
+  mtimeMs: number | null;
   config: FileConfig | null;
   error: { message: string; text: string | null } | null;
 }
@@ -233,13 +235,23 @@ export function runServer(): Promise<never> {
   function configFor(dir: string): FileConfig | null {
     const file = findConfigFile(dir);
     if (file === null) return null;
+    const doc = openDocs.get(file);
+    let mtimeMs: number | null = null;
+    if (!doc) {
+      try {
+        mtimeMs = statSync(file).mtimeMs;
+      } catch {
+        mtimeMs = null;
+      }
+    }
     let entry = configs.get(file);
+    // Clients that watch no files: a changed modification time is a change too.
+    if (entry && entry.mtimeMs !== mtimeMs) entry = undefined;
     if (!entry) {
-      const doc = openDocs.get(file);
       let text: string | null = doc ? doc.getText() : null;
       try {
         const config = text !== null ? parseConfigText(text, file, file) : readConfigFile(file);
-        entry = { config, error: null };
+        entry = { mtimeMs, config, error: null };
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
         if (text === null) {
@@ -249,7 +261,7 @@ export function runServer(): Promise<never> {
             text = null;
           }
         }
-        entry = { config: null, error: { message: err.message, text } };
+        entry = { mtimeMs, config: null, error: { message: err.message, text } };
       }
       configs.set(file, entry);
       const diags = entry.error ? configDiagnostics(file, entry.error.message, entry.error.text) : [];

@@ -298,6 +298,14 @@ describe("tfcapi-lint lsp over stdio", () => {
     unlinkSync(config);
     await c.watched([{ uri: uri(config), type: 3 }]);
     expect(await c.latest(uri(config), (d) => d.length === 0)).toEqual([]);
+
+    // A client that watches no files: the next lint sees the new file anyway.
+    writeFileSync(config, 'rule "input/reserved" {\n  severity = "off"\n}\n');
+    await setDoc("variables.tf", `${docs.get("variables.tf")!}\n`);
+    await c.latest(uri(f("variables.tf")), (d) => d.length > 0 && byRule(d, "input/reserved").length === 0);
+    unlinkSync(config);
+    await setDoc("variables.tf", docs.get("variables.tf")!.slice(0, -1));
+    await c.latest(uri(f("variables.tf")), (d) => byRule(d, "input/reserved").length === 1);
   });
 
   it("turns bad input into diagnostics and keeps answering", async () => {
