@@ -128,6 +128,17 @@ export function minimalEdit(before: string, after: string, ix: LineIndex): TextE
   return { range: ix.range(pre, before.length - suf), newText: after.slice(pre, after.length - suf) };
 }
 
+/** The range of the innermost attribute holding `offset`. */
+function innermostAttribute(body: Body, offset: number): { start: { line: number } } | null {
+  for (const a of body.attributes) {
+    if (a.range.start.offset <= offset && offset < a.range.end.offset) return a.range;
+  }
+  for (const b of body.blocks) {
+    if (b.range.start.offset <= offset && offset < b.range.end.offset) return innermostAttribute(b.body, offset);
+  }
+  return null;
+}
+
 /** The innermost block whose body holds `offset` (JSON files). */
 function innermostBody(body: Body, offset: number): Body | null {
   for (const b of body.blocks) {
@@ -170,7 +181,12 @@ export function ignoreEdit(file: SourceFile, finding: Finding, fileLevel: boolea
     return jsonCommentEdit(text, body.range.start.offset, directive, ix);
   }
   if (fileLevel) return { range: ix.range(0, 0), newText: `# tfcapi-lint-ignore-file: ${id}\n` };
-  const line = finding.range.start.line - 1;
+  // Above the finding's line; when that line is inside a value that spans
+  // lines (a heredoc, a list), above the attribute holding it: a comment
+  // line there would become part of the value.
+  let line = finding.range.start.line - 1;
+  const holder = innermostAttribute(file.hcl.body, finding.range.start.offset);
+  if (holder && holder.start.line - 1 < line) line = holder.start.line - 1;
   const start = ix.lineStart(line);
   const indent = /^[ \t]*/.exec(ix.lineText(line))![0];
   return { range: ix.range(start, start), newText: `${indent}# tfcapi-lint-ignore: ${id}\n` };

@@ -164,6 +164,13 @@ describe("ignore comments the code actions insert", () => {
     expect(t2.startsWith("# tfcapi-lint-ignore-file: input/reserved\nvariable \"captf_contract\" {\n")).toBe(true);
   });
 
+  it("native syntax: a finding inside a heredoc gets its comment above the attribute, not inside the text", () => {
+    const dir = copyExample("machinepool-aws");
+    writeFileSync(path.join(dir, "extra.tf"), 'resource "aws_instance" "x" {\n  ami       = "a"\n  user_data = <<-EOT\n    #!/bin/sh\n    echo ${timestamp()}\n  EOT\n}\n');
+    const t = check(dir, "extra.tf", "drift/non-idempotent", false);
+    expect(t).toBe('resource "aws_instance" "x" {\n  ami       = "a"\n  # tfcapi-lint-ignore: drift/non-idempotent\n  user_data = <<-EOT\n    #!/bin/sh\n    echo ${timestamp()}\n  EOT\n}\n');
+  });
+
   it('JSON syntax: a "//" property in the block object, or in the top-level object', () => {
     const dir = copyExample("machinepool-aws");
     writeFileSync(
