@@ -102,3 +102,24 @@ describe("the server commands the configurations name", () => {
     await startsAServer(["--stdio"]);
   });
 });
+
+describe("start-up", () => {
+  it("a lint run loads neither dist/lsp.cjs nor vscode-languageserver, and the CLI bundle holds no server code", () => {
+    ensureBuilt();
+    const probe = (args: string[]) =>
+      spawnSync(
+        process.execPath,
+        [
+          "-e",
+          `const { main } = require(${JSON.stringify(path.join(REPO, "dist", "cli-loader.cjs"))});
+           main(${JSON.stringify(args)}, { stdout() {}, stderr() {}, readStdin: async () => "", env: {}, cwd: process.cwd(), isTTY: false })
+             .then((code) => { process.stdout.write(JSON.stringify({ code, loaded: Object.keys(require.cache).map((k) => k.split("/").slice(-2).join("/")) })); process.exit(0); });`,
+        ],
+        { cwd: REPO, encoding: "utf8", input: "" },
+      );
+    const lint = JSON.parse(probe(["examples/machinepool-aws"]).stdout) as { code: number; loaded: string[] };
+    expect(lint.code).toBe(0);
+    expect(lint.loaded.filter((k) => /lsp|vscode/.test(k))).toEqual([]);
+    expect(readFileSync(path.join(REPO, "dist", "cli.cjs"), "utf8")).not.toMatch(/vscode-languageserver|createConnection/);
+  });
+});
