@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Diagnostic, Range, TextEdit } from "vscode-languageserver/node.js";
-import type { Body } from "../hcl/ast.js";
+import type { Attribute, Body, Range as HclRange } from "../hcl/ast.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding, Fix, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
@@ -128,15 +128,30 @@ export function minimalEdit(before: string, after: string, ix: LineIndex): TextE
   return { range: ix.range(pre, before.length - suf), newText: after.slice(pre, after.length - suf) };
 }
 
-/** The range of the innermost attribute holding `offset`. */
-function innermostAttribute(body: Body, offset: number): { start: { line: number } } | null {
+/** The innermost attribute holding `offset`. */
+function innermostAttribute(body: Body, offset: number): Attribute | null {
   for (const a of body.attributes) {
-    if (a.range.start.offset <= offset && offset < a.range.end.offset) return a.range;
+    if (a.range.start.offset <= offset && offset < a.range.end.offset) return a;
   }
   for (const b of body.blocks) {
     if (b.range.start.offset <= offset && offset < b.range.end.offset) return innermostAttribute(b.body, offset);
   }
   return null;
+}
+
+/** Whether a heredoc within `node` holds 1-based `line` past its first line. */
+function insideHeredoc(node: unknown, line: number): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (Array.isArray(node)) return node.some((n) => insideHeredoc(n, line));
+  const n = node as { kind?: unknown; form?: unknown; range?: HclRange };
+  if (typeof n.kind === "string" && n.range) {
+    if (n.range.end.line < line || n.range.start.line > line) return false;
+    if (n.form === "heredoc" && n.range.start.line < line) return true;
+  }
+  for (const [k, v] of Object.entries(node)) {
+    if (k !== "range" && v !== null && typeof v === "object" && insideHeredoc(v, line)) return true;
+  }
+  return false;
 }
 
 /** The innermost block whose body holds `offset` (JSON files). */
@@ -181,12 +196,11 @@ export function ignoreEdit(file: SourceFile, finding: Finding, fileLevel: boolea
     return jsonCommentEdit(text, body.range.start.offset, directive, ix);
   }
   if (fileLevel) return { range: ix.range(0, 0), newText: `# tfcapi-lint-ignore-file: ${id}\n` };
-  // Above the finding's line; when that line is inside a value that spans
-  // lines (a heredoc, a list), above the attribute holding it: a comment
-  // line there would become part of the value.
+  // Above the finding's line; when that line is inside a heredoc, above the
+  // attribute holding it: a comment line there would become part of the text.
   let line = finding.range.start.line - 1;
   const holder = innermostAttribute(file.hcl.body, finding.range.start.offset);
-  if (holder && holder.start.line - 1 < line) line = holder.start.line - 1;
+  if (holder && holder.range.start.line - 1 < line && insideHeredoc(holder.expr, line + 1)) line = holder.range.start.line - 1;
   const start = ix.lineStart(line);
   const indent = /^[ \t]*/.exec(ix.lineText(line))![0];
   return { range: ix.range(start, start), newText: `${indent}# tfcapi-lint-ignore: ${id}\n` };
