@@ -23,7 +23,7 @@
  * - No request handler lets an exception escape: it is logged and answered
  *   with an empty result.
  */
-import { readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -234,6 +234,13 @@ export function runServer(): Promise<never> {
 
   function configFor(dir: string): FileConfig | null {
     const file = findConfigFile(dir);
+    // A config file that is gone takes its diagnostics with it.
+    for (const known of [...configs.keys()]) {
+      if (known !== file && !existsSync(known) && !openDocs.has(known)) {
+        configs.delete(known);
+        contribute(`config:${known}`, new Map());
+      }
+    }
     if (file === null) return null;
     const doc = openDocs.get(file);
     let mtimeMs: number | null = null;

@@ -303,9 +303,20 @@ describe("tfcapi-lint lsp over stdio", () => {
     writeFileSync(config, 'rule "input/reserved" {\n  severity = "off"\n}\n');
     await setDoc("variables.tf", `${docs.get("variables.tf")!}\n`);
     await c.latest(uri(f("variables.tf")), (d) => d.length > 0 && byRule(d, "input/reserved").length === 0);
-    unlinkSync(config);
+    writeFileSync(config, 'fail_on = "never"\n');
     await setDoc("variables.tf", docs.get("variables.tf")!.slice(0, -1));
     await c.latest(uri(f("variables.tf")), (d) => byRule(d, "input/reserved").length === 1);
+    expect(await c.latest(uri(config), (d) => d.length > 0)).toEqual([
+      {
+        range: { start: { line: 0, character: 10 }, end: { line: 0, character: 17 } },
+        severity: 1,
+        source: "tfcapi-lint",
+        message: 'config error: fail_on must be one of "error", "warning", "info"',
+      },
+    ]);
+    unlinkSync(config);
+    await setDoc("variables.tf", `${docs.get("variables.tf")!}\n`);
+    expect(await c.latest(uri(config), (d) => d.length === 0)).toEqual([]);
   });
 
   it("turns bad input into diagnostics and keeps answering", async () => {
