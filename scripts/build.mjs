@@ -12,7 +12,9 @@
 //    holds the bytecode of the functions a lint run calls too (V8 compiles
 //    functions lazily: without the cache every start compiles them again).
 // dist/cli.js exposes the same loader to ES modules; dist/index.js is the
-// library API as one ESM file.
+// library API as one ESM file. dist/lsp.cjs is the language server
+// (`tfcapi-lint lsp`, with vscode-languageserver): a bundle of its own that
+// the CLI requires only for that command, so other runs never read it.
 import { build } from "esbuild";
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -126,6 +128,18 @@ await build({
   define: { "import.meta.url": "__cli_url" },
   banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
 });
+await build({
+  ...common,
+  format: "cjs",
+  entryPoints: { lsp: "src/lsp/server.ts" },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  outdir: "dist",
+  outExtension: { ".js": ".cjs" },
+  define: { "import.meta.url": "__cli_url" },
+  banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+});
+if (/vscode-languageserver|vscode-jsonrpc/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains the language server; it belongs in dist/lsp.cjs only");
 for (const marker of ["tar-stream", "fzstd", "ImageFs"]) {
   if (readFileSync("dist/cli.cjs", "utf8").includes(marker)) throw new Error(`dist/cli.cjs contains image code (${marker}): it belongs in dist/image.cjs`);
 }

@@ -10,6 +10,7 @@ import { runSchema } from "./cli/schema.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, loadPluginsForCwd, readAll, runLint, type Io } from "./cli/run.js";
 import { ConfigError } from "./config/load.js";
 import { loadImageCommand } from "./cli/image-loader.js";
+import { isLspCommand, startLsp } from "./cli/lsp.js";
 
 /**
  * Output goes straight to file descriptors 1 and 2 with synchronous writes:
@@ -113,7 +114,8 @@ const COMMANDS: Record<Command, Handler> = {
 };
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
-  // `schema` parses its own options (src/cli/schema.ts).
+  // `lsp` and `schema` parse their own arguments (src/cli/lsp.ts, src/cli/schema.ts).
+  if (isLspCommand(argv)) return startLsp(argv);
   if (argv[0] === "schema") return runSchema(argv.slice(1), io);
   const args = parseArgs(argv);
   if (args.help) return COMMANDS.help(args, io);

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Range } from "../hcl/ast.js";
 import type { Role } from "../contract/roles-api.js";
 import { CONTRACT, detectRole } from "../contract/roles.js";
-import { loadModule } from "../terraform/load.js";
+import { loadModule, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
@@ -35,6 +35,10 @@ export interface LintOptions {
   reportUnusedIgnores?: boolean;
   /** Lint this text in place of one module file (`--stdin`). */
   stdin?: { path: string; text: string };
+  /** Texts in place of module files on disk, by absolute path (the language server's open documents). */
+  overlay?: ReadonlyMap<string, string>;
+  /** Parses kept across runs (the language server). */
+  parseCache?: ParseCache;
   /** Drop findings in files matching (relative path, `/`-separated). */
   excludeFile?: (relPath: string) => boolean;
   /** The module path as the user gave it (defaults to `dir`). */
@@ -169,8 +173,27 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
 
 /** Lint the module in `dir`. Never throws on user input. */
 export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
+  const steps = lintSteps(dir, opts);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * lintModule in steps: the generator yields after loading and after each
+ * rule, so a caller that must stay responsive (the language server) can
+ * yield to its event loop there and abandon work a newer edit made stale
+ * (by not resuming the generator).
+ */
+export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void, LintOutcome, void> {
   const absDir = path.resolve(dir);
-  const load = loadModule(absDir, opts.stdin ? { stdin: opts.stdin } : undefined);
+  const loadOpts = {
+    ...(opts.stdin ? { stdin: opts.stdin } : {}),
+    ...(opts.overlay ? { overlay: opts.overlay } : {}),
+    ...(opts.parseCache ? { parseCache: opts.parseCache } : {}),
+  };
+  const load = loadModule(absDir, loadOpts);
   if (load.root.allFiles.length === 0) {
     const unreadable = load.problems.find((p) => p.file === "" && p.kind !== "source-escape");
     return { kind: "no-module", message: unreadable ? unreadable.message : "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory" };
@@ -178,6 +201,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
   const decided = decideRole(load.root, opts);
   if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence, noRole: decided.noRole };
   const role = decided.role;
+  yield;
 
   // Plugin rules run only where a config lists them (opts.ruleSet).
   const rules = opts.ruleSet ?? BUILTIN_RULES;
@@ -236,6 +260,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
         ruleFailures.push({ file: "", kind: "rule-failed", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
       }
     }
+    yield;
   }
 
   // Module-model diagnostics (duplicate declarations, overrides without a

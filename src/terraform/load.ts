@@ -10,10 +10,14 @@
  *   the child is not loaded. A call back into a directory already on the
  *   current load path is skipped silently (cycles). A directory reached by
  *   two different calls is loaded once and shared.
- * - `opts.stdin` replaces one file's content (an editor's unsaved buffer);
- *   the file need not exist on disk. A relative stdin path is resolved
- *   against the current directory, or else against the root module
- *   directory.
+ * - `opts.overlay` replaces the content of files by absolute path (an
+ *   editor's unsaved buffers: the language server passes every open
+ *   document); a file need not exist on disk. An entry applies to the
+ *   directory that holds it, by path or by real path.
+ * - `opts.stdin` replaces one file's content (`--stdin`); the file need not
+ *   exist on disk. A relative stdin path is resolved against the current
+ *   directory, or else against the root module directory. It is an overlay
+ *   of (at most) two candidate paths.
  *
  * Never throws on user input.
  */
@@ -36,6 +40,23 @@ import { buildModule } from "./module.js";
 
 export interface LoadOptions {
   stdin?: { path: string; text: string };
+  /** Text in place of files on disk, by absolute path. */
+  overlay?: ReadonlyMap<string, string>;
+  /**
+   * Parses to reuse when a file's text is unchanged (the language server
+   * keeps one across runs; syntax trees are never modified after parsing).
+   */
+  parseCache?: ParseCache;
+}
+
+/** Parse results by file path (relative to the root) and absolute path, with the text they are of. */
+export type ParseCache = Map<string, { text: string; parsed: ReturnType<typeof parseHcl> }>;
+
+interface OverlayEntry {
+  abs: string;
+  /** Real path of the entry's directory (null when it does not resolve). */
+  dirReal: string | null;
+  text: string;
 }
 
 interface LoadState {
@@ -45,8 +66,11 @@ interface LoadState {
   units: ModuleUnit[];
   /** Units by real directory path (a directory is loaded once). */
   byReal: Map<string, ModuleUnit>;
-  /** Candidate absolute paths of the stdin file, with their directory's real path. */
-  stdin: { candidates: { abs: string; dirReal: string | null }[]; text: string } | null;
+  /** Files whose text replaces the disk's (the stdin candidates, the overlay). */
+  overlay: OverlayEntry[];
+  parseCache: ParseCache | null;
+  /** Cache keys seen by this load (entries of files no longer loaded are dropped). */
+  parsedKeys: Set<string>;
 }
 
 export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
@@ -64,18 +88,30 @@ export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
     problems,
     units: [],
     byReal: new Map(),
-    stdin: opts.stdin
-      ? {
-          candidates: unique([path.resolve(opts.stdin.path), path.resolve(rootAbs, opts.stdin.path)]).map((abs) => ({
-            abs,
-            dirReal: realOrNull(path.dirname(abs)),
-          })),
-          text: opts.stdin.text,
-        }
-      : null,
+    overlay: overlayEntries(rootAbs, opts),
+    parseCache: opts.parseCache ?? null,
+    parsedKeys: new Set(),
   };
   const root = loadUnit(state, rootAbs, rootReal, "", []);
+  if (state.parseCache) for (const k of state.parseCache.keys()) if (!state.parsedKeys.has(k)) state.parseCache.delete(k);
   return { root, units: state.units, problems };
+}
+
+function overlayEntries(rootAbs: string, opts: LoadOptions): OverlayEntry[] {
+  const out: OverlayEntry[] = [];
+  const realDirs = new Map<string, string | null>();
+  const add = (abs: string, text: string): void => {
+    const dir = path.dirname(abs);
+    let dirReal = realDirs.get(dir);
+    if (dirReal === undefined) realDirs.set(dir, (dirReal = realOrNull(dir)));
+    out.push({ abs, dirReal, text });
+  };
+  if (opts.stdin) {
+    const text = opts.stdin.text;
+    for (const abs of unique([path.resolve(opts.stdin.path), path.resolve(rootAbs, opts.stdin.path)])) add(abs, text);
+  }
+  for (const [p, text] of opts.overlay ?? []) add(path.resolve(p), text);
+  return out;
 }
 
 function realOrNull(p: string): string | null {
@@ -170,7 +206,7 @@ function resolveChild(state: LoadState, unit: ModuleUnit, call: ModuleCall, load
   return loadUnit(state, childAbs, childReal, childRel, loadPath);
 }
 
-/** Read and parse every module file of a directory (plus the stdin substitute). */
+/** Read and parse every module file of a directory (overlay texts in place of the disk's). */
 function readUnitFiles(
   state: LoadState,
   dirAbs: string,
@@ -189,30 +225,27 @@ function readUnitFiles(
     });
   }
   const entries: FileEntry[] = [...listed.entries];
-  let stdinName: string | null = null;
-  if (state.stdin) {
-    for (const { abs, dirReal: candReal } of state.stdin.candidates) {
-      if (path.dirname(abs) !== dirAbs && (candReal === null || candReal !== dirReal)) continue;
-      const name = path.basename(abs);
-      const extension = moduleFileExtension(name);
-      if (!extension || isIgnoredFileName(name)) continue;
-      stdinName = name;
-      if (!entries.some((e) => e.name === name)) {
-        entries.push({ name, absPath: path.join(dirAbs, name), extension });
-        entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      }
-      break;
-    }
+  // Overlay texts of this directory by file name (the first entry for a name wins).
+  const substituted = new Map<string, string>();
+  for (const { abs, dirReal: candReal, text } of state.overlay) {
+    if (path.dirname(abs) !== dirAbs && (candReal === null || candReal !== dirReal)) continue;
+    const name = path.basename(abs);
+    const extension = moduleFileExtension(name);
+    if (!extension || isIgnoredFileName(name) || substituted.has(name)) continue;
+    substituted.set(name, text);
+    if (!entries.some((e) => e.name === name)) entries.push({ name, absPath: path.join(dirAbs, name), extension });
   }
+  if (substituted.size > 0) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const p of listed.problems) {
-    if (p.name === stdinName) continue;
+    if (substituted.has(p.name)) continue;
     state.problems.push({ kind: p.kind, message: p.message, file: rel(p.name), range: null });
   }
   const files: SourceFile[] = [];
   for (const e of entries) {
     let text: string;
-    if (e.name === stdinName) {
-      text = state.stdin!.text;
+    const given = substituted.get(e.name);
+    if (given !== undefined) {
+      text = given;
     } else {
       const read = readModuleFile(e.absPath, e.name);
       if (!read.ok) {
@@ -222,7 +255,20 @@ function readUnitFiles(
       text = read.text;
     }
     const filePath = rel(e.name);
-    const parsed = safeParse(text, filePath);
+    let parsed: ReturnType<typeof parseHcl>;
+    if (state.parseCache) {
+      const key = `${filePath}\0${e.absPath}`;
+      state.parsedKeys.add(key);
+      const hit = state.parseCache.get(key);
+      if (hit && hit.text === text) {
+        parsed = hit.parsed;
+      } else {
+        parsed = safeParse(text, filePath);
+        state.parseCache.set(key, { text, parsed });
+      }
+    } else {
+      parsed = safeParse(text, filePath);
+    }
     files.push({
       path: filePath,
       absPath: e.absPath,

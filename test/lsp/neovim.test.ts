@@ -1,0 +1,172 @@
+/**
+ * End to end in a real editor: headless Neovim (`nvim --headless --clean`)
+ * opens a copy of examples/broken-machinepool with editors/nvim/tfcapi-lint.lua,
+ * which attaches the built server (vim.lsp.start on Neovim 0.8+,
+ * vim.lsp.start_client + buf_attach_client on 0.7); the diagnostics Neovim
+ * holds (`vim.diagnostic.get()`) are written to JSON and compared with the
+ * CLI's findings, before and after an unsaved edit of the buffer.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../ship/helpers.js";
+import { BIN, REPO } from "./client.js";
+
+const nvim = spawnSync("nvim", ["--version"], { encoding: "utf8" });
+const HAVE_NVIM = nvim.status === 0;
+if (!HAVE_NVIM) {
+  if (process.env.CI) throw new Error("nvim is not installed; CI must install the neovim package for the language server test");
+  console.warn("skipping the Neovim test: nvim is not installed (apt-get install neovim)");
+}
+
+interface NvimDiagnostic {
+  file: string;
+  lnum: number;
+  col: number;
+  end_lnum: number;
+  end_col: number;
+  severity: number;
+  message: string;
+  source: string;
+  code: string;
+}
+
+interface CliFinding {
+  id: string;
+  severity: "error" | "warning" | "info";
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+}
+
+const INIT = `
+local out, repo, node, bin, module = os.getenv("OUT"), os.getenv("REPO"), os.getenv("NODE"), os.getenv("BIN"), os.getenv("MODULE")
+local lsp = dofile(repo .. "/editors/nvim/tfcapi-lint.lua")
+lsp.setup({ cmd = { node, bin, "lsp", "--stdio" }, init_options = { debounceMs = 20 } })
+
+local function dump(name)
+  local list = {}
+  for _, d in ipairs(vim.diagnostic.get()) do
+    local lspd = (d.user_data and d.user_data.lsp) or {}
+    table.insert(list, {
+      file = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(d.bufnr), ":t"),
+      lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col,
+      severity = d.severity, message = d.message, source = d.source,
+      code = d.code or lspd.code,
+    })
+  end
+  local f = io.open(out .. "/" .. name, "w")
+  f:write(vim.fn.json_encode(list))
+  f:close()
+end
+
+local function files_with_diagnostics()
+  local seen, n = {}, 0
+  for _, d in ipairs(vim.diagnostic.get()) do
+    if not seen[d.bufnr] then seen[d.bufnr] = true; n = n + 1 end
+  end
+  return n
+end
+
+local function health_shape_count()
+  local n = 0
+  for _, d in ipairs(vim.diagnostic.get()) do
+    local lspd = (d.user_data and d.user_data.lsp) or {}
+    if (d.code or lspd.code) == "output/health-shape" then n = n + 1 end
+  end
+  return n
+end
+
+vim.cmd("edit " .. module .. "/outputs.tf")
+if not vim.wait(30000, function() return files_with_diagnostics() == 4 end, 20) then
+  io.stderr:write("no diagnostics for the four files\\n")
+  vim.cmd("cquit 1")
+end
+vim.wait(300)
+dump("initial.json")
+
+-- An unsaved edit: a valid health state.
+local line = vim.api.nvim_buf_get_lines(0, 27, 28, false)[1]
+vim.api.nvim_buf_set_lines(0, 27, 28, false, { (line:gsub('"ok"', '"running"')) })
+if not vim.wait(30000, function() return health_shape_count() == 0 end, 20) then
+  io.stderr:write("the health-shape diagnostic did not go away\\n")
+  vim.cmd("cquit 1")
+end
+vim.wait(300)
+dump("edited.json")
+vim.cmd("qall!")
+`;
+
+describe.skipIf(!HAVE_NVIM)("Neovim headless with editors/nvim/tfcapi-lint.lua", () => {
+  let root: string;
+  let mod: string;
+  let out: string;
+
+  beforeAll(() => {
+    ensureBuilt();
+    root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-nvim-")));
+    mkdirSync(path.join(root, ".git"));
+    mod = path.join(root, "pool");
+    out = path.join(root, "out");
+    mkdirSync(out);
+    cpSync(path.join(REPO, "examples", "broken-machinepool"), mod, { recursive: true });
+    writeFileSync(path.join(root, "init.lua"), INIT);
+  });
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  function cli(dir: string): NvimDiagnostic[] {
+    const r = spawnSync(process.execPath, [BIN, "--format", "json", "."], { cwd: dir, encoding: "utf8" });
+    return (JSON.parse(r.stdout) as { findings: CliFinding[] }).findings.map((f) => ({
+      file: f.file,
+      lnum: f.line - 1,
+      col: f.column - 1,
+      end_lnum: f.endLine - 1,
+      end_col: f.endColumn - 1,
+      severity: { error: 1, warning: 2, info: 3 }[f.severity],
+      message: f.message,
+      source: "tfcapi-lint",
+      code: f.id,
+    }));
+  }
+
+  const order = (list: NvimDiagnostic[]): NvimDiagnostic[] =>
+    [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.lnum - b.lnum || a.col - b.col || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
+
+  it("shows the module's findings in every file, and follows an unsaved edit", () => {
+    const r = spawnSync("nvim", ["--headless", "--clean", "-u", path.join(root, "init.lua")], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 90_000,
+      env: { ...process.env, OUT: out, REPO, NODE: process.execPath, BIN, MODULE: mod },
+    });
+    expect(r.status, `nvim: ${r.stderr}`).toBe(0);
+
+    const initial = JSON.parse(readFileSync(path.join(out, "initial.json"), "utf8")) as NvimDiagnostic[];
+    const expected = cli(mod);
+    expect(expected).toHaveLength(18);
+    expect(order(initial)).toEqual(order(expected));
+    expect(initial.find((d) => d.code === "output/health-shape")).toEqual({
+      file: "outputs.tf",
+      lnum: 27,
+      col: 14,
+      end_lnum: 27,
+      end_col: 18,
+      severity: 1,
+      message: 'health.state "ok" is not a health state; use one of "pending", "running", "degraded", "stopped", "terminated", "unknown"',
+      source: "tfcapi-lint",
+      code: "output/health-shape",
+    });
+
+    const edited = JSON.parse(readFileSync(path.join(out, "edited.json"), "utf8")) as NvimDiagnostic[];
+    expect(order(edited)).toEqual(order(expected.filter((d) => d.code !== "output/health-shape")));
+    // The buffer was never written.
+    expect(readFileSync(path.join(mod, "outputs.tf"), "utf8")).toBe(readFileSync(path.join(REPO, "examples", "broken-machinepool", "outputs.tf"), "utf8"));
+  });
+});
