@@ -43,7 +43,7 @@ import {
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { lintModule, lintSteps, type LintOptions, type LintOutcome } from "../lint/engine.js";
-import { applyFixes, fixesByFile, MAX_FIX_PASSES } from "../lint/fix.js";
+import { applyFixes, fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/fix.js";
 import type { ModuleReport } from "../lint/result.js";
 import { CONFIG_FILE_NAME, ConfigError, findConfigFile, parseConfigText, readConfigFile, type FileConfig } from "../config/load.js";
 import { effectiveConfig, severityMap } from "../config/effective.js";
@@ -454,8 +454,9 @@ export function runServer(): Promise<never> {
     for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
       const fixes = fixesByFile(report.findings).get(rel);
       if (!fixes) break;
-      const r = applyFixes(text, rel, fixes);
-      if (r.applied === 0 || r.text === text) break;
+      // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
+      const r = fixFileText(rel, text, fixes);
+      if (r.kind !== "fixed") break;
       text = r.text;
       const ov = new Map(result.opts.overlay ?? []);
       ov.set(abs, text);

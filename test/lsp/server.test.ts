@@ -252,7 +252,7 @@ describe("tfcapi-lint lsp over stdio", () => {
     const cliFixed = readFileSync(path.join(cliDir, "variables.tf"), "utf8");
     rmSync(cliDir, { recursive: true, force: true });
     expect(fixed).toBe(cliFixed);
-    expect(fixed.split("\n").slice(37, 41)).toEqual(['variable "bootstrap_data" {', "  type = string", "  sensitive = true", "}"]);
+    expect(fixed.split("\n").slice(37, 41)).toEqual(['variable "bootstrap_data" {', "  type      = string", "  sensitive = true", "}"]);
     const list = await c.latest(uri(f("variables.tf")), (d) => byRule(d, "input/sensitive").length === 0);
     expect(byRule(list, "syntax/one-line-block")).toEqual([]);
     // Nothing left to fix: no fix-all action.
