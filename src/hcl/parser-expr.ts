@@ -15,7 +15,7 @@ import type {
   Traverser,
 } from "./ast.js";
 import { T } from "./lexer.js";
-import type { ParserState } from "./parser-core.js";
+import { exact, type ParserState } from "./parser-core.js";
 import { parseTemplateAfterOpen } from "./parser-template.js";
 
 const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
@@ -241,6 +241,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       }
       continue;
     }
+    if ((ret.kind === "ScopeTraversal" || ret.kind === "RelativeTraversal") && ret.traversal.length > 1) ret.traversal = exact(ret.traversal);
     return ret;
   }
 }
@@ -494,7 +495,7 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
     kind: "FunctionCall",
     name,
     nameRange,
-    args,
+    args: exact(args),
     expandFinal,
     openParenRange: openRange,
     closeParenRange: closeRange,
@@ -545,7 +546,7 @@ function parseTuple(p: ParserState): Expression {
       }
       p.read();
     }
-    return { kind: "TupleCons", exprs, range: span(openRange, p.tokRange(close)) };
+    return { kind: "TupleCons", exprs: exact(exprs), range: span(openRange, p.tokRange(close)) };
   } finally {
     p.popNL();
     p.leave();
@@ -649,7 +650,7 @@ function parseObject(p: ParserState): Expression {
     } finally {
       p.popNL();
     }
-    return { kind: "ObjectCons", items, range: span(openRange, p.tokRange(close)) };
+    return { kind: "ObjectCons", items: exact(items), range: span(openRange, p.tokRange(close)) };
   } finally {
     p.leave();
   }
