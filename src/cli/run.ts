@@ -17,6 +17,8 @@ import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./f
 import { type CliArgs, UsageError } from "./args.js";
 import { toolVersion } from "./commands.js";
 import { findModuleDirs, isModuleFileName, moduleDirOf, PathError, type Target } from "./paths.js";
+import { DEEP_NESTING_LIMIT, lintOnDeepStack, type DeepRequest } from "./deep.js";
+import { nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
 
 export interface Io {
   stdout(text: string): void;
@@ -85,7 +87,7 @@ function checkOptions(args: CliArgs): { role?: Role; format: string } {
 }
 
 /** A lint outcome without the loaded syntax trees. */
-type Slim = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
+export type Slim = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
 
 interface Planned {
   target: Target;
@@ -173,16 +175,65 @@ function dryRunDiff(report: ModuleReport, cwd: string): string {
   return out;
 }
 
+function configResolver(args: CliArgs): ConfigResolver {
+  if (args.config !== undefined) {
+    if (args.noConfig) throw new UsageError("use either --config or --no-config, not both");
+    return new ConfigResolver({ explicit: args.config });
+  }
+  return new ConfigResolver({ disabled: args.noConfig });
+}
+
+function planFor(target: Target, resolver: ConfigResolver, cli: CliOverrides): Planned {
+  const config = resolver.forDir(target.dir);
+  return { target, config, effective: effectiveConfig(config, cli) };
+}
+
+/** One module linted (and fixed): the report without syntax trees, and the local children it loaded. */
+export interface LintedTarget {
+  outcome: Slim;
+  nested: string[];
+}
+
+function slim(outcome: LintOutcome): LintedTarget {
+  if (outcome.kind !== "report") return { outcome, nested: [] };
+  return {
+    // Keep the report, not the syntax trees (memory on large trees).
+    outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors },
+    nested: outcome.load.units.slice(1).map((u) => path.resolve(u.dir)),
+  };
+}
+
+/** Lints one planned module and applies --fix; `deep` is asked first when the module is nested too deep for this thread. */
+async function lintTarget(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"], deep: boolean): Promise<LintedTarget> {
+  const opts = lintOptions(args, plan, stdin);
+  const hits = nestingLimitHits();
+  const outcome = lintModule(plan.target.dir, opts);
+  if (deep && nestingLimitHits() > hits) {
+    // Deeper than this thread's stack allows: lint (and fix) it again on a
+    // thread with a large stack. Nothing was written yet.
+    const again = await lintOnDeepStack({ args, target: plan.target, ...(stdin ? { stdin } : {}) });
+    if (again !== null) return again;
+  }
+  if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) return slim(fixOnDisk(plan.target.dir, opts, outcome).outcome);
+  return slim(outcome);
+}
+
+/**
+ * The worker side of lintOnDeepStack: lints one module as runLint would, on
+ * this thread (which has a large stack) with the raised nesting limit.
+ */
+export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
+  setNestingLimit(DEEP_NESTING_LIMIT);
+  const args = req.args;
+  const checked = checkOptions(args);
+  const plan = planFor(req.target, configResolver(args), overrides(args, checked.role));
+  return lintTarget(args, plan, req.stdin, false);
+}
+
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
   const checked = checkOptions(args);
   const cli = overrides(args, checked.role);
-  let resolver: ConfigResolver;
-  if (args.config !== undefined) {
-    if (args.noConfig) throw new UsageError("use either --config or --no-config, not both");
-    resolver = new ConfigResolver({ explicit: args.config });
-  } else {
-    resolver = new ConfigResolver({ disabled: args.noConfig });
-  }
+  const resolver = configResolver(args);
 
   try {
     if (args.printConfig !== undefined) {
@@ -221,10 +272,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
         add(root);
       }
     }
-    const plans: Planned[] = targets.map((target) => {
-      const config = resolver.forDir(target.dir);
-      return { target, config, effective: effectiveConfig(config, cli) };
-    });
+    const plans: Planned[] = targets.map((target) => planFor(target, resolver, cli));
 
     // Lint (and fix) every target first.
     // With --recursive, a directory another linted module loads as a local
@@ -232,16 +280,9 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const nested = new Set<string>();
     const results: { plan: Planned; outcome: Slim }[] = [];
     for (const plan of plans) {
-      const opts = lintOptions(args, plan, stdin);
-      let outcome = lintModule(plan.target.dir, opts);
-      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixOnDisk(plan.target.dir, opts, outcome).outcome;
-      if (outcome.kind === "report") {
-        if (args.recursive) for (const u of outcome.load.units.slice(1)) nested.add(path.resolve(u.dir));
-        // Keep the report, not the syntax trees (memory on large trees).
-        results.push({ plan, outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors } });
-      } else {
-        results.push({ plan, outcome });
-      }
+      const linted = await lintTarget(args, plan, stdin, true);
+      if (args.recursive) for (const dir of linted.nested) nested.add(dir);
+      results.push({ plan, outcome: linted.outcome });
     }
 
     const modules: ModuleReport[] = [];
