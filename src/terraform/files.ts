@@ -24,7 +24,7 @@ export const MAX_FILE_BYTES = 50 * 1024 * 1024;
  * A module whose files need more than the free heap is not read: V8 would
  * abort the process with a heap-out-of-memory trace instead.
  */
-export const MIN_HEAP_PER_SOURCE_BYTE = 30;
+export const MIN_HEAP_PER_SOURCE_BYTE = 40;
 /** Below this much source in a module, the heap is not looked at. */
 const HEAP_CHECK_FROM_BYTES = 4 * 1024 * 1024;
 

@@ -60,7 +60,7 @@ describe("a 20 MB file under --max-old-space-size=1024", () => {
 
   it("a module too large for the heap it may use is a clear read error (exit 2), not a crash", () => {
     const dir = tree(fixtureFiles("machine"));
-    // 12 MB (and the fixture's few KB) need at least 361 MB of heap; a 256 MB heap has less than that free.
+    // 12 MB (and the fixture's few KB) need at least 481 MB of heap; a 256 MB heap has less than that free.
     writeFileSync(path.join(dir, "resources.tf"), resourcesFile().slice(0, 12 * 1024 * 1024));
     const r = spawnSync(process.execPath, ["--max-old-space-size=256", BIN, "--role", "machine", "--format", "compact", "."], {
       cwd: dir,
@@ -72,7 +72,7 @@ describe("a 20 MB file under --max-old-space-size=1024", () => {
     expect(hasStackTrace(r.stderr)).toBe(false);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(
-      /^tfcapi-lint: \.: role machine \(from --role\)\ntfcapi-lint: \.\/resources\.tf: resources\.tf \(12\.0 MB\) is too large to lint in the memory this process may use: the module's files need at least 361 MB of heap and \d+ MB are free; raise Node's limit, e\.g\. NODE_OPTIONS=--max-old-space-size=4096\n$/,
+      /^tfcapi-lint: \.: role machine \(from --role\)\ntfcapi-lint: \.\/resources\.tf: resources\.tf \(12\.0 MB\) is too large to lint in the memory this process may use: the module's files need at least 481 MB of heap and \d+ MB are free; raise Node's limit, e\.g\. NODE_OPTIONS=--max-old-space-size=4096\n$/,
     );
   });
 });
