@@ -9,7 +9,9 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { fixtureFiles, hasStackTrace, parseDoc, runCli, tree } from "./helpers.js";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { fixtureFiles, hasStackTrace, parseDoc, REPO, runCli, tree } from "./helpers.js";
 
 const N = 1000;
 
@@ -112,3 +114,27 @@ describe("beyond the limit", () => {
     );
   });
 });
+
+describe("the library API on a thread with a large stack", () => {
+  it("parses and outlines 1,000 levels once setNestingLimit raises the limit (the default stays 256)", async () => {
+    const lib = pathToFileURL(path.join(REPO, "dist", "index.js")).href;
+    const code = `
+      const { parentPort, workerData } = require("node:worker_threads");
+      import(workerData.lib).then((lib) => {
+        const n = ${N};
+        const text = "a = " + "[".repeat(n) + "{ b = ".repeat(n) + "1 + ".repeat(n) + "1" + " }".repeat(n) + "]".repeat(n) + "\\n";
+        const before = lib.parseHcl(text, "main.tf").diagnostics.map((d) => d.summary);
+        lib.setNestingLimit(5000);
+        const after = lib.parseHcl(text, "main.tf").diagnostics.map((d) => d.summary);
+        const outline = lib.hclOutline(text, "main.tf");
+        parentPort.postMessage({ default: lib.MAX_DEPTH, before, after, outlined: JSON.stringify(outline).length > 0 });
+      });`;
+    const reply = await new Promise((resolve, reject) => {
+      const w = new Worker(code, { eval: true, workerData: { lib }, resourceLimits: { stackSizeMb: 64 } });
+      w.on("message", resolve);
+      w.on("error", reject);
+    });
+    expect(reply).toEqual({ default: 256, before: ["Nesting too deep"], after: [], outlined: true });
+  });
+});
+
