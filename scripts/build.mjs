@@ -43,6 +43,8 @@ const cjs = { exports: {} };
 script.runInThisContext()(cjs.exports, require, cjs, file, __dirname);
 
 exports.main = cjs.exports.main;
+/** For the worker thread that lints deeply nested modules (src/cli/deep.ts). */
+exports.lintDeepRequest = cjs.exports.lintDeepRequest;
 /** Whether V8 used the code cache (false when it did not fit this Node). */
 exports.codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
 /** The code cache as of now, including functions compiled so far (the build's training run writes it). */

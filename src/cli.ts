@@ -126,6 +126,9 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   return COMMANDS[args.command](args, io);
 }
 
+/** The worker side of src/cli/deep.ts (exported by the bundle's loader). */
+export { lintDeepRequest } from "./cli/run.js";
+
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
   try {
     return await dispatch(argv, io);

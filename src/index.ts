@@ -2,6 +2,8 @@
  * The library API of tfcapi-lint.
  */
 export { parseHcl, hclOutline } from "./hcl/index.js";
+/** Nesting limit of parses in the calling thread (default 256; raise it only on a thread with a large stack). */
+export { MAX_DEPTH, nestingLimit, setNestingLimit } from "./hcl/parser-core.js";
 export { loadModule } from "./terraform/load.js";
 export { lintModule, compareFindings } from "./lint/engine.js";
 export type { LintOptions, LintOutcome, ReadError } from "./lint/engine.js";

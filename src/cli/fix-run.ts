@@ -10,6 +10,14 @@ import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, un
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
 
+/** What --fix did on one module, without the outcome (it crosses threads: see deep.ts). */
+export interface FixSummary {
+  written: string[];
+  applied: number;
+  notes: string[];
+  writeErrors: string[];
+}
+
 export interface FixRun {
   outcome: LintOutcome;
   written: string[];
@@ -96,15 +104,13 @@ export class FixTally {
     return display === "." ? "" : `${display}/`;
   }
 
-  /** --fix on one module (shown as `display`); returns the outcome after fixing. */
-  fix(dir: string, display: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): LintOutcome {
-    const r = fixOnDisk(dir, opts, first);
+  /** Count what --fix did on one module (shown as `display`). */
+  record(display: string, r: FixSummary): void {
     this.modules++;
     this.problems += r.applied;
     this.files += r.written.length;
     for (const n of r.notes) this.notes.push(FixTally.prefix(display) + n);
     for (const n of r.writeErrors) this.writeErrors.push(FixTally.prefix(display) + n);
-    return r.outcome;
   }
 
   /** --fix-dry-run on one module: the diff to show. */

@@ -18,9 +18,11 @@ import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
 import { type CliArgs, UsageError } from "./args.js";
-import { FixTally } from "./fix-run.js";
+import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
 import { toolVersion } from "./commands.js";
 import { findModuleDirs, isModuleFileName, joinDisplay, moduleDirOf, PathError, type Target } from "./paths.js";
+import { DEEP_NESTING_LIMIT, lintOnDeepStack, type DeepRequest } from "./deep.js";
+import { nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
 
 export interface Io {
   stdout(text: string): void;
@@ -109,7 +111,7 @@ function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string
 }
 
 /** A lint outcome without the loaded syntax trees. */
-type Slim = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
+export type Slim = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
 
 interface Planned {
   target: Target;
@@ -117,6 +119,9 @@ interface Planned {
   effective: EffectiveConfig;
   /** The rules of the plugins its config lists. */
   pluginRules: readonly RuleDefinition[];
+  /** The run's working and home directories (config lookup stops there outside git). */
+  cwd: string;
+  home: string;
 }
 
 /**
@@ -182,16 +187,83 @@ export async function loadPluginsForCwd(args: CliArgs, io: Io): Promise<void> {
   await pluginRulesOf(resolver.forDir(io.cwd));
 }
 
+function configResolver(args: CliArgs, cwd: string, home: string): ConfigResolver {
+  if (args.config !== undefined) {
+    if (args.noConfig) throw new UsageError("use either --config or --no-config, not both");
+    return new ConfigResolver({ explicit: args.config });
+  }
+  return new ConfigResolver({ disabled: args.noConfig, cwd, home });
+}
+
+/** A module's config, effective settings and the rules of the plugins its config lists. Throws ConfigError. */
+async function planFor(target: Target, resolver: ConfigResolver, cli: CliOverrides): Promise<Omit<Planned, "cwd" | "home">> {
+  const config = resolver.forDir(target.dir);
+  return { target, config, effective: effectiveConfig(config, cli), pluginRules: await pluginRulesOf(config) };
+}
+
+/** One module linted (and fixed): the report without syntax trees, and the local children it loaded. */
+export interface LintedTarget {
+  outcome: Slim;
+  nested: string[];
+  /** What --fix did (the main thread adds it to the run's tally). */
+  fixed?: FixSummary;
+  /** Set when the module was linted only for the files named below it, and loads none of them. */
+  skipped?: true;
+}
+
+function slim(outcome: LintOutcome): LintedTarget {
+  if (outcome.kind !== "report") return { outcome, nested: [] };
+  return {
+    // Keep the report, not the syntax trees (memory on large trees).
+    outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors },
+    nested: outcome.load.units.slice(1).map((u) => path.resolve(u.dir)),
+  };
+}
+
+/**
+ * Lints one planned module and applies --fix; `deep` is asked first when the
+ * module is nested too deep for this thread. With `onlyIfLoads` (a directory
+ * above module files named one by one), the module is of interest (and only
+ * fixed) when it loads one of those directories.
+ */
+async function lintTarget(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"], deep: boolean, onlyIfLoads?: readonly string[]): Promise<LintedTarget> {
+  const opts = lintOptions(args, plan, stdin);
+  const hits = nestingLimitHits();
+  const outcome = lintModule(plan.target.dir, opts);
+  if (deep && nestingLimitHits() > hits) {
+    // Deeper than this thread's stack allows: lint (and fix) it again on a
+    // thread with a large stack. Nothing was written yet.
+    const again = await lintOnDeepStack({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) });
+    if (again !== null) return again;
+  }
+  if (onlyIfLoads) {
+    const wanted = new Set(onlyIfLoads);
+    if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => wanted.has(realOf(u.dir)))) return { outcome: slim(outcome).outcome, nested: [], skipped: true };
+  }
+  if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) {
+    const run = fixOnDisk(plan.target.dir, opts, outcome);
+    return { ...slim(run.outcome), fixed: { written: run.written, applied: run.applied, notes: run.notes, writeErrors: run.writeErrors } };
+  }
+  return slim(outcome);
+}
+
+/**
+ * The worker side of lintOnDeepStack: lints one module as runLint would, on
+ * this thread (which has a large stack) with the raised nesting limit.
+ */
+export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
+  setNestingLimit(DEEP_NESTING_LIMIT);
+  const args = req.args;
+  const checked = checkOptions(args, req.cwd);
+  const plan = await planFor(req.target, configResolver(args, req.cwd, req.home), overrides(args, checked.role));
+  return lintTarget(args, { ...plan, cwd: req.cwd, home: req.home }, req.stdin, false, req.onlyIfLoads);
+}
+
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
   const checked = checkOptions(args, io.cwd);
   const cli = overrides(args, checked.role);
-  let resolver: ConfigResolver;
-  if (args.config !== undefined) {
-    if (args.noConfig) throw new UsageError("use either --config or --no-config, not both");
-    resolver = new ConfigResolver({ explicit: args.config });
-  } else {
-    resolver = new ConfigResolver({ disabled: args.noConfig, cwd: io.cwd, home: io.env.HOME ?? homedir() });
-  }
+  const home = io.env.HOME ?? homedir();
+  const resolver = configResolver(args, io.cwd, home);
 
   try {
     if (args.printConfig !== undefined) {
@@ -278,10 +350,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       }
     }
     const plans: Planned[] = [];
-    for (const target of targets) {
-      const config = resolver.forDir(target.dir);
-      plans.push({ target, config, effective: effectiveConfig(config, cli), pluginRules: await pluginRulesOf(config) });
-    }
+    for (const target of targets) plans.push({ ...(await planFor(target, resolver, cli)), cwd: io.cwd, home });
     checkRuleFlags(args);
 
     // Lint (and fix) every target first.
@@ -293,22 +362,11 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const results: { plan: Planned; outcome: Slim }[] = [];
     const fixes = new FixTally();
     for (const plan of plans) {
-      const opts = lintOptions(args, plan, stdin);
-      let outcome = lintModule(plan.target.dir, opts);
-      if (ancestors.has(realOf(plan.target.dir))) {
-        // A directory above the files named: only of interest (and only
-        // fixed) when it loads one of their directories.
-        if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => fileDirs.has(realOf(u.dir)))) continue;
-      }
-      if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) outcome = fixes.fix(plan.target.dir, plan.target.display, opts, outcome);
-      if (outcome.kind === "report") {
-        const children = outcome.load.units.slice(1).map((u) => realOf(u.dir));
-        if (nesting) for (const c of children) nested.add(c);
-        // Keep the report, not the syntax trees (memory on large trees).
-        results.push({ plan, outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors } });
-      } else {
-        results.push({ plan, outcome });
-      }
+      const linted = await lintTarget(args, plan, stdin, true, ancestors.has(realOf(plan.target.dir)) ? [...fileDirs] : undefined);
+      if (linted.skipped) continue;
+      if (linted.fixed) fixes.record(plan.target.display, linted.fixed);
+      if (nesting) for (const dir of linted.nested) nested.add(realOf(dir));
+      results.push({ plan, outcome: linted.outcome });
     }
 
     const modules: ModuleReport[] = [];

@@ -15,6 +15,7 @@
  */
 
 import { decodeContent } from "./json-decode.js";
+import { countNestingLimitHit, nestingLimit } from "./parser-core.js";
 
 export { decodedOffsets } from "./json-decode.js";
 
@@ -101,7 +102,8 @@ export interface JsonReadResult {
 }
 
 /**
- * Containers nested deeper than this are skipped with a diagnostic, so that
+ * Containers nested deeper than this (by default; the limit is the native
+ * parser's, see setNestingLimit) are skipped with a diagnostic, so that
  * neither this reader nor any recursive consumer of the tree can overflow the
  * stack. Real configurations stay far below it.
  */
@@ -255,9 +257,9 @@ class Reader {
     const tok = this.peek();
     switch (tok.kind) {
       case "{":
-        return this.closers.length >= MAX_JSON_DEPTH ? this.skipTooDeep() : this.readObject();
+        return this.closers.length >= nestingLimit() ? this.skipTooDeep() : this.readObject();
       case "[":
-        return this.closers.length >= MAX_JSON_DEPTH ? this.skipTooDeep() : this.readArray();
+        return this.closers.length >= nestingLimit() ? this.skipTooDeep() : this.readArray();
       case "string":
         this.next();
         return this.decodeString(tok);
@@ -600,9 +602,10 @@ class Reader {
       if (tok.kind === "{" || tok.kind === "[") depth++;
       else if (tok.kind === "}" || tok.kind === "]") depth--;
     }
+    countNestingLimitHit();
     this.report(
       "Nesting too deep",
-      `Objects and arrays are nested more than ${MAX_JSON_DEPTH} levels deep here; this value is ignored. Flatten the structure.`,
+      `Objects and arrays are nested more than ${nestingLimit()} levels deep here; this value is ignored. Flatten the structure.`,
       open.start,
       open.end,
     );

@@ -13,8 +13,49 @@ import type { Diagnostic, Expression, Pos, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
 import { LineIndex } from "./source.js";
 
-/** Maximum nesting of brackets/blocks/templates before the parser gives up. */
+/**
+ * Maximum nesting of brackets/blocks/templates (and chains of operators and
+ * conditionals, which nest the tree the same way) before the parser gives
+ * up, by default. The parser, the tree walkers and the rules recurse once or
+ * more per level, and Node's main thread has under 1 MB of stack: 256
+ * levels fit it with room to spare. The CLI lints a module that goes deeper
+ * again on a worker thread with a large stack and a higher limit (see
+ * src/cli/deep.ts); setNestingLimit sets the limit for such a thread.
+ */
 export const MAX_DEPTH = 256;
+
+let depthLimit = MAX_DEPTH;
+let limitHits = 0;
+
+/** Sets the nesting limit of every later parse in this thread. */
+export function setNestingLimit(levels: number): void {
+  depthLimit = levels;
+}
+
+/** The nesting limit of this thread. */
+export function nestingLimit(): number {
+  return depthLimit;
+}
+
+/** How many times a parse in this thread stopped at the nesting limit (a counter: compare before and after). */
+export function nestingLimitHits(): number {
+  return limitHits;
+}
+
+/** Counts one parse stopped at the nesting limit (for the JSON reader too). */
+export function countNestingLimitHit(): void {
+  limitHits++;
+}
+
+/**
+ * An array built with push() as one of exactly its length. V8 grows a
+ * pushed-to array's store to 17 slots at once; in a tree of a few million
+ * small arrays (most hold one to three items) that slack is a fifth of the
+ * heap.
+ */
+export function exact<T>(items: T[]): T[] {
+  return items.length === 0 ? items : items.slice();
+}
 
 /** Per-token position caches of one parse (see ParserState.cache). */
 interface TokenCache {
@@ -148,22 +189,32 @@ export class ParserState {
     return r;
   }
 
-  /** The start position of token i (cached; shared between ranges). */
+  /**
+   * The start position of token i (cached; shared between ranges, and with
+   * the end of the token before when the two touch, as a quote and the
+   * string after it do).
+   */
   tokStart(i: number): Pos {
     let q = this.cache.starts[i];
     if (q === undefined) {
-      q = this.li.pos(this.starts[i]);
+      const at = this.starts[i];
+      const touches = i > 0 && this.ends[i - 1] === at;
+      q = (touches ? this.cache.ends[i - 1] : undefined) ?? this.li.pos(at);
       this.cache.starts[i] = q;
+      if (touches) this.cache.ends[i - 1] = q;
     }
     return q;
   }
 
-  /** The end position of token i (cached; shared between ranges). */
+  /** The end position of token i (cached; shared like tokStart's). */
   tokEnd(i: number): Pos {
     let q = this.cache.ends[i];
     if (q === undefined) {
-      q = this.li.pos(this.ends[i]);
+      const at = this.ends[i];
+      const touches = i + 1 < this.tk.count && this.starts[i + 1] === at;
+      q = (touches ? this.cache.starts[i + 1] : undefined) ?? this.li.pos(at);
       this.cache.ends[i] = q;
+      if (touches) this.cache.starts[i + 1] = q;
     }
     return q;
   }
@@ -310,12 +361,13 @@ export class ParserState {
    * skipping to the end of input) when the nesting limit is exceeded.
    */
   enter(at: Range): boolean {
-    if (this.depth >= MAX_DEPTH) {
+    if (this.depth >= depthLimit) {
       if (!this.tooDeepReported) {
         this.tooDeepReported = true;
+        limitHits++;
         this.error(
           "Nesting too deep",
-          `Brackets, blocks and templates are nested more than ${MAX_DEPTH} levels deep here; the rest of the file was not parsed. Flatten the structure, for example with locals.`,
+          `Brackets, blocks and templates are nested more than ${depthLimit} levels deep here; the rest of the file was not parsed. Flatten the structure, for example with locals.`,
           at,
           { code: "nesting-too-deep" },
         );

@@ -15,7 +15,7 @@ import type {
   Traverser,
 } from "./ast.js";
 import { T } from "./lexer.js";
-import type { ParserState } from "./parser-core.js";
+import { exact, type ParserState } from "./parser-core.js";
 import { parseTemplateAfterOpen } from "./parser-template.js";
 
 const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
@@ -58,7 +58,15 @@ function parseTernary(p: ParserState): Expression {
   const cond = parseBinary(p, 0);
   if (p.recovery && p.hasErrorsSince(m0)) return cond;
   if (p.peekType() !== T.Question) return cond;
-  p.read();
+  const question = p.read();
+  // A chain of conditionals (`a ? b : c ? d : ...`) nests like brackets.
+  if (!p.enter(p.tokRange(question))) return cond;
+  const result = finishConditional(p, startTok, cond);
+  p.leave();
+  return result;
+}
+
+function finishConditional(p: ParserState, startTok: number, cond: Expression): Expression {
   const m1 = p.mark();
   const t = parseExpression(p);
   if (p.recovery && p.hasErrorsSince(m1)) return cond;
@@ -109,6 +117,8 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
   if (p.recovery && p.hasErrorsSince(m0)) return lhs;
   let op: BinaryOperator | undefined;
   let rhs: Expression | undefined;
+  // Each operator of a chain (`a + b + c ...`) nests the tree one level deeper.
+  let levels = 0;
   for (;;) {
     const ty = p.peekType();
     if (LEVEL_OF[ty] !== level) break;
@@ -117,11 +127,14 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
       lhs = { kind: "BinaryOp", op, lhs, rhs, range: span(lhs.range, rhs.range) };
     }
     op = next;
-    p.read();
+    const opTok = p.read();
+    if (!p.enter(p.tokRange(opTok))) return leaveN(p, levels, lhs);
+    levels++;
     const m1 = p.mark();
     rhs = climbBinary(p, level + 1, null, 0);
-    if (p.recovery && p.hasErrorsSince(m1)) return lhs;
+    if (p.recovery && p.hasErrorsSince(m1)) return leaveN(p, levels, lhs);
   }
+  leaveN(p, levels, lhs);
   if (op === undefined || rhs === undefined) return lhs;
   return { kind: "BinaryOp", op, lhs, rhs, range: span(lhs.range, rhs.range) };
 }
@@ -156,6 +169,9 @@ function numberValue(p: ParserState, tok: number): number {
 
 function parseTraversals(p: ParserState, from: Expression): Expression {
   let ret = from;
+  // Each splat or non-literal index wraps the expression so far in one more
+  // node: a long chain nests the tree like brackets do, and counts the same.
+  let wraps = 0;
   for (;;) {
     const nextTy = p.peekType();
     if (nextTy === T.Dot) {
@@ -182,6 +198,8 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
           ret = makeRelative(ret, { kind: "TraverseIndex", key: numberValue(p, attr), range: rng }, rng);
         }
       } else if (aty === T.Star) {
+        if (!p.enter(p.tokRange(attr))) return leaveN(p, wraps, ret);
+        wraps++;
         ret = finishAttrSplat(p, ret, dot, attr);
       } else {
         p.error("Invalid attribute name", "A dot must be followed by an attribute name.", p.tokRange(attr));
@@ -202,6 +220,8 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
         }
         const marker = span(openRange, p.tokRange(close));
         const item: Expression = { kind: "AnonSymbol", range: marker };
+        if (!p.enter(marker)) return leaveN(p, wraps, ret);
+        wraps++;
         const each = parseTraversals(p, item);
         ret = {
           kind: "Splat",
@@ -214,7 +234,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
         };
         continue;
       }
-      if (!p.enter(openRange)) return ret;
+      if (!p.enter(openRange)) return leaveN(p, wraps, ret);
       p.pushNL(false);
       const m = p.mark();
       const key = parseExpression(p);
@@ -237,12 +257,21 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       if (lit !== undefined) {
         ret = makeRelative(ret, { kind: "TraverseIndex", key: lit, range: rng }, rng);
       } else {
+        if (!p.enter(rng)) return leaveN(p, wraps, ret);
+        wraps++;
         ret = { kind: "Index", collection: ret, key, bracketRange: rng, range: span(from.range, rng) };
       }
       continue;
     }
-    return ret;
+    if ((ret.kind === "ScopeTraversal" || ret.kind === "RelativeTraversal") && ret.traversal.length > 1) ret.traversal = exact(ret.traversal);
+    return leaveN(p, wraps, ret);
   }
+}
+
+/** Leaves `n` nesting levels; returns `ret`. */
+function leaveN(p: ParserState, n: number, ret: Expression): Expression {
+  for (let i = 0; i < n; i++) p.leave();
+  return ret;
 }
 
 /** A literal index key usable as a static traversal step (number, string or bool/null literal). */
@@ -494,7 +523,7 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
     kind: "FunctionCall",
     name,
     nameRange,
-    args,
+    args: exact(args),
     expandFinal,
     openParenRange: openRange,
     closeParenRange: closeRange,
@@ -545,7 +574,7 @@ function parseTuple(p: ParserState): Expression {
       }
       p.read();
     }
-    return { kind: "TupleCons", exprs, range: span(openRange, p.tokRange(close)) };
+    return { kind: "TupleCons", exprs: exact(exprs), range: span(openRange, p.tokRange(close)) };
   } finally {
     p.popNL();
     p.leave();
@@ -649,7 +678,7 @@ function parseObject(p: ParserState): Expression {
     } finally {
       p.popNL();
     }
-    return { kind: "ObjectCons", items, range: span(openRange, p.tokRange(close)) };
+    return { kind: "ObjectCons", items: exact(items), range: span(openRange, p.tokRange(close)) };
   } finally {
     p.leave();
   }

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic, Expression, Range, TemplatePart } from "./ast.js";
 import { T } from "./lexer.js";
-import type { ParserState } from "./parser-core.js";
+import { exact, type ParserState } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 
 export type Flat =
@@ -466,7 +466,7 @@ export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[]
       if (f.t === "lit") out.push({ kind: "TemplateLiteral", value: f.value, range: f.range });
       else if (f.t === "interp") out.push({ kind: "TemplateInterp", expr: f.expr, range: f.range, stripLeft: f.stripLeft, stripRight: f.stripRight });
     }
-    return out;
+    return exact(out);
   }
   let idx = 0;
   const err = (summary: string, detail: string, subject: Range): void => {

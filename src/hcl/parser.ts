@@ -6,7 +6,7 @@
  */
 import type { Attribute, Block, Body, Comment, Diagnostic, Expression, File, ParseResult, Pos, Range } from "./ast.js";
 import { T, lex, releaseTokens, type Tokens } from "./lexer.js";
-import { ParserState } from "./parser-core.js";
+import { ParserState, exact } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts } from "./parser-template.js";
 import { LineIndex, computeLineStarts, stripBom } from "./source.js";
@@ -225,7 +225,7 @@ function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
   // positions shared with the tokens' cached ones
   const start = startTok >= 0 ? p.tokEnd(startTok) : p.li.pos(0);
   const endPos = endTok >= 0 && p.starts[endTok] > startOff ? p.tokStart(endTok) : start;
-  return { kind: "Body", attributes, blocks, range: { start, end: endPos } };
+  return { kind: "Body", attributes: exact(attributes), blocks: exact(blocks), range: { start, end: endPos } };
 }
 
 function parseBodyItem(p: ParserState): Attribute | Block | null {
@@ -469,8 +469,8 @@ function finishBlock(p: ParserState, ident: number): Block {
     kind: "Block",
     type,
     typeRange: identRange,
-    labels,
-    labelRanges,
+    labels: exact(labels),
+    labelRanges: exact(labelRanges),
     openBraceRange: openRange,
     closeBraceRange: closeRange,
     body,

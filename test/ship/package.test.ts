@@ -1,8 +1,12 @@
 /**
  * The npm package as users get it: `npm pack` this checkout, install the
- * tarball into an empty project (offline: the only runtime dependency comes
- * from the npm cache), and use the installed `tfcapi-lint` binary and the
- * library entry point.
+ * tarball into an empty project, and use the installed `tfcapi-lint` binary
+ * and the library entry point.
+ *
+ * Nothing comes from the registry or from what this machine has cached: npm
+ * runs offline with an empty cache of its own, and the runtime dependencies
+ * are packed from this checkout's node_modules and installed as tarballs
+ * beside the package.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -25,20 +29,39 @@ describe("npm package", () => {
   let base: string | undefined;
   let project = "";
   let pack: PackResult;
-  const env = () => cleanEnv({ npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" });
+  let cache = "";
+  const env = () =>
+    cleanEnv({
+      npm_config_offline: "true",
+      npm_config_audit: "false",
+      npm_config_fund: "false",
+      npm_config_update_notifier: "false",
+      // An empty cache of the test's own: nothing may come from what the machine has cached.
+      npm_config_cache: cache,
+      npm_config_registry: "http://127.0.0.1:9/",
+    });
+  /** `npm pack DIR` into base; the tarball's file name. */
+  const packInto = (cwd: string, what: string[]): PackResult => {
+    const r = run("npm", ["pack", "--json", "--pack-destination", base!, ...what], { cwd, env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    // Lifecycle scripts may print before the JSON document.
+    return (JSON.parse(r.stdout.slice(r.stdout.indexOf("["))) as PackResult[])[0]!;
+  };
 
   beforeAll(() => {
     ensureBuilt();
     base = tempDir("package");
-    const r = run("npm", ["pack", "--json", "--pack-destination", base], { cwd: ROOT, env: env() });
-    expect(r.code, r.stderr).toBe(0);
-    // Lifecycle scripts may print before the JSON document.
-    pack = (JSON.parse(r.stdout.slice(r.stdout.indexOf("["))) as PackResult[])[0]!;
+    cache = path.join(base, "npm-cache");
+    mkdirSync(cache);
+    pack = packInto(ROOT, []);
+    // The runtime dependencies as tarballs, packed from this checkout's node_modules.
+    const deps = Object.keys(PKG.dependencies).map((name) => packInto(ROOT, [path.join(ROOT, "node_modules", name)]).filename);
 
     project = path.join(base, "consumer");
     mkdirSync(project);
     writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "consumer", version: "1.0.0", private: true, type: "module" }, null, 2));
-    const install = run("npm", ["install", "--offline", "--no-audit", "--no-fund", path.join(base, pack.filename)], { cwd: project, env: env() });
+    const tarballs = [...deps, pack.filename].map((f) => path.join(base!, f));
+    const install = run("npm", ["install", "--offline", "--no-audit", "--no-fund", ...tarballs], { cwd: project, env: env() });
     expect(install.code, install.stdout + install.stderr).toBe(0);
     copyFromRoot("examples/machinepool-aws", path.join(project, "modules", "pool"));
     copyFromRoot("examples/broken-machinepool", path.join(project, "modules", "broken"));

@@ -1,27 +1,46 @@
 /**
  * The pre-commit hook, end to end: a git repository using
- * `.pre-commit-hooks.yaml` from a git revision of this project, installed by
- * pre-commit itself (language: node, so pre-commit runs `npm install`,
+ * `.pre-commit-hooks.yaml` from a release revision of this project, installed
+ * by pre-commit itself (language: node, so pre-commit runs `npm install`,
  * `npm pack` and `npm install -g` on that revision), then a good commit goes
  * through and a broken one is refused with the linter's own report.
  *
- * npm runs with `offline=true`: everything comes from the npm cache that
- * `npm ci` filled, so the test never touches the network.
- *
- * Which revision: when package.json builds on `npm pack` (a `prepack`
- * script), the hook repository is exactly the checkout's files, as a commit
- * of main would hold them. Otherwise the built `dist/` is committed too, as a
- * release tag must then carry it (the hook needs the built CLI).
+ * The release revision is what `scripts/hook-release.mjs` writes: the
+ * checkout's files, the built `dist/`, and a package.json without
+ * devDependencies or a build step. npm runs offline with an empty cache of
+ * the test's own: the install succeeds only because it needs no package at
+ * all (a single devDependency, or the registry, would make it fail).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseYaml } from "./mini-yaml.js";
-import { checkoutFiles, cleanEnv, cleanup, copyFromRoot, ensureBuilt, GIT_IDENTITY, ROOT, run, runCli, tempDir } from "./helpers.js";
+import { cleanEnv, cleanup, copyFromRoot, ensureBuilt, GIT_IDENTITY, ROOT, run, runCli, tempDir } from "./helpers.js";
 
 const PRE_COMMIT = run("sh", ["-c", "command -v pre-commit"]).code === 0;
 const PKG = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string>; scripts: Record<string, string> };
 const BUILDS_ON_PACK = typeof PKG.scripts.prepack === "string" && PKG.scripts.prepack.includes("build");
+
+/** `run`, without blocking the event loop. */
+function runAsync(cmd: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { ...opts, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err && typeof (err as { code?: unknown }).code !== "number") reject(err);
+      else resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+interface ReleasePackage {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+  files: string[];
+  scripts: Record<string, string>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
 
 interface Hook {
   id: string;
@@ -79,7 +98,7 @@ describe("pre-commit end to end", () => {
 
   const git = (args: string[], cwd = work) => run("git", [...GIT_IDENTITY, ...args], { cwd, env });
 
-  beforeAll(() => {
+  beforeAll(async () => {
     if (!PRE_COMMIT) return;
     ensureBuilt();
     base = tempDir("pre-commit");
@@ -92,19 +111,19 @@ describe("pre-commit end to end", () => {
       npm_config_audit: "false",
       npm_config_fund: "false",
       npm_config_update_notifier: "false",
+      // An empty cache and no registry: the install must need no package.
+      npm_config_cache: path.join(base, "npm-cache"),
+      npm_config_registry: "http://127.0.0.1:9/",
       GIT_CONFIG_NOSYSTEM: "1",
       HOME: process.env.HOME,
     });
 
-    // The hook repository: a commit of this checkout.
-    for (const f of checkoutFiles()) {
-      mkdirSync(path.dirname(path.join(hookRepo, f)), { recursive: true });
-      cpSync(path.join(ROOT, f), path.join(hookRepo, f));
-    }
-    if (!BUILDS_ON_PACK) cpSync(path.join(ROOT, "dist"), path.join(hookRepo, "dist"), { recursive: true });
+    // The hook repository: a release revision of this checkout.
+    // Asynchronously: the build takes a while, and vitest's worker must keep answering meanwhile.
+    const release = await runAsync(process.execPath, [path.join(ROOT, "scripts", "hook-release.mjs"), hookRepo], { cwd: ROOT, env: cleanEnv() });
+    expect(release.code, release.stderr).toBe(0);
     expect(git(["init", "-q"], hookRepo).code).toBe(0);
     expect(git(["add", "-A"], hookRepo).code).toBe(0);
-    if (!BUILDS_ON_PACK) expect(git(["add", "-f", "dist"], hookRepo).code).toBe(0);
     expect(git(["commit", "-q", "-m", "hook revision"], hookRepo).code).toBe(0);
     const rev = git(["rev-parse", "HEAD"], hookRepo).stdout.trim();
 
@@ -117,11 +136,43 @@ describe("pre-commit end to end", () => {
     );
     const install = run("pre-commit", ["install"], { cwd: work, env });
     expect(install.code, install.stdout + install.stderr).toBe(0);
-  }, 120_000);
+    mkdirSync(env.npm_config_cache!);
+  }, 300_000);
 
   afterAll(() => cleanup(base));
 
-  const title = BUILDS_ON_PACK ? "a revision of the checkout" : "a release revision (checkout + built dist/)";
+  it.skipIf(!PRE_COMMIT)("the release revision needs no build and no package to install: only the hook's own files land (skipped when pre-commit is not on PATH)", () => {
+    const pkg = JSON.parse(readFileSync(path.join(hookRepo, "package.json"), "utf8")) as ReleasePackage;
+    expect(pkg.devDependencies).toBeUndefined();
+    expect(pkg.dependencies).toBeUndefined();
+    expect(pkg.scripts).toEqual({});
+    expect({ name: pkg.name, version: pkg.version, bin: pkg.bin, files: pkg.files }).toEqual({
+      name: "tfcapi-lint",
+      version: JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version,
+      bin: PKG.bin,
+      files: ["bin/", "dist/", "rules/**/*.md", "schema/", "README.md", "LICENSE"],
+    });
+    // The committed tree carries the build (git ls-files: dist/ is not ignored there).
+    const tracked = git(["ls-files", "dist"], hookRepo).stdout.split("\n").filter((l) => l !== "");
+    expect(tracked).toEqual(expect.arrayContaining(["dist/cli-loader.cjs", "dist/cli.cjs", "dist/cli.js", "dist/index.js"]));
+    expect(existsSync(path.join(hookRepo, "package-lock.json"))).toBe(false);
+
+    const installed = run("pre-commit", ["install-hooks"], { cwd: work, env });
+    expect(installed.code, installed.stdout + installed.stderr).toBe(0);
+    // pre-commit's node environment holds the package alone: no devDependency, no dependency.
+    const home = env.PRE_COMMIT_HOME!;
+    const repos = readdirSync(home).filter((d) => d.startsWith("repo"));
+    expect(repos).toHaveLength(1);
+    const envs = readdirSync(path.join(home, repos[0]!)).filter((d) => d.startsWith("node_env-"));
+    expect(envs).toHaveLength(1);
+    const globalModules = path.join(home, repos[0]!, envs[0]!, "lib", "node_modules");
+    expect(readdirSync(globalModules).filter((d) => !d.startsWith("."))).toEqual(["tfcapi-lint"]);
+    expect(existsSync(path.join(globalModules, "tfcapi-lint", "node_modules"))).toBe(false);
+    // The clone's development install was empty (pre-commit removes node_modules afterwards either way).
+    expect(existsSync(path.join(home, repos[0]!, "node_modules"))).toBe(false);
+  }, 300_000);
+
+  const title = "a release revision (checkout + built dist/, no devDependencies)";
 
   it.skipIf(!PRE_COMMIT)(`installs from ${title} and lets a clean module commit (skipped when pre-commit is not on PATH)`, () => {
     copyFromRoot("examples/machinepool-aws", path.join(work, "pool"));
