@@ -72,7 +72,7 @@ describe("a 20 MB file under --max-old-space-size=1024", () => {
     expect(hasStackTrace(r.stderr)).toBe(false);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(
-      /^tfcapi-lint: \.: role machine \(from --role\)\ntfcapi-lint: \.\/resources\.tf: resources\.tf \(12\.0 MB\) is too large to lint in the memory this process may use: the module's files need at least 481 MB of heap and \d+ MB are free; raise Node's limit, e\.g\. NODE_OPTIONS=--max-old-space-size=4096\n$/,
+      /^tfcapi-lint: \.: role machine \(from --role\)\ntfcapi-lint: resources\.tf \(12\.0 MB\) is too large to lint in the memory this process may use: the module's files need at least 481 MB of heap and \d+ MB are free; raise Node's limit, e\.g\. NODE_OPTIONS=--max-old-space-size=4096\n$/,
     );
   });
 });

@@ -81,7 +81,7 @@ describe(`${N} levels of nesting`, () => {
     const fixed = runCli(["--role", "machine", "--fix", "--format", "compact", "."], { cwd: dir });
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toBe("");
-    expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toContain('variable "bootstrap_data" {\n  type = string\n  sensitive = true\n}');
+    expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toContain('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}');
     expect(readFileSync(path.join(dir, "deep.tf"), "utf8")).toBe(DEEP_LOCALS);
 
     const stdin = runCli(["--role", "machine", "--format", "compact", "--stdin", "--stdin-filename", "drift.tf"], { cwd: dir, input: DEEP_CALL(N) });

@@ -385,7 +385,11 @@ describe("scripts/action-run.mjs", () => {
   it("stops with exit code 2 when a path cannot be read", () => {
     const r = runAction({ INPUT_PATH: "does/not/exist" });
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe("::error title=tfcapi-lint action::tfcapi-lint could not lint does/not/exist (exit 2)\n");
+    // The report's own annotation of the read error, then the action's.
+    expect(r.stdout).toBe(
+      "::error file=does/not/exist,title=tfcapi-lint read error::does/not/exist: no such file or directory\n" +
+        "::error title=tfcapi-lint action::tfcapi-lint could not lint does/not/exist (exit 2)\n",
+    );
     expect(r.stderr).toBe(direct(["--format", "json", "does/not/exist"]).stderr);
     expect(r.outputs).toEqual({});
   });
