@@ -1,7 +1,7 @@
 /**
  * The library API of tfcapi-lint.
  */
-export { parseHcl, hclOutline } from "./hcl/index.js";
+export { parseHcl, hclOutline, parseNative } from "./hcl/index.js";
 /** Nesting limit of parses in the calling thread (default 256; raise it only on a thread with a large stack). */
 export { MAX_DEPTH, nestingLimit, setNestingLimit } from "./hcl/parser-core.js";
 export { loadModule } from "./terraform/load.js";
@@ -10,12 +10,55 @@ export type { LintOptions, LintOutcome, ReadError } from "./lint/engine.js";
 export { ALL_RULES } from "../rules/index.js";
 export { REGISTRY, META_RULES } from "./lint/meta-rules.js";
 export { CONTRACT, detectRole } from "./contract/roles.js";
+export { ROLES } from "./contract/roles-api.js";
+// Contract data about clouds: scaling groups, autoscalers, user data, min/max sizes.
+export {
+  SCALING_GROUP_TYPES,
+  FALLBACK_DESIRED_NAMES,
+  NOT_SCALING_GROUPS,
+  AUTOSCALER_TYPES,
+  scalingGroupType,
+  parseAttributePath,
+  pathCovers,
+} from "./contract/scaling-groups.js";
+export { USER_DATA_ARGUMENTS, userDataArguments, MIN_MAX_ATTRIBUTES, minMaxAttributes } from "./contract/providers.js";
+export type { PathStep, ScalingGroupType } from "./contract/scaling-groups.js";
+export type { UserDataArgument, UserDataEncoding, MinMaxAttributes } from "./contract/providers.js";
+// Type constraints: read them, compare them.
+export { parseTypeExpr, parseTypeText, typeAccepts, typeToString } from "./terraform/types.js";
+export type { TypeNode, TypeParse, PrimitiveName, ObjectAttr } from "./terraform/types.js";
 export type { RoleDetection } from "./contract/roles.js";
 export { defineRule } from "./lint/types.js";
-// The vocabulary rules are written with (built-in rules and plugins alike).
-export { walkExpression, children, collectRefs, collectCalls, objectKeyName, traversalText, exprText, constantValue } from "./hcl/walk.js";
+// The vocabulary the built-in rules are written with, for plugins alike
+// (ARCHITECTURE.md, "Where the vocabulary lives"; docs/rules-api.md).
+// Syntax: walking, constants, keys and text of expressions; blocks.
+export {
+  walkExpression,
+  children,
+  forEachChild,
+  unwrap,
+  constantValue,
+  constString,
+  constBool,
+  isNullLiteral,
+  objectKeyName,
+  expressionKey,
+  traversalText,
+  exprText,
+  collectRefs,
+  collectCalls,
+  blockHeaderRange,
+  blockNameRange,
+  bodyAttributes,
+  findAttr,
+} from "./hcl/index.js";
 export type { ConstValue, ConstResult } from "./hcl/walk.js";
+// Terraform meaning: values, guards, functions, references, flows, attributes.
+export * from "./analysis/index.js";
 export { buildGraph } from "./terraform/graph.js";
+export { fileOf } from "./terraform/module.js";
+// Fix builders (fmt-aligned edits that name the node they belong to).
+export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitOneLineBlockFix, newlineOf, lineIndentAt } from "./lint/fixes.js";
 export type * from "./lint/types.js";
 export type * from "./lint/result.js";
 export type * from "./contract/roles-api.js";
