@@ -51,6 +51,8 @@ export {
   blockNameRange,
   bodyAttributes,
   findAttr,
+  findInvalidOneLineBlocks,
+  splitOneLineBody,
 } from "./hcl/index.js";
 export type { ConstValue, ConstResult } from "./hcl/walk.js";
 // Terraform meaning: values, guards, functions, references, flows, attributes.

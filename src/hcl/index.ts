@@ -27,6 +27,7 @@ export {
   collectCalls,
 } from "./walk.js";
 export { blockHeaderRange, blockNameRange, bodyAttributes, findAttr } from "./blocks.js";
+export { findInvalidOneLineBlocks, splitOneLineBody } from "./one-line-blocks.js";
 
 /** Parses an HCL file; `*.json` files use the JSON syntax. Never throws. */
 export function parseHcl(text: string, filename: string): ParseResult {

@@ -72,3 +72,16 @@ export class LineIndex {
 export function rangeBetween(a: Range, b: Range): Range {
   return { start: a.start, end: b.end };
 }
+
+/** The line ending a text uses (CRLF when its first line break is one). */
+export function newlineOf(text: string): string {
+  const i = text.indexOf("\n");
+  return i > 0 && text[i - 1] === "\r" ? "\r\n" : "\n";
+}
+
+/** The whitespace that starts the line containing `offset`. */
+export function lineIndentAt(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
+  const m = /^[ \t]*/.exec(text.slice(lineStart));
+  return m ? m[0] : "";
+}

@@ -15,22 +15,13 @@
 import type { Attribute, Block, Comment, Expression, File, Range } from "../hcl/ast.js";
 import type { Resource, SourceFile } from "../terraform/model.js";
 import type { Fix, TextEdit } from "./types.js";
+import { lineIndentAt, newlineOf } from "../hcl/source.js";
+
+export { lineIndentAt, newlineOf };
 
 /** Two extra spaces per level, as `terraform fmt` writes. */
 export const INDENT_UNIT = "  ";
 
-/** The line ending the file uses (CRLF when its first line break is one). */
-export function newlineOf(text: string): string {
-  const i = text.indexOf("\n");
-  return i > 0 && text[i - 1] === "\r" ? "\r\n" : "\n";
-}
-
-/** The whitespace that starts the line containing `offset`. */
-export function lineIndentAt(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
-  const m = /^[ \t]*/.exec(text.slice(lineStart));
-  return m ? m[0] : "";
-}
 
 /** Offset of the end of the line holding `offset` (before its `\r\n` or `\n`). */
 function lineEndAt(text: string, offset: number): number {

@@ -12,7 +12,7 @@ import { applyFixes } from "../../src/lint/fix.js";
 import { insertAttributeFix, replaceFix, splitOneLineBlockFix, wrapInCallFix } from "../../src/lint/fixes.js";
 import type { Fix } from "../../src/lint/types.js";
 import type { SourceFile } from "../../src/terraform/model.js";
-import { splitOneLineBody } from "../../rules/_lib/outputs-oneline.js";
+import { splitOneLineBody } from "../../src/hcl/one-line-blocks.js";
 
 function source(text: string, name = "main.tf"): SourceFile {
   const parsed = parseHcl(text, name);

@@ -7,9 +7,9 @@
  * fix every such block, the text between the braces is re-read on its own,
  * one item per line.
  */
-import type { Block, Comment, File, Pos, Range } from "../../src/hcl/ast.js";
-import { parseNative } from "../../src/hcl/parser.js";
-import { newlineOf } from "../../src/lint/fixes.js";
+import type { Block, Comment, File, Pos, Range } from "./ast.js";
+import { parseNative } from "./parser.js";
+import { newlineOf } from "./source.js";
 
 const WRAPPER = "__tfcapi_lint_wrap";
 
