@@ -1,7 +1,6 @@
 /**
  * The library API of tfcapi-lint.
  */
-export { parseHcl, hclOutline, parseNative } from "./hcl/index.js";
 /** Nesting limit of parses in the calling thread (default 256; raise it only on a thread with a large stack). */
 export { MAX_DEPTH, nestingLimit, setNestingLimit } from "./hcl/parser-core.js";
 export { loadModule } from "./terraform/load.js";
@@ -31,29 +30,9 @@ export type { RoleDetection } from "./contract/roles.js";
 export { defineRule } from "./lint/types.js";
 // The vocabulary the built-in rules are written with, for plugins alike
 // (ARCHITECTURE.md, "Where the vocabulary lives"; docs/rules-api.md).
-// Syntax: walking, constants, keys and text of expressions; blocks.
-export {
-  walkExpression,
-  children,
-  forEachChild,
-  unwrap,
-  constantValue,
-  constString,
-  constBool,
-  isNullLiteral,
-  objectKeyName,
-  expressionKey,
-  traversalText,
-  exprText,
-  collectRefs,
-  collectCalls,
-  blockHeaderRange,
-  blockNameRange,
-  bodyAttributes,
-  findAttr,
-  findInvalidOneLineBlocks,
-  splitOneLineBody,
-} from "./hcl/index.js";
+// Syntax: parsing (parseHcl, hclOutline), walking, constants, keys and text
+// of expressions, blocks, one-line blocks.
+export * from "./hcl/index.js";
 export type { ConstValue, ConstResult } from "./hcl/walk.js";
 // Terraform meaning: values, guards, functions, references, flows, attributes.
 export * from "./analysis/index.js";

@@ -5,11 +5,9 @@
 import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
-import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { BUILTIN_RULES, LINT_REGISTRY } from "../lint/meta-rules.js";
-import { ruleIdProblem } from "../config/values.js";
 import { roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
 import type { RuleDefinition, Severity } from "../lint/types.js";
@@ -17,6 +15,7 @@ import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js"
 import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
+import { checkLintOptions, checkRuleFlags } from "./options.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
 import { toolVersion } from "./commands.js";
@@ -62,19 +61,7 @@ function useColor(args: CliArgs, io: Io): boolean {
 
 /** Validate options that do not depend on the module. Throws UsageError. */
 function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string } {
-  if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
-    throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
-  }
-  let role: Role | undefined;
-  if (args.role !== undefined) {
-    if (!isRole(args.role)) throw new UsageError(`unknown role "${args.role}" (use cluster, machine or machinepool)`);
-    role = args.role;
-  }
-  if (args.json && args.format !== undefined && args.format !== "json") {
-    throw new UsageError(`--json conflicts with --format ${args.format}`);
-  }
-  const format = args.json ? "json" : (args.format ?? "text");
-  if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
+  const { role, format } = checkLintOptions(args);
   if (args.stdin && args.stdinFilename === undefined) throw new UsageError("--stdin needs --stdin-filename PATH (the file the text stands for)");
   if (!args.stdin && args.stdinFilename !== undefined) throw new UsageError("--stdin-filename is only meaningful with --stdin");
   if (args.stdin && args.fix) throw new UsageError("--fix cannot write text read from --stdin; use --fix-dry-run");
@@ -122,21 +109,6 @@ interface Planned {
   /** The run's working and home directories (config lookup stops there outside git). */
   cwd: string;
   home: string;
-}
-
-/**
- * `--rule` and `--allow-warning` ids are judged as in the config file (`rule
- * "x" { ... }`), once the plugins of the run are loaded (they may define them).
- */
-function checkRuleFlags(args: CliArgs): void {
-  for (const r of args.ruleSettings) {
-    const bad = ruleIdProblem(r.id);
-    if (bad !== null) throw new UsageError(`--rule: ${bad}`);
-  }
-  for (const id of args.allowWarnings) {
-    const bad = ruleIdProblem(id);
-    if (bad !== null) throw new UsageError(`--allow-warning: ${bad}`);
-  }
 }
 
 function overrides(args: CliArgs, role: Role | undefined): CliOverrides {

@@ -16,12 +16,13 @@ import * as posix from "node:path/posix";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
-import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
+import { REGISTRY } from "../lint/meta-rules.js";
 import type { ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
 import { type CliArgs, UsageError } from "../cli/args.js";
-import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "../cli/formats.js";
+import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
+import { loadFormatter, writeStepSummary } from "../cli/formats.js";
 import { toolVersion } from "../cli/commands.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/run.js";
 import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
@@ -66,20 +67,8 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
     [args.printConfig !== undefined, "--print-config"],
   ];
   for (const [set, name] of unsupported) if (set) throw new UsageError(`${name} cannot be used with the image command`);
-  if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
-    throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
-  }
-  let role: Role | undefined;
-  if (args.role !== undefined) {
-    if (!isRole(args.role)) throw new UsageError(`unknown role "${args.role}" (use cluster, machine or machinepool)`);
-    role = args.role;
-  }
-  if (args.json && args.format !== undefined && args.format !== "json") throw new UsageError(`--json conflicts with --format ${args.format}`);
-  const format = args.json ? "json" : (args.format ?? "text");
-  if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
-  for (const r of args.ruleSettings) {
-    if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
-  }
+  const { role, format } = checkLintOptions(args);
+  checkRuleFlags(args);
   if (args.platform !== undefined && args.allPlatforms) throw new UsageError("use either --platform or --all-platforms, not both");
   return { ...(role ? { role } : {}), contract: args.contract ?? CONTRACT_VERSIONS[0]!, format };
 }

@@ -1,0 +1,44 @@
+/**
+ * Option checks shared by the commands that lint (the module lint in run.ts
+ * and `image` in src/image/command.ts), so both judge `--role`, `--contract`,
+ * `--format`, `--rule` and `--allow-warning` with the same code and words.
+ */
+import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
+import type { Role } from "../contract/roles-api.js";
+import { ruleIdProblem } from "../config/values.js";
+import { type CliArgs, UsageError } from "./args.js";
+import { FORMAT_NAMES, isFormatName } from "./formats.js";
+
+/** `--contract`, `--role`, and the output format (`--json` or `--format`). Throws UsageError. */
+export function checkLintOptions(args: CliArgs): { role?: Role; format: string } {
+  if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
+    throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
+  }
+  let role: Role | undefined;
+  if (args.role !== undefined) {
+    if (!isRole(args.role)) throw new UsageError(`unknown role "${args.role}" (use cluster, machine or machinepool)`);
+    role = args.role;
+  }
+  if (args.json && args.format !== undefined && args.format !== "json") {
+    throw new UsageError(`--json conflicts with --format ${args.format}`);
+  }
+  const format = args.json ? "json" : (args.format ?? "text");
+  if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
+  return { ...(role ? { role } : {}), format };
+}
+
+/**
+ * `--rule` and `--allow-warning` ids are judged as in the config file (`rule
+ * "x" { ... }`); the module lint calls this once the plugins of the run are
+ * loaded (they may define them). Throws UsageError.
+ */
+export function checkRuleFlags(args: CliArgs): void {
+  for (const r of args.ruleSettings) {
+    const bad = ruleIdProblem(r.id);
+    if (bad !== null) throw new UsageError(`--rule: ${bad}`);
+  }
+  for (const id of args.allowWarnings) {
+    const bad = ruleIdProblem(id);
+    if (bad !== null) throw new UsageError(`--allow-warning: ${bad}`);
+  }
+}
