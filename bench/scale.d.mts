@@ -1,0 +1,5 @@
+export declare const BEGIN: string;
+export declare const END: string;
+export declare const SCALE_TARGETS: { parserMBs: number; heapPerByte: number; bigFileS: number; bigFileRssMB: number };
+export declare function corpusFiles(dir: string, out?: string[]): string[];
+export declare function writeScaleSections(resultsPath: string, markdown: string): void;
