@@ -121,7 +121,9 @@ export function benchHeapProfile(files, { quick, env, log, outDir }) {
     `${r.objects.toLocaleString("en")} heap objects, ${(r.bytes / 1e6).toFixed(1)} MB = ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte ` +
     `(${(r.objects / r.sourceBytes).toFixed(2)} objects per source byte). Positions \`{line, column, offset}\` are ${pct(positions.count, r.objects)} of the objects and ` +
     `${pct(positions.bytes, r.bytes)} of the bytes, ranges \`{start, end}\` ${pct(ranges.count, r.objects)} and ${pct(ranges.bytes, r.bytes)}: together ` +
-    `${((positions.bytes + ranges.bytes) / r.sourceBytes).toFixed(1)} bytes per source byte, against ${(astNodes.bytes / r.sourceBytes).toFixed(1)} for the AST nodes themselves.\n\n` +
+    `${((positions.bytes + ranges.bytes) / r.sourceBytes).toFixed(1)} bytes per source byte, against ${(astNodes.bytes / r.sourceBytes).toFixed(1)} for the AST nodes themselves. ` +
+    `With both replaced by two integer offsets inline in each owner (16 bytes more per range), the trees would hold about ` +
+    `${((r.bytes - positions.bytes - ranges.bytes + 16 * ranges.count) / r.sourceBytes).toFixed(1)} bytes per source byte (target ≤ ${SCALE_TARGETS.heapPerByte}).\n\n` +
     `| Kind (the 15 largest) | Objects | Self size | Bytes per source byte |\n| --- | --- | --- | --- |\n${rows}\n`;
   return { markdown, summary: { ...r, positions, ranges, astNodes } };
 }
@@ -142,27 +144,47 @@ export function benchBigFileSection({ quick, env, log, outDir }) {
 
 const IN_THE_WAY = `### What stands in the way of the scale targets
 
-- **Parser MB/s and heap bytes per source byte.** The heap snapshot above
-  says it: most of the trees' heap is positions and ranges, because every
-  node carries a \`range\` of two \`{line, column, offset}\` objects (and
-  attributes, blocks and labels carry further name and label ranges). Each
-  position is a 48-byte object and each range a 40-byte one on 64-bit V8
-  without pointer compression. Allocating them is also most of the parser's
-  time beyond the lexer: more objects, more young-generation collections,
-  and every surviving tree promoted to the old generation. The fix is issue
-  13's item 1 (positions computed on demand from offsets and the file's line
-  table: one offset pair per node, no objects), which also removes most of
-  the arrays of short-lived tokens the lexer makes today. tree-sitter-hcl is
-  no faster: it is only a reference for what a generated parser in WASM does
-  with the same files in the same process.
-- **The 20 MB file** is slow and large for the same reason, multiplied: the
-  whole file's tree (~24+ heap bytes per source byte, so ~0.5 GB for the
-  tree alone) lives at once, the module model and dependency graph copy
-  names and ranges out of it, and the collector scavenges and promotes it
-  all; peak RSS is then the heap at its largest plus what V8 has not yet
-  returned. A lean tree (item 1) and a model that points into the tree
-  instead of copying it are what close most of the gap; time spent in the
-  rules is small next to it.
+From the heap snapshot above, and CPU profiles (\`node --cpu-prof\`) taken on
+this loaded machine on 2026-12-01 of \`bench/parse.mjs\` over the corpus and
+of the CLI on the 20 MB file; the profile shares are of CPU time, not wall.
+
+- **Heap bytes per source byte (≤ 12).** Over half of what the trees hold is
+  positions and ranges: every node has a \`range\` \`{start, end}\` (40 bytes)
+  of two \`{line, column, offset}\` objects (48 bytes each on 64-bit V8
+  without pointer compression), and attributes, blocks, labels and traversal
+  steps carry more of them. The parser already shares a position between
+  touching tokens and a range between nodes that span the same tokens, so
+  what is left is one object per distinct place. Positions computed on
+  demand from offsets and the line table (issue 13 item 1: two integers per
+  node) remove most of it, but not enough alone: the estimate above stays
+  over 12. The rest is the nodes themselves (several fields each, a
+  \`ScopeTraversal\` with a separate \`TraverseRoot\` and an array of steps),
+  arrays (a \`Body\`'s \`attributes\` and \`blocks\`, even when empty; every
+  list's backing store), and strings copied out of the source. Reaching 12
+  needs the lean tree plus fewer, smaller nodes: shared empty lists, the
+  root name inline in a traversal, literal values decoded on demand.
+- **Parser MB/s (≥ 40).** CPU profile of the parse: the lexer 26%, building
+  positions and ranges 14%, garbage collection 13%, decoding literals 4%,
+  the rest of the parser (node construction, traversals, templates,
+  heredocs) 44%. The lean tree takes out the positions and most of the
+  collection (the trees are mostly position objects), which is worth ~1.3×
+  on the CPU side; 40 MB/s also needs a cheaper lexer (it already writes
+  tokens into pooled typed arrays, so its share is the character scanning
+  itself) and fewer objects per node in the parser. Wall time on this
+  loaded machine is about twice the CPU time, so the MB per CPU-second
+  column is the fairer one today. tree-sitter-hcl is no target: it is the
+  reference for a generated parser in WASM on the same files in the same
+  process, and ours is an order of magnitude faster.
+- **The 20 MB file (≤ 3 s, ≤ 400 MB).** CPU profile of the run: garbage
+  collection 35%, parsing 27%, the rules 27%, the module model 10%. The
+  whole file's tree lives at once (~31 heap bytes per source byte: ~0.7 GB
+  for 22 MB), the module model indexes it, and the rules walk it and collect
+  references, with the collector tracing all of it again and again as the
+  heap grows; peak RSS (~64 bytes per source byte) is that heap at its
+  largest plus what V8 has not handed back. The lean tree (item 1) shrinks
+  what is traced and kept, and one shared walk per module (item 2) cuts the
+  rules' share, which is already as large as the parse; wall time here was
+  also ~2.6× the CPU time because of the load.
 `;
 
 /** Replaces the text between BEGIN and END in RESULTS.md (or appends it), leaving the rest alone. */
