@@ -26,7 +26,7 @@ import { performance } from "node:perf_hooks";
 import { CORPUS_VERSION, generateCorpus } from "./corpus.mjs";
 import { benchLsp } from "./lsp.mjs";
 import { BenchUsageError, parseBenchArgs } from "./options.mjs";
-import { BEGIN, END, runScaleSections, writeScaleSections } from "./scale.mjs";
+import { renderScaleSections, runScaleSections, writeScaleSections } from "./scale.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -122,9 +122,9 @@ function scaleSections() {
   }
 }
 if (opts.only) {
-  const md = scaleSections();
-  if (opts.write) writeScaleSections(path.join(BENCH, "RESULTS.md"), md);
-  process.stdout.write(md);
+  const sections = scaleSections();
+  if (opts.write) writeScaleSections(path.join(BENCH, "RESULTS.md"), sections);
+  process.stdout.write(sections.map((s) => s.markdown).join("\n"));
   process.exit(0);
 }
 
@@ -279,9 +279,7 @@ A warm run parses only the edited file again (the server keeps the other
 files' syntax trees while their text is unchanged), then builds the module
 model and runs the rules on the whole module.
 
-${BEGIN}
-${scaleMd.trimEnd()}
-${END}
+${renderScaleSections(scaleMd)}
 
 ## What stands in the way of the missed targets
 

@@ -47,7 +47,7 @@ function child(script, args, files, env) {
   return JSON.parse(String(r.stdout));
 }
 
-/** "measured on a loaded shared machine on …" with the load average, for each section's heading. */
+/** "Measured on a loaded shared machine on …" with the load average, under each section's heading. */
 function when(loadBefore) {
   const cores = os.cpus().length;
   const load = loadBefore[0];
@@ -67,7 +67,7 @@ const gap = (value, target, higherIsBetter) => {
  * The parser (and tree-sitter-hcl) on one corpus.
  * @returns {{ markdown: string, summary: object }}
  */
-export function benchParserOn(label, files, { runs, env, log, loadBefore }) {
+export function benchParserOn(label, files, { runs, env, log }) {
   if (files.length === 0) throw new Error(`bench: ${label} has no .tf, .tofu, .hcl or .tf.json files`);
   log(`bench: parser on ${label}: ${files.length} files...\n`);
   const r = child("reference.mjs", [String(runs)], files, env);
@@ -187,49 +187,96 @@ of the CLI on the 20 MB file; the profile shares are of CPU time, not wall.
   also ~2.6× the CPU time because of the load.
 `;
 
-/** Replaces the text between BEGIN and END in RESULTS.md (or appends it), leaving the rest alone. */
-export function writeScaleSections(resultsPath, markdown) {
-  const block = `${BEGIN}\n${markdown.trimEnd()}\n${END}`;
-  const old = existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : "# Benchmark results\n";
-  const a = old.indexOf(BEGIN);
-  const b = old.indexOf(END);
-  const next = a >= 0 && b > a ? old.slice(0, a) + block + old.slice(b + END.length) : `${old.trimEnd()}\n\n${block}\n`;
-  writeFileSync(resultsPath, next);
+const open = (id) => `<!-- scale:${id} -->`;
+const close = (id) => `<!-- /scale:${id} -->`;
+const block = (sec) => `${open(sec.id)}\n${sec.markdown.trimEnd()}\n${close(sec.id)}`;
+
+/** The sections as one markdown block between BEGIN and END, each between markers of its own. */
+export function renderScaleSections(sections) {
+  return `${BEGIN}\n${sections.map(block).join("\n\n")}\n${END}`;
 }
 
 /**
- * Runs the scale sections named in `only` (all of them when null) and returns their markdown.
+ * Writes the sections into RESULTS.md: each replaces its own previous text;
+ * a new one goes before the closing "in the way" section (or the block's end);
+ * without a block at all, the whole block is appended. The rest is left alone.
+ */
+export function writeScaleSections(resultsPath, sections) {
+  let text = existsSync(resultsPath) ? readFileSync(resultsPath, "utf8") : "# Benchmark results\n";
+  const a = text.indexOf(BEGIN);
+  const b = text.indexOf(END);
+  if (a < 0 || b < a) {
+    writeFileSync(resultsPath, `${text.trimEnd()}\n\n${renderScaleSections(sections)}\n`);
+    return;
+  }
+  for (const sec of sections) {
+    const from = text.indexOf(open(sec.id));
+    const to = text.indexOf(close(sec.id));
+    if (from >= 0 && to > from) {
+      text = text.slice(0, from) + block(sec) + text.slice(to + close(sec.id).length);
+      continue;
+    }
+    const tail = text.indexOf(open("in-the-way"));
+    const at = tail >= 0 ? tail : text.indexOf(END);
+    text = text.slice(0, at) + block(sec) + (tail >= 0 ? "\n\n" : "\n") + text.slice(at);
+  }
+  writeFileSync(resultsPath, text);
+}
+
+const INTRO = `## Scale: the parser, its heap, one 20 MB file
+
+These sections come from \`bench/scale.mjs\`, each with the date and load it
+was measured at: \`npm run bench -- --only parser,heap,bigfile\` measures
+them again alone and replaces only their text here; \`--corpus DIR\` adds the
+parser on a directory of your own (section \`dirs\`).
+`;
+
+/**
+ * Runs the scale sections named in `only` (all of them when null).
  * @param {{ only: string[] | null, quick: boolean, runs: number, corpora: string[] }} opts
  * @param {{ corpusFiles: () => string[], env: NodeJS.ProcessEnv, log: (s: string) => void, outDir: string }} ctx
+ * @returns {{ id: string, markdown: string }[]}
  */
 export function runScaleSections(opts, ctx) {
   const want = (name) => opts.only === null || opts.only.includes(name);
-  const loadBefore = os.loadavg();
-  const common = { runs: opts.runs, quick: opts.quick, env: ctx.env, log: ctx.log, outDir: ctx.outDir, loadBefore };
-  const parts = [`## Scale: the parser, its heap, one 20 MB file\n\n${when(loadBefore)} These sections come from \`bench/scale.mjs\`; \`npm run bench -- --only parser,heap,bigfile\` re-measures them alone (and \`--corpus DIR\` adds a directory of your own, section \`dirs\`).\n`];
+  const common = () => ({ runs: opts.runs, quick: opts.quick, env: ctx.env, log: ctx.log, outDir: ctx.outDir });
+  const sections = [{ id: "intro", markdown: INTRO }];
   let tail = false;
   if (want("parser")) {
-    const r = benchParserOn("the generated corpus", ctx.corpusFiles(), common);
-    parts.push(`### The parser on the generated corpus, with tree-sitter-hcl as a reference\n\n${r.markdown}\nBoth parsers run in one fresh process (\`bench/reference.mjs\`), ours after two warm-up passes over all files, tree-sitter-hcl interleaved with ours on at most 3 of the runs; medians. tree-sitter-hcl parses only the native-syntax files (it has no JSON syntax), so the ratio compares the same native files. The heap figure keeps every tree alive at once.\n`);
+    const stamp = when(os.loadavg());
+    const r = benchParserOn("the generated corpus", ctx.corpusFiles(), common());
+    sections.push({
+      id: "parser",
+      markdown: `### The parser on the generated corpus, with tree-sitter-hcl as a reference\n\n${stamp}\n\n${r.markdown}\nBoth parsers run in one fresh process (\`bench/reference.mjs\`), ours after two warm-up passes over all files, tree-sitter-hcl interleaved with ours on at most 3 of the runs; medians. tree-sitter-hcl parses only the native-syntax files (it has no JSON syntax), so the ratio compares the same native files. The heap figure keeps every tree alive at once.\n`,
+    });
     tail = true;
   }
-  if (want("dirs") && opts.corpora.length > 0) {
+  if (want("dirs")) {
     for (const dir of opts.corpora) {
       if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`bench: --corpus ${dir}: no such directory`);
-      const r = benchParserOn(`\`${path.basename(dir)}\``, corpusFiles(dir), common);
-      parts.push(`### The parser on \`--corpus ${path.basename(dir)}\`\n\n${r.markdown}`);
+      const stamp = when(os.loadavg());
+      const r = benchParserOn(`\`${path.basename(dir)}\``, corpusFiles(dir), common());
+      sections.push({ id: `dir:${path.basename(dir)}`, markdown: `### The parser on \`--corpus ${path.basename(dir)}\`\n\n${stamp}\n\n${r.markdown}` });
     }
   }
   if (want("heap")) {
-    const r = benchHeapProfile(ctx.corpusFiles(), common);
-    parts.push(`### Where the parser's heap goes\n\n${r.markdown}\nFrom two V8 heap snapshots (\`bench/heap-profile.mjs\`), with the texts read and with the trees also held; the table is their difference. A plain object is told by its property names; small integers live inside the object and have no edge in a snapshot, so an object of numbers only is a position.\n`);
+    const stamp = when(os.loadavg());
+    const r = benchHeapProfile(ctx.corpusFiles(), common());
+    sections.push({
+      id: "heap",
+      markdown: `### Where the parser's heap goes\n\n${stamp}\n\n${r.markdown}\nFrom two V8 heap snapshots (\`bench/heap-profile.mjs\`), with the texts read and with the trees also held; the table is their difference. A plain object is told by its property names; small integers live inside the object and have no edge in a snapshot, so an object of numbers only is a position.\n`,
+    });
     tail = true;
   }
   if (want("bigfile")) {
-    const r = benchBigFileSection(common);
-    parts.push(`### One 20 MB file\n\n${r.markdown}\nThe file is generated into \`bench/big/\` (gitignored) by \`bench/bigfile.mjs\`, with the default heap limit.\n`);
+    const stamp = when(os.loadavg());
+    const r = benchBigFileSection(common());
+    sections.push({
+      id: "bigfile",
+      markdown: `### One 20 MB file\n\n${stamp}\n\n${r.markdown}\nThe file is generated into \`bench/big/\` (gitignored) by \`bench/bigfile.mjs\`, with the default heap limit.\n`,
+    });
     tail = true;
   }
-  if (tail) parts.push(IN_THE_WAY);
-  return parts.join("\n");
+  if (tail) sections.push({ id: "in-the-way", markdown: IN_THE_WAY });
+  return sections;
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { BenchUsageError, parseBenchArgs } from "../../bench/options.mjs";
-import { BEGIN, END, corpusFiles, writeScaleSections } from "../../bench/scale.mjs";
+import { BEGIN, END, corpusFiles, renderScaleSections, writeScaleSections } from "../../bench/scale.mjs";
 import { cleanEnv, cleanup, ROOT, run, tempDir } from "./helpers.js";
 
 describe("parseBenchArgs", () => {
@@ -64,14 +64,28 @@ describe("the scale sections", () => {
     ]);
   });
 
-  it("writeScaleSections appends its block once, then replaces only that block", () => {
+  it("writeScaleSections appends its block once, then replaces each section's own text and inserts new ones before the last", () => {
     const file = path.join(dir!, "RESULTS.md");
     writeFileSync(file, "# Benchmark results\n\nkept\n");
-    writeScaleSections(file, "first\n");
-    expect(readFileSync(file, "utf8")).toBe(`# Benchmark results\n\nkept\n\n${BEGIN}\nfirst\n${END}\n`);
+    writeScaleSections(file, [
+      { id: "intro", markdown: "intro 1\n" },
+      { id: "parser", markdown: "parser 1\n" },
+      { id: "in-the-way", markdown: "why 1\n" },
+    ]);
+    const first = `${BEGIN}\n<!-- scale:intro -->\nintro 1\n<!-- /scale:intro -->\n\n<!-- scale:parser -->\nparser 1\n<!-- /scale:parser -->\n\n<!-- scale:in-the-way -->\nwhy 1\n<!-- /scale:in-the-way -->\n${END}`;
+    expect(readFileSync(file, "utf8")).toBe(`# Benchmark results\n\nkept\n\n${first}\n`);
+    expect(renderScaleSections([{ id: "x", markdown: "y\n\n" }])).toBe(`${BEGIN}\n<!-- scale:x -->\ny\n<!-- /scale:x -->\n${END}`);
+
     writeFileSync(file, readFileSync(file, "utf8") + "\n## after\n");
-    writeScaleSections(file, "second\n");
-    expect(readFileSync(file, "utf8")).toBe(`# Benchmark results\n\nkept\n\n${BEGIN}\nsecond\n${END}\n\n## after\n`);
+    writeScaleSections(file, [
+      { id: "intro", markdown: "intro 2\n" },
+      { id: "dir:mods", markdown: "mods 2\n" },
+      { id: "in-the-way", markdown: "why 2\n" },
+    ]);
+    expect(readFileSync(file, "utf8")).toBe(
+      `# Benchmark results\n\nkept\n\n${BEGIN}\n<!-- scale:intro -->\nintro 2\n<!-- /scale:intro -->\n\n<!-- scale:parser -->\nparser 1\n<!-- /scale:parser -->\n\n` +
+        `<!-- scale:dir:mods -->\nmods 2\n<!-- /scale:dir:mods -->\n\n<!-- scale:in-the-way -->\nwhy 2\n<!-- /scale:in-the-way -->\n${END}\n\n## after\n`,
+    );
   });
 
   it("`--only dirs --corpus DIR` measures the parser and tree-sitter-hcl on that directory, RESULTS.md untouched", () => {
@@ -83,7 +97,10 @@ describe("the scale sections", () => {
     });
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain("### The parser on `--corpus mods`\n");
+    expect(r.stdout).toMatch(/^## Scale: the parser, its heap, one 20 MB file\n[^]*\n### The parser on `--corpus mods`\n\nMeasured on a (loaded shared|quiet) machine on \d{4}-\d\d-\d\d \d\d:\d\d UTC \(load average /);
+    // Only the directory: not the generated corpus, the heap profile or the 20 MB file.
+    expect(r.stdout).not.toContain("generated corpus");
+    expect(r.stdout).not.toContain("### One 20 MB file");
     expect(r.stdout).toMatch(/\| `parseHcl` over all 3 files, 0\.00 MB \| \d+ ms = [\d.]+ MB\/s \(CPU \d+ ms = [\d.]+ MB per CPU-second; 0 diagnostics\) \| ≥ 40 MB\/s \| /);
     expect(r.stdout).toMatch(/\| Heap held by all 3 trees at once .* \| [\d.]+ MB = [\d.]+ bytes per source byte \| ≤ 12 \| /);
     expect(r.stdout).toContain("| `parseHcl` over the 2 native-syntax files only, 0.00 MB |");
