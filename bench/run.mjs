@@ -7,9 +7,8 @@
 //   (d) parseHcl over every corpus file in one fresh process, MB/s, against reading
 //       the same files;
 //   (e) the language server's warm re-lint latency on the example modules,
-//       edit to diagnostics (bench/lsp.mjs).
-//
-// plus the scale sections of bench/scale.mjs (the parser on the generated
+//       edit to diagnostics (bench/lsp.mjs);
+// and the scale sections of bench/scale.mjs (the parser on the generated
 // corpus and on any --corpus DIR with tree-sitter-hcl as a reference, where its
 // heap goes, one 20 MB file).
 //
@@ -223,7 +222,7 @@ const lspRows = lsp.rows
   .join("\n");
 
 // The scale sections: the parser with tree-sitter-hcl, its heap, the 20 MB file.
-const scaleMd = scaleSections();
+const scale = scaleSections();
 
 // ---------------------------------------------------------------------------
 
@@ -279,7 +278,7 @@ A warm run parses only the edited file again (the server keeps the other
 files' syntax trees while their text is unchanged), then builds the module
 model and runs the rules on the whole module.
 
-${renderScaleSections(scaleMd)}
+${renderScaleSections(scale)}
 
 ## What stands in the way of the missed targets
 

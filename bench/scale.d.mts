@@ -8,3 +8,4 @@ export declare const SCALE_TARGETS: { parserMBs: number; heapPerByte: number; bi
 export declare function corpusFiles(dir: string, out?: string[]): string[];
 export declare function renderScaleSections(sections: ScaleSection[]): string;
 export declare function writeScaleSections(resultsPath: string, sections: ScaleSection[]): void;
+export declare const IN_THE_WAY: string;
