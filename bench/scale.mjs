@@ -105,7 +105,7 @@ export function benchParserOn(label, files, { runs, env, log }) {
 /** Where the heap of the parser's trees goes, from two heap snapshots of a sample of the corpus. */
 export function benchHeapProfile(files, { quick, env, log, outDir }) {
   const stride = quick ? 32 : 8;
-  log(`bench: heap snapshots of every ${stride}th corpus file...\n`);
+  log(`bench: heap snapshots of one corpus file in ${stride}...\n`);
   const r = child("heap-profile.mjs", [String(stride), outDir], files, env);
   const positions = r.kinds.find((k) => k.kind.startsWith("Object of numbers only")) ?? { count: 0, bytes: 0 };
   const ranges = r.kinds.find((k) => k.kind === "Object {end,start}") ?? { count: 0, bytes: 0 };
@@ -117,7 +117,7 @@ export function benchHeapProfile(files, { quick, env, log, outDir }) {
     .join("\n");
   log(`bench: heap: ${r.objects} objects, ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte; positions ${pct(positions.count, r.objects)} of objects\n`);
   const markdown =
-    `A sample of ${r.files} corpus files (every ${stride}th, ${(r.sourceBytes / 1e6).toFixed(2)} MB): their trees are ` +
+    `A sample of ${r.files} corpus files (one in ${stride}, ${(r.sourceBytes / 1e6).toFixed(2)} MB): their trees are ` +
     `${r.objects.toLocaleString("en")} heap objects, ${(r.bytes / 1e6).toFixed(1)} MB = ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte ` +
     `(${(r.objects / r.sourceBytes).toFixed(2)} objects per source byte). Positions \`{line, column, offset}\` are ${pct(positions.count, r.objects)} of the objects and ` +
     `${pct(positions.bytes, r.bytes)} of the bytes, ranges \`{start, end}\` ${pct(ranges.count, r.objects)} and ${pct(ranges.bytes, r.bytes)}: together ` +
@@ -174,7 +174,7 @@ of the CLI on the 20 MB file; the profile shares are of CPU time, not wall.
   loaded machine is about twice the CPU time, so the MB per CPU-second
   column is the fairer one today. tree-sitter-hcl is no target: it is the
   reference for a generated parser in WASM on the same files in the same
-  process, and ours is 8–14× as fast in these runs.
+  process, and ours was 5–14× as fast between runs on this loaded machine.
 - **The 20 MB file (≤ 3 s, ≤ 400 MB).** CPU profile of the run: garbage
   collection 35%, parsing 27%, the rules 27%, the module model 10%. The
   whole file's tree lives at once (~31 heap bytes per source byte: ~0.7 GB
