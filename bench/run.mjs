@@ -7,10 +7,15 @@
 //   (d) parseHcl over every corpus file in one fresh process, MB/s, against reading
 //       the same files;
 //   (e) the language server's warm re-lint latency on the example modules,
-//       edit to diagnostics (bench/lsp.mjs).
+//       edit to diagnostics (bench/lsp.mjs);
+// and the scale sections of bench/scale.mjs (the parser on the generated
+// corpus and on any --corpus DIR with tree-sitter-hcl as a reference, where its
+// heap goes, one 20 MB file).
 //
-// Writes bench/RESULTS.md. Options: --quick (fewer repetitions),
-// --runs N (repetitions of (b)-(d), default 5), --no-write.
+// Writes bench/RESULTS.md. Options (bench/options.mjs): --quick (fewer
+// repetitions), --runs N (repetitions of (b)-(d), default 5), --no-write,
+// --corpus DIR, --only SECTIONS (only those of bench/scale.mjs, written into
+// RESULTS.md in place of their previous text).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
@@ -19,6 +24,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { CORPUS_VERSION, generateCorpus } from "./corpus.mjs";
 import { benchLsp } from "./lsp.mjs";
+import { BenchUsageError, parseBenchArgs } from "./options.mjs";
+import { renderScaleSections, runScaleSections, writeScaleSections } from "./scale.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -29,10 +36,16 @@ const TYPICAL = "examples/machinepool-aws";
 
 const TARGETS = { coldRatio: 2.0, recursiveMBs: 10, peakRssMB: 200, parseMBs: 20, lspWorkMs: 20, lspDebouncedMs: 150 };
 
-const argv = process.argv.slice(2);
-const QUICK = argv.includes("--quick");
-const runsAt = argv.indexOf("--runs");
-const RUNS = runsAt >= 0 && Number(argv[runsAt + 1]) > 0 ? Number(argv[runsAt + 1]) : QUICK ? 3 : 5;
+let opts;
+try {
+  opts = parseBenchArgs(process.argv.slice(2));
+} catch (err) {
+  if (!(err instanceof BenchUsageError)) throw err;
+  process.stderr.write(`bench: ${err.message}\n`);
+  process.exit(2);
+}
+const QUICK = opts.quick;
+const RUNS = opts.runs;
 const COLD_RUNS = QUICK ? 7 : 21;
 
 function median(values) {
@@ -97,6 +110,23 @@ if (!existsSync(path.join(ROOT, "dist", "cli.js"))) {
   process.exit(2);
 }
 mkdirSync(OUT, { recursive: true });
+
+/** The scale sections (bench/scale.mjs); a bad --corpus DIR is a clear error, not a stack trace. */
+function scaleSections() {
+  try {
+    return runScaleSections(opts, { corpusFiles: () => (ensureCorpus(), moduleFiles(CORPUS).sort()), env: childEnv(), log: (s) => process.stderr.write(s), outDir: OUT });
+  } catch (err) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+}
+if (opts.only) {
+  const sections = scaleSections();
+  if (opts.write) writeScaleSections(path.join(BENCH, "RESULTS.md"), sections);
+  process.stdout.write(sections.map((s) => s.markdown).join("\n"));
+  process.exit(0);
+}
+
 const corpus = ensureCorpus();
 const files = moduleFiles(CORPUS).sort();
 const corpusBytes = files.reduce((n, f) => n + statSync(f).size, 0);
@@ -191,6 +221,9 @@ const lspRows = lsp.rows
   )
   .join("\n");
 
+// The scale sections: the parser with tree-sitter-hcl, its heap, the 20 MB file.
+const scale = scaleSections();
+
 // ---------------------------------------------------------------------------
 
 const loadAfter = os.loadavg();
@@ -245,6 +278,8 @@ A warm run parses only the edited file again (the server keeps the other
 files' syntax trees while their text is unchanged), then builds the module
 model and runs the rules on the whole module.
 
+${renderScaleSections(scale)}
+
 ## What stands in the way of the missed targets
 
 Profiles taken with \`node --cpu-prof\` on this machine (2026-11-29):
@@ -278,5 +313,5 @@ Profiles taken with \`node --cpu-prof\` on this machine (2026-11-29):
   slower). The remaining cost is allocation of the position objects the AST
   requires, and the lexer (~95 MB/s on its own).
 `;
-if (!argv.includes("--no-write")) writeFileSync(path.join(BENCH, "RESULTS.md"), results);
+if (opts.write) writeFileSync(path.join(BENCH, "RESULTS.md"), results);
 process.stdout.write(results);

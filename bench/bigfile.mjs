@@ -1,0 +1,72 @@
+// One 20 MB module file, linted by the CLI in a child process: wall-clock
+// time and peak RSS. The module is examples/machine-aws plus resources.tf,
+// 190,000 small resources (the same shape as test/e2e/big-file.test.ts),
+// written deterministically into bench/big/ (gitignored) when missing.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH, "..");
+export const BIG_DIR = path.join(BENCH, "big");
+export const BIG_RESOURCES = 190_000;
+
+/** The text of resources.tf: every resource five lines; two of them call timestamp(). */
+export function bigFileText(resources = BIG_RESOURCES) {
+  const volatile = new Set([resources >> 1, resources - 1]);
+  const parts = [];
+  for (let i = 0; i < resources; i++) {
+    const input = volatile.has(i) ? "timestamp()" : `"value-${i}"`;
+    parts.push(`resource "terraform_data" "r${i}" {\n  input = ${input}\n  triggers_replace = { id = "id-${i}", n = ${i} }\n}\n\n`);
+  }
+  return parts.join("");
+}
+
+function ensureBigModule() {
+  const file = path.join(BIG_DIR, "resources.tf");
+  const text = bigFileText();
+  if (existsSync(file) && statSync(file).size === Buffer.byteLength(text)) return { file, bytes: statSync(file).size };
+  rmSync(BIG_DIR, { recursive: true, force: true });
+  mkdirSync(BIG_DIR, { recursive: true });
+  const example = path.join(ROOT, "examples", "machine-aws");
+  for (const f of readdirSync(example)) if (f.endsWith(".tf")) copyFileSync(path.join(example, f), path.join(BIG_DIR, f));
+  writeFileSync(file, text);
+  return { file, bytes: Buffer.byteLength(text) };
+}
+
+/**
+ * Runs `tfcapi-lint --role machine --format compact bench/big` `runs` times;
+ * a preload module (-r) writes the child's own process.resourceUsage() at exit.
+ * @param {{ runs: number, env: NodeJS.ProcessEnv, outDir: string, log: (s: string) => void }} o
+ */
+export function benchBigFile({ runs, env, outDir, log }) {
+  const { bytes } = ensureBigModule();
+  const preload = path.resolve(outDir, "maxrss-preload.cjs");
+  const usageFile = path.resolve(outDir, "bigfile-usage.json");
+  writeFileSync(
+    preload,
+    `"use strict";\nprocess.on("exit", () => {\n  const u = process.resourceUsage();\n` +
+      `  require("node:fs").writeFileSync(${JSON.stringify(usageFile)}, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 }));\n});\n`,
+  );
+  const rows = [];
+  for (let i = 0; i < runs; i++) {
+    rmSync(usageFile, { force: true });
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ["-r", preload, path.join(ROOT, "bin", "tfcapi-lint.js"), "--role", "machine", "--format", "compact", path.relative(ROOT, BIG_DIR)], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const ms = performance.now() - t0;
+    if (r.error) throw r.error;
+    if ((r.status !== 0 && r.status !== 1) || !existsSync(usageFile)) throw new Error(`bench: the 20 MB file: exit ${r.status} ${r.signal ?? ""}: ${String(r.stderr).slice(0, 2000)}`);
+    const usage = JSON.parse(readFileSync(usageFile, "utf8"));
+    const findings = String(r.stdout).split("\n").filter((l) => l !== "").length;
+    rows.push({ ms, rssMB: usage.maxRSS / 1024, cpuMs: usage.cpuMs, status: r.status, findings });
+    log(`bench: the 20 MB file, run ${i + 1}/${runs}: ${(ms / 1000).toFixed(2)} s, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB, exit ${r.status}, ${findings} findings\n`);
+  }
+  return { bytes, rows };
+}
