@@ -44,7 +44,10 @@ export interface DeepRequest {
 }
 
 /** What a worker says about one request; null when the worker died (or never started) before answering. */
-export type WorkerReply = { ok: true; result: LintedTarget } | { ok: false; error: string } | null;
+export type WorkerReply = { ok: true; result: LintedTarget } | { ok: false; error: string; kind?: WorkerErrorKind } | null;
+
+/** Which of the CLI's own errors a worker met (it is thrown again as that class on the main thread). */
+export type WorkerErrorKind = "config" | "usage";
 
 // Runs in the worker: load the bundle through its loader, then lint each
 // request sent (one at a time) until the pool terminates the worker.
@@ -61,7 +64,7 @@ const say = (m) => {
 parentPort.on("message", ({ id, request }) => {
   loader.lintDeepRequest(request).then(
     (result) => say({ id, ok: true, result }),
-    (err) => say({ id, ok: false, error: err && err.message ? err.message : String(err) }),
+    (err) => say({ id, ok: false, error: err && err.message ? err.message : String(err), kind: err && err.tfcapiKind }),
   );
 });
 `;
@@ -141,6 +144,16 @@ export async function lintOnDeepStack(request: DeepRequest): Promise<LintedTarge
   const replies = await lintOnWorkers([request], 1);
   const reply = replies?.[0] ?? null;
   if (reply === null) return null;
-  if (!reply.ok) throw new Error(reply.error);
+  if (!reply.ok) throw new WorkerError(reply.error, reply.kind);
   return reply.result;
+}
+
+/** An error a worker met, as its message and kind (run.ts throws it again as the CLI's own error class). */
+export class WorkerError extends Error {
+  constructor(
+    message: string,
+    readonly kind: WorkerErrorKind | undefined,
+  ) {
+    super(message);
+  }
 }

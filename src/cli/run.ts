@@ -21,7 +21,7 @@ import { type CliArgs, UsageError } from "./args.js";
 import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
 import { toolVersion } from "./commands.js";
 import { findModuleDirs, isModuleFileName, joinDisplay, moduleDirOf, PathError, type Target } from "./paths.js";
-import { DEEP_NESTING_LIMIT, lintOnDeepStack, lintOnWorkers, workersAvailable, type DeepRequest, type WorkerReply } from "./deep.js";
+import { DEEP_NESTING_LIMIT, lintOnDeepStack, lintOnWorkers, workersAvailable, type DeepRequest, WorkerError, type WorkerReply } from "./deep.js";
 import { nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
 
 export interface Io {
@@ -233,7 +233,9 @@ async function lintTarget(args: CliArgs, plan: Planned, stdin: LintOptions["stdi
   if (deep && nestingLimitHits() > hits) {
     // Deeper than this thread's stack allows: lint (and fix) it again on a
     // thread with a large stack. Nothing was written yet.
-    const again = await lintOnDeepStack({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) });
+    const again = await lintOnDeepStack({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) }).catch((err: unknown) => {
+      throw err instanceof WorkerError ? asCliError(err) : err;
+    });
     if (again !== null) return again;
   }
   if (onlyIfLoads) {
@@ -252,6 +254,17 @@ async function lintTarget(args: CliArgs, plan: Planned, stdin: LintOptions["stdi
  * this thread (which has a large stack) with the raised nesting limit.
  */
 export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
+  try {
+    return await lintOnThisWorker(req);
+  } catch (err) {
+    // The class does not cross the thread boundary: say which one it was.
+    if (err instanceof ConfigError) throw Object.assign(err, { tfcapiKind: "config" });
+    if (err instanceof UsageError) throw Object.assign(err, { tfcapiKind: "usage" });
+    throw err;
+  }
+}
+
+async function lintOnThisWorker(req: DeepRequest): Promise<LintedTarget> {
   setNestingLimit(DEEP_NESTING_LIMIT);
   const args = req.args;
   // A pool worker lints many modules of one run: configs (and the plugins
@@ -299,7 +312,7 @@ async function lintPlans(args: CliArgs, plans: readonly Planned[], stdin: LintOp
   const writtenDirs = new Set<string>();
   for (const [i, plan] of plans.entries()) {
     const reply = replies?.[i] ?? null;
-    if (reply !== null && !reply.ok) throw new Error(reply.error);
+    if (reply !== null && !reply.ok) throw asCliError(new WorkerError(reply.error, reply.kind));
     let linted: LintedTarget;
     if (reply !== null && !(args.fix && fixAgain(reply.result, plan, writtenDirs))) {
       linted = reply.result;
@@ -314,6 +327,13 @@ async function lintPlans(args: CliArgs, plans: readonly Planned[], stdin: LintOp
     out.push(linted);
   }
   return out;
+}
+
+/** A worker's error as the CLI's own error class, so that it is printed as on this thread. */
+function asCliError(err: WorkerError): Error {
+  if (err.kind === "config") return new ConfigError(err.message);
+  if (err.kind === "usage") return new UsageError(err.message);
+  return new Error(err.message);
 }
 
 /** Whether --fix must lint a module again on this thread (see lintPlans). */
