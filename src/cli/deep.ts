@@ -57,8 +57,10 @@ const loader = require(workerData.loader);
 const say = (m) => {
   try {
     parentPort.postMessage(m);
-  } catch (err) {
-    parentPort.postMessage({ id: m.id, ok: false, error: "cannot pass the result back from the worker thread: " + (err && err.message ? err.message : String(err)) });
+  } catch {
+    // Not structured-cloneable (say, a plugin put a function in a finding):
+    // the main thread lints this module itself.
+    parentPort.postMessage({ id: m.id, ok: null });
   }
 };
 parentPort.on("message", ({ id, request }) => {
@@ -121,10 +123,10 @@ export async function lintOnWorkers(requests: readonly DeepRequest[], jobs: numb
         current = next++;
         worker.postMessage({ id: current, request: requests[current] });
       };
-      worker.on("message", (m: { id: number } & NonNullable<WorkerReply>) => {
+      worker.on("message", (m: { id: number; ok: boolean | null }) => {
         if (m.id !== current) return;
         const { id: _, ...reply } = m;
-        replies[current] = reply as NonNullable<WorkerReply>;
+        replies[current] = reply.ok === null ? null : (reply as NonNullable<WorkerReply>);
         send();
       });
       // A crash (or an error at start-up) leaves the current request's reply null.
