@@ -80,14 +80,19 @@ describe("--jobs: the same run on one thread and on workers", () => {
       writeTree(root, { "pool-nested/modules/node-labels/extra.tf": 'variable "extra" { type = list(string) default = [] }\n' });
       return root;
     };
-    const a = make();
-    const b = make();
-    const args = ["--recursive", "--fix", "--format", "compact", "."];
-    const one = runCli([...args, "--jobs", "1"], { cwd: a });
-    const two = runCli([...args, "--jobs", "2"], { cwd: b });
-    expect(shown(two)).toEqual(shown(one));
-    expect(contents(b)).toEqual(contents(a));
-    expect(readFileSync(path.join(a, "pool-nested/modules/node-labels/extra.tf"), "utf8")).toBe('variable "extra" {\n  type    = list(string)\n  default = []\n}\n');
+    for (const role of [[], ["--role", "machinepool"]]) {
+      // Without --role the child shows no role of its own; with it, the child
+      // is linted (and would be fixed) on its own too.
+      const a = make();
+      const b = make();
+      const args = ["--recursive", "--fix", "--format", "compact", ...role, "."];
+      const one = runCli([...args, "--jobs", "1"], { cwd: a });
+      const two = runCli([...args, "--jobs", "2"], { cwd: b });
+      expect(shown(two)).toEqual(shown(one));
+      expect(one.stderr).toMatch(/\ntfcapi-lint: fixed [1-9]\d* problems? in [1-9]\d* files?\n$/);
+      expect(contents(b)).toEqual(contents(a));
+      expect(readFileSync(path.join(a, "pool-nested/modules/node-labels/extra.tf"), "utf8")).toBe('variable "extra" {\n  type    = list(string)\n  default = []\n}\n');
+    }
   });
 
   it("read errors, a missing path and a module with no role: the same notes and problems, in the same order", () => {
@@ -130,6 +135,20 @@ describe("--jobs: the same run on one thread and on workers", () => {
     expect(one.stdout).toBe("");
     expect(one.stderr).toMatch(/^tfcapi-lint: b-both: /);
     expect(one.stderr).toContain("Run tfcapi-lint --help for usage.\n");
+  });
+
+  it("a module nested deeper than the main thread allows gives the same on a worker (its exact position)", () => {
+    const levels = 1000;
+    const deep = `resource "terraform_data" "deep" {\n  input = ${"[".repeat(levels)}timestamp()${"]".repeat(levels)}\n}\n`;
+    const root = tempDir();
+    for (const m of ["m1", "m2"]) cpSync(path.join(E2E, "machine"), path.join(root, m), { recursive: true });
+    writeTree(root, { "m2/deep.tf": deep });
+    const args = ["--recursive", "--role", "machine", "--format", "compact", "."];
+    const one = runCli([...args, "--jobs", "1"], { cwd: root });
+    const two = runCli([...args, "--jobs", "2"], { cwd: root });
+    expect(shown(two)).toEqual(shown(one));
+    expect(one.stdout).toContain(`m2/deep.tf:2:${11 + levels}: warning: timestamp() gives terraform_data.deep "input" a new value on every plan`);
+    expect(one.code).toBe(0);
   });
 
   it("--jobs must be a whole number of 1 or more", () => {
