@@ -323,7 +323,12 @@ async function lintPlans(args: CliArgs, plans: readonly Planned[], stdin: LintOp
     } else {
       linted = await lintTarget(args, plan, stdin, true, onlyIfLoads(plan));
     }
-    for (const file of linted.fixed?.written ?? []) writtenDirs.add(realOf(path.dirname(path.join(plan.target.dir, ...file.split("/")))));
+    for (const file of linted.fixed?.written ?? []) {
+      // A module file may be a symbolic link: the directory of the file it points to changed too.
+      const abs = path.join(plan.target.dir, ...file.split("/"));
+      writtenDirs.add(realOf(path.dirname(abs)));
+      writtenDirs.add(path.dirname(realOf(abs)));
+    }
     out.push(linted);
   }
   return out;
