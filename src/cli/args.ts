@@ -34,6 +34,8 @@ export interface CliArgs {
   /** `--rule id=severity`, in order. */
   ruleSettings: { id: string; severity: SeveritySetting }[];
   recursive: boolean;
+  /** `--jobs N`: worker threads linting modules at once (1: one after another on this thread). */
+  jobs?: number;
   config?: string;
   noConfig: boolean;
   printConfig?: string;
@@ -65,6 +67,7 @@ const OPTIONS = {
   "output-file": { type: "string", short: "o" },
   "also-write": { type: "string", multiple: true },
   "max-warnings": { type: "string" },
+  jobs: { type: "string", short: "j" },
   "allow-warning": { type: "string", multiple: true },
   rule: { type: "string", multiple: true },
   config: { type: "string", short: "c" },
@@ -229,6 +232,14 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
       args.maxWarnings = n;
       break;
     }
+    case "jobs": {
+      const text = v.trim();
+      if (!/^\+?\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+        throw new UsageError(`--jobs expects a whole number of 1 or more, got "${v}"`);
+      }
+      args.jobs = Number(text);
+      break;
+    }
     case "allow-warning":
       for (const part of v.split(",")) {
         const id = part.trim();
@@ -331,6 +342,9 @@ Options:
   --rule ID=SEVERITY        set a rule's severity: off, info, warning, error
                             (repeatable; overrides the config file)
   --recursive, -r           lint every module directory under the paths
+  --jobs, -j N              lint up to N modules at once on worker threads
+                            (default: one per core when there are several
+                            modules; 1 lints them one after another)
   --config, -c FILE         use this config file (no lookup)
   --no-config               ignore .tfcapi-lint.hcl files
   --print-config PATH       print the effective config for PATH and exit

@@ -3,7 +3,7 @@
  * format, and compute the exit code.
  */
 import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
@@ -20,7 +20,7 @@ import { type CliArgs, UsageError } from "./args.js";
 import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
 import { toolVersion } from "./commands.js";
 import { findModuleDirs, isModuleFileName, joinDisplay, moduleDirOf, PathError, type Target } from "./paths.js";
-import { DEEP_NESTING_LIMIT, lintOnDeepStack, type DeepRequest } from "./deep.js";
+import { DEEP_NESTING_LIMIT, lintOnDeepStack, lintOnWorkers, workersAvailable, type DeepRequest, WorkerError, type WorkerReply } from "./deep.js";
 import { nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
 
 export interface Io {
@@ -205,7 +205,9 @@ async function lintTarget(args: CliArgs, plan: Planned, stdin: LintOptions["stdi
   if (deep && nestingLimitHits() > hits) {
     // Deeper than this thread's stack allows: lint (and fix) it again on a
     // thread with a large stack. Nothing was written yet.
-    const again = await lintOnDeepStack({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) });
+    const again = await lintOnDeepStack({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) }).catch((err: unknown) => {
+      throw err instanceof WorkerError ? asCliError(err) : err;
+    });
     if (again !== null) return again;
   }
   if (onlyIfLoads) {
@@ -224,11 +226,98 @@ async function lintTarget(args: CliArgs, plan: Planned, stdin: LintOptions["stdi
  * this thread (which has a large stack) with the raised nesting limit.
  */
 export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
+  try {
+    return await lintOnThisWorker(req);
+  } catch (err) {
+    // The class does not cross the thread boundary: say which one it was.
+    if (err instanceof ConfigError) throw Object.assign(err, { tfcapiKind: "config" });
+    if (err instanceof UsageError) throw Object.assign(err, { tfcapiKind: "usage" });
+    throw err;
+  }
+}
+
+async function lintOnThisWorker(req: DeepRequest): Promise<LintedTarget> {
   setNestingLimit(DEEP_NESTING_LIMIT);
   const args = req.args;
-  const checked = checkOptions(args, req.cwd);
-  const plan = await planFor(req.target, configResolver(args, req.cwd, req.home), overrides(args, checked.role));
+  // A pool worker lints many modules of one run: configs (and the plugins
+  // they list) are read once per worker, as on the main thread.
+  const key = JSON.stringify([args, req.cwd, req.home]);
+  if (workerRun?.key !== key) {
+    const checked = checkOptions(args, req.cwd);
+    workerRun = { key, resolver: configResolver(args, req.cwd, req.home), cli: overrides(args, checked.role) };
+  }
+  const plan = await planFor(req.target, workerRun.resolver, workerRun.cli);
   return lintTarget(args, { ...plan, cwd: req.cwd, home: req.home }, req.stdin, false, req.onlyIfLoads);
+}
+let workerRun: { key: string; resolver: ConfigResolver; cli: CliOverrides } | undefined;
+
+/** How many worker threads lint the plans: --jobs, else one per core when there are several modules; 1 = this thread. */
+function jobsFor(args: CliArgs, plans: number): number {
+  const jobs = args.jobs ?? (plans >= 2 ? availableParallelism() : 1);
+  return Math.min(jobs, plans);
+}
+
+/**
+ * Lints (and fixes) every plan, in the order of the plans, with results as
+ * lintTarget gives them one after another on this thread. With several jobs
+ * the modules are linted on worker threads first, without --fix; with --fix
+ * a module is then linted and fixed here again, in order, when its report
+ * holds a fix or an earlier module wrote a file in a directory it loads
+ * (a module's fixes may write its local children's files, which other
+ * targets also read). A worker that died leaves its module to this thread;
+ * an error a worker met is thrown here when that module's turn comes.
+ */
+async function lintPlans(args: CliArgs, plans: readonly Planned[], stdin: LintOptions["stdin"], onlyIfLoads: (plan: Planned) => string[] | undefined): Promise<LintedTarget[]> {
+  const jobs = jobsFor(args, plans.length);
+  let replies: WorkerReply[] | null = null;
+  if (jobs >= 2 && stdin === undefined && workersAvailable()) {
+    const readOnly: CliArgs = { ...args, fix: false };
+    replies = await lintOnWorkers(
+      plans.map((plan) => {
+        const only = onlyIfLoads(plan);
+        return { args: readOnly, target: plan.target, cwd: plan.cwd, home: plan.home, ...(only ? { onlyIfLoads: only } : {}) };
+      }),
+      jobs,
+    );
+  }
+  const out: LintedTarget[] = [];
+  const writtenDirs = new Set<string>();
+  for (const [i, plan] of plans.entries()) {
+    const reply = replies?.[i] ?? null;
+    if (reply !== null && !reply.ok) throw asCliError(new WorkerError(reply.error, reply.kind));
+    let linted: LintedTarget;
+    if (reply !== null && !(args.fix && fixAgain(reply.result, plan, writtenDirs))) {
+      linted = reply.result;
+      // What fixOnDisk says of a module it has nothing to fix in.
+      if (args.fix && !linted.skipped && linted.outcome.kind === "report" && linted.outcome.readErrors.length === 0) {
+        linted = { ...linted, fixed: { written: [], applied: 0, notes: [], writeErrors: [] } };
+      }
+    } else {
+      linted = await lintTarget(args, plan, stdin, true, onlyIfLoads(plan));
+    }
+    for (const file of linted.fixed?.written ?? []) {
+      // A module file may be a symbolic link: the directory of the file it points to changed too.
+      const abs = path.join(plan.target.dir, ...file.split("/"));
+      writtenDirs.add(realOf(path.dirname(abs)));
+      writtenDirs.add(path.dirname(realOf(abs)));
+    }
+    out.push(linted);
+  }
+  return out;
+}
+
+/** A worker's error as the CLI's own error class, so that it is printed as on this thread. */
+function asCliError(err: WorkerError): Error {
+  if (err.kind === "config") return new ConfigError(err.message);
+  if (err.kind === "usage") return new UsageError(err.message);
+  return new Error(err.message);
+}
+
+/** Whether --fix must lint a module again on this thread (see lintPlans). */
+function fixAgain(linted: LintedTarget, plan: Planned, writtenDirs: ReadonlySet<string>): boolean {
+  if (linted.skipped) return writtenDirs.size > 0;
+  if (linted.outcome.kind === "report" && linted.outcome.report.findings.some((f) => f.fix !== undefined)) return true;
+  return [plan.target.dir, ...linted.nested].some((d) => writtenDirs.has(realOf(d)));
 }
 
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
@@ -333,8 +422,9 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const nested = new Set<string>();
     const results: { plan: Planned; outcome: Slim }[] = [];
     const fixes = new FixTally();
-    for (const plan of plans) {
-      const linted = await lintTarget(args, plan, stdin, true, ancestors.has(realOf(plan.target.dir)) ? [...fileDirs] : undefined);
+    const all = await lintPlans(args, plans, stdin, (plan) => (ancestors.has(realOf(plan.target.dir)) ? [...fileDirs] : undefined));
+    for (const [i, plan] of plans.entries()) {
+      const linted = all[i]!;
       if (linted.skipped) continue;
       if (linted.fixed) fixes.record(plan.target.display, linted.fixed);
       if (nesting) for (const dir of linted.nested) nested.add(realOf(dir));
