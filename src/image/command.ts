@@ -20,6 +20,8 @@ import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
 import type { ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
+import { errorText } from "../terraform/files.js";
+import { isModuleFileName } from "../cli/paths.js";
 import { type CliArgs, UsageError } from "../cli/args.js";
 import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "../cli/formats.js";
 import { toolVersion } from "../cli/commands.js";
@@ -81,6 +83,15 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
     if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
   }
   if (args.platform !== undefined && args.allPlatforms) throw new UsageError("use either --platform or --all-platforms, not both");
+  if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
+    throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
+  for (const a of args.alsoWrite) {
+    if (!isFormatName(a.format)) throw new UsageError(`--also-write: unknown format "${a.format}" (known: ${FORMAT_NAMES.join(", ")})`);
+    if (isModuleFileName(path.basename(a.path))) {
+      throw new UsageError(`--also-write ${a.format}=${a.path}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+    }
+  }
   return { ...(role ? { role } : {}), contract: args.contract ?? CONTRACT_VERSIONS[0]!, format };
 }
 
@@ -321,8 +332,10 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       image: { ref, digest, platforms },
     };
     const failOn: Severity = args.strict ? "warning" : "error";
+    const overLimit = args.maxWarnings !== undefined && warnings > args.maxWarnings;
     const run: RunReport = {
       modules: [report],
+      ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings" } } : {}),
       rules: REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: path.resolve(io.cwd),
@@ -335,11 +348,21 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       try {
         writeFileSync(args.outputFile, text);
       } catch (err) {
-        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${errorText(err)}\n`);
         return EXIT_READ;
       }
     } else {
       io.stdout(text);
+    }
+    // The same run in more formats (the Action reads its counts from a JSON copy).
+    for (const a of args.alsoWrite) {
+      const also = (await loadFormatter(a.format))!;
+      try {
+        writeFileSync(a.path, also(run, { color: false, env: io.env }));
+      } catch (err) {
+        io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${errorText(err)}\n`);
+        return EXIT_READ;
+      }
     }
     if (checked.format === "github") {
       const r = await writeStepSummary(run, io.env);
@@ -350,7 +373,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       return EXIT_READ;
     }
     let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
-    if (args.maxWarnings !== undefined && warnings > args.maxWarnings) failed = true;
+    if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
     if (err instanceof UsageError || err instanceof ImageRefError) {
