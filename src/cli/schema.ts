@@ -13,6 +13,7 @@ import { statSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { isRole } from "../contract/roles.js";
+import { errorText } from "../terraform/files.js";
 import { loadModule } from "../terraform/load.js";
 import { schemaSizeError, variablesSchema } from "../schema/variables-schema.js";
 import type { Io } from "./run.js";
@@ -89,7 +90,7 @@ function loadForSchema(dir: string): ReturnType<typeof loadModule> | string {
     if (code === "ENOENT") return "no such directory";
     if (code === "ENOTDIR") return "a component of the path is not a directory";
     if (code === "EACCES" || code === "EPERM") return "permission denied";
-    return code ?? String(err);
+    return errorText(err);
   }
   const load = loadModule(dir);
   const root = load.root;
