@@ -16,7 +16,8 @@ import * as posix from "node:path/posix";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
-import { isKnownRule, REGISTRY } from "../lint/meta-rules.js";
+import { REGISTRY } from "../lint/meta-rules.js";
+import { ruleIdProblem } from "../config/values.js";
 import type { ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
@@ -79,9 +80,17 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
   if (args.json && args.format !== undefined && args.format !== "json") throw new UsageError(`--json conflicts with --format ${args.format}`);
   const format = args.json ? "json" : (args.format ?? "text");
   if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
+  // Rule ids judged as the module command judges them.
   for (const r of args.ruleSettings) {
-    if (!isKnownRule(r.id)) throw new UsageError(`--rule: unknown rule "${r.id}" (run "tfcapi-lint rules" for the list)`);
+    const bad = ruleIdProblem(r.id);
+    if (bad !== null) throw new UsageError(`--rule: ${bad}`);
   }
+  for (const id of args.allowWarnings) {
+    const bad = ruleIdProblem(id);
+    if (bad !== null) throw new UsageError(`--allow-warning: ${bad}`);
+  }
+  // The image command reads no config file: say so rather than ignore one named.
+  if (args.config !== undefined) throw new UsageError("--config cannot be used with the image command (it reads no .tfcapi-lint.hcl; use --rule and --allow-warning)");
   if (args.platform !== undefined && args.allPlatforms) throw new UsageError("use either --platform or --all-platforms, not both");
   if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
     throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);

@@ -70,3 +70,22 @@ describe("image --max-warnings", () => {
     expect(within.stdout).not.toContain("more than --max-warnings");
   });
 });
+
+describe("image option checks, as the module command makes them", () => {
+  test("an unknown rule in --allow-warning is a usage error (it was silently accepted)", async () => {
+    const r = await run(["image", "--allow-warning", "nope/nope", ref]);
+    expect(r).toEqual({ code: 3, stdout: "", stderr: 'tfcapi-lint: --allow-warning: unknown rule "nope/nope" (run "tfcapi-lint rules" for the list)\n' });
+    const bad = await run(["image", "--allow-warning", "Not An Id", ref]);
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toBe('tfcapi-lint: --allow-warning: "Not An Id" is not a valid rule id (run "tfcapi-lint rules" for the list)\n');
+  });
+
+  test("--config is refused instead of being ignored", async () => {
+    const r = await run(["image", "--config", "/nonexistent.hcl", ref]);
+    expect(r).toEqual({
+      code: 3,
+      stdout: "",
+      stderr: "tfcapi-lint: --config cannot be used with the image command (it reads no .tfcapi-lint.hcl; use --rule and --allow-warning)\n",
+    });
+  });
+});
