@@ -67,3 +67,12 @@ describe("the Action with command: image", () => {
     expect(r.outputs.warnings).toBe("1");
   });
 });
+
+describe("inputs that do not apply to command: image", () => {
+  it("config is refused with a clear annotation (the image command reads no config file)", () => {
+    const r = runAction({ INPUT_COMMAND: "image", INPUT_TARGET: "oci:build/my image", INPUT_CONFIG: ".tfcapi-lint.hcl" });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toBe("::error title=tfcapi-lint action::config is not used with command: image (an image is checked without .tfcapi-lint.hcl)\n");
+    expect(r.outputs).toEqual({});
+  });
+});
