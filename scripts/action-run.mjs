@@ -137,6 +137,7 @@ export function buildArgs() {
     if (bool("insecure")) args.push("--insecure");
   }
   const config = input("config").trim();
+  if (config !== "" && command === "image") throw new InputError("config is not used with command: image (an image is checked without .tfcapi-lint.hcl)");
   if (config !== "") args.push("--config", config);
   args.push(...splitWords(input("args"), "args"));
 

@@ -356,13 +356,13 @@ Options:
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours
   --quiet, -q               print errors only (the exit code is unchanged)
+  --version, -v             print the version
+  --help, -h                print this help
 
 Image options (tfcapi-lint image oci:DIR | host[:port]/repo[:tag|@digest]):
   --platform OS/ARCH        the platform to check (default linux/amd64)
   --all-platforms           check every platform of an index
-  --insecure                plain HTTP to the registry
-  --version, -v             print the version
-  --help, -h                print this help
+  --insecure                HTTPS without certificate checks, or plain HTTP
 
 Exit codes: 0 nothing failing, 1 findings at or above the threshold,
 2 something could not be read (or internal error), 3 usage or config error.

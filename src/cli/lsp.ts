@@ -13,11 +13,26 @@ export function isLspCommand(argv: readonly string[]): boolean {
   return argv[0] === "lsp" || (argv.length === 1 && argv[0] === "--stdio");
 }
 
-/** Start the server; the promise settles only if it cannot start (the server ends the process on `exit`). */
-export function startLsp(argv: readonly string[]): Promise<number> {
+export const LSP_HELP = `Usage: tfcapi-lint lsp [--stdio]
+
+Run the language server (Language Server Protocol over stdin and stdout) for
+editors: diagnostics as you type, quick fixes, ignore comments, rule docs on
+hover. An editor starts it; see the README's Editors section for VS Code,
+Neovim and Helix. --stdio is accepted for clients that pass it.
+`;
+
+/**
+ * Start the server; the promise settles only if it cannot start (the server
+ * ends the process on \`exit\`), or with 0 after \`--help\`.
+ */
+export function startLsp(argv: readonly string[], out: (text: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
   const rest = argv[0] === "lsp" ? argv.slice(1) : argv;
   for (const a of rest) {
-    if (a !== "--stdio") throw new UsageError(`lsp: unknown argument "${a}" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it)`);
+    if (a !== "--stdio" && a !== "--help" && a !== "-h") throw new UsageError(`lsp: unknown argument "${a}" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it)`);
+  }
+  if (rest.some((a) => a !== "--stdio")) {
+    out(LSP_HELP);
+    return Promise.resolve(0);
   }
   const bundle = fileURLToPath(new URL("./lsp.cjs", import.meta.url));
   if (!existsSync(bundle)) throw new Error(`the language server bundle ${bundle} is missing; run npm run build`);

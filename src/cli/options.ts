@@ -8,8 +8,10 @@ import type { Role } from "../contract/roles-api.js";
 import { ruleIdProblem } from "../config/values.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { FORMAT_NAMES, isFormatName } from "./formats.js";
+import { isModuleFileName } from "./paths.js";
+import * as path from "node:path";
 
-/** `--contract`, `--role`, and the output format (`--json` or `--format`). Throws UsageError. */
+/** `--contract`, `--role`, the output format (`--json` or `--format`) and the report files (`-o`, `--also-write`). Throws UsageError. */
 export function checkLintOptions(args: CliArgs): { role?: Role; format: string } {
   if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
     throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
@@ -24,6 +26,15 @@ export function checkLintOptions(args: CliArgs): { role?: Role; format: string }
   }
   const format = args.json ? "json" : (args.format ?? "text");
   if (!isFormatName(format)) throw new UsageError(`unknown format "${format}" (known: ${FORMAT_NAMES.join(", ")})`);
+  if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
+    throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
+  for (const a of args.alsoWrite) {
+    if (!isFormatName(a.format)) throw new UsageError(`--also-write: unknown format "${a.format}" (known: ${FORMAT_NAMES.join(", ")})`);
+    if (isModuleFileName(path.basename(a.path))) {
+      throw new UsageError(`--also-write ${a.format}=${a.path}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+    }
+  }
   return { ...(role ? { role } : {}), format };
 }
 

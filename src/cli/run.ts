@@ -14,7 +14,7 @@ import type { RuleDefinition, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
-import { FORMAT_NAMES, isFormatName, loadFormatter, writeStepSummary } from "./formats.js";
+import { loadFormatter, writeStepSummary } from "./formats.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
@@ -68,17 +68,8 @@ function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string
   if (args.stdin && args.positionals.length > 0) throw new UsageError("--stdin takes no paths; the module is the directory of --stdin-filename");
   if (args.stdin && args.recursive) throw new UsageError("--stdin cannot be combined with --recursive");
   if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
-  if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
-    throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
-  }
   if (args.platform !== undefined || args.allPlatforms || args.insecure) {
     throw new UsageError(`${args.platform !== undefined ? "--platform" : args.allPlatforms ? "--all-platforms" : "--insecure"} is an option of the image command (tfcapi-lint image REF)`);
-  }
-  for (const a of args.alsoWrite) {
-    if (!isFormatName(a.format)) throw new UsageError(`--also-write: unknown format "${a.format}" (known: ${FORMAT_NAMES.join(", ")})`);
-    if (isModuleFileName(path.basename(a.path))) {
-      throw new UsageError(`--also-write ${a.format}=${a.path}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
-    }
   }
   if (args.command === "module") {
     if (args.positionals.length !== 1) throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
@@ -458,7 +449,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       for (const e of outcome.readErrors) {
         const file = e.file === "" ? report.dir : path.join(report.dir, ...e.file.split("/"));
         const shown = joinDisplay(plan.target.display, e.file);
-        problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir });
+        problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir, ...(e.kind === "rule-failed" ? { ruleFailure: true } : {}) });
       }
       if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
       // --quiet only hides: what fails the run is decided on every finding.

@@ -10,9 +10,14 @@
  * the lint command's.
  */
 import { statSync } from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
+import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep.js";
 import { isRole } from "../contract/roles.js";
+import { errorText } from "../terraform/files.js";
 import { loadModule } from "../terraform/load.js";
 import { schemaSizeError, variablesSchema } from "../schema/variables-schema.js";
 import type { Io } from "./run.js";
@@ -41,7 +46,9 @@ function usage(io: Io, message: string): number {
   return EXIT_USAGE;
 }
 
-export function runSchema(argv: readonly string[], io: Io): number {
+export function runSchema(argv: readonly string[], io: Io): number | Promise<number> {
+  const worker = deepWorker();
+  if (worker?.workerData?.[DEEP_SCHEMA] === true) setNestingLimit(DEEP_NESTING_LIMIT);
   let parsed;
   try {
     parsed = parseArgs({
@@ -65,7 +72,15 @@ export function runSchema(argv: readonly string[], io: Io): number {
   if (positionals.length > 1) return usage(io, `takes exactly one module directory (got ${positionals.length}: ${positionals.join(" ")})`);
   const dir = positionals[0]!;
 
+  const hits = nestingLimitHits();
   const loaded = loadForSchema(path.resolve(io.cwd, dir));
+  if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
+    // Nested deeper than this thread's stack allows (Terraform has no such
+    // limit): the same command again on a thread with a large stack, as the
+    // lint command does (src/cli/deep.ts).
+    const again = schemaOnDeepStack(argv, io);
+    if (again !== null) return again;
+  }
   if (typeof loaded === "string") {
     io.stderr(`tfcapi-lint schema: cannot load the module in ${dir}: ${loaded}\n`);
     return EXIT_LOAD;
@@ -89,7 +104,7 @@ function loadForSchema(dir: string): ReturnType<typeof loadModule> | string {
     if (code === "ENOENT") return "no such directory";
     if (code === "ENOTDIR") return "a component of the path is not a directory";
     if (code === "EACCES" || code === "EPERM") return "permission denied";
-    return code ?? String(err);
+    return errorText(err);
   }
   const load = loadModule(dir);
   const root = load.root;
@@ -126,4 +141,61 @@ function optionErrorText(err: unknown): string {
     return message.includes("--role") ? "--role needs a value (cluster, machine or machinepool)" : message.split("\n")[0]!;
   }
   return message.split("\n")[0]!;
+}
+
+const DEEP_SCHEMA = "tfcapiLintDeepSchema";
+
+type WorkerThreads = typeof import("node:worker_threads");
+
+/** node:worker_threads, loaded only by the schema command. */
+function deepWorker(): WorkerThreads {
+  return createRequire(import.meta.url)("node:worker_threads") as WorkerThreads;
+}
+
+// Runs in the worker: the bundle's own `main` with the schema arguments.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const loader = require(workerData.loader);
+let stdout = "";
+let stderr = "";
+const io = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => "", env: workerData.env, cwd: workerData.cwd, isTTY: false };
+loader.main(["schema", ...workerData.argv], io).then(
+  (code) => parentPort.postMessage({ code, stdout, stderr }),
+  (err) => parentPort.postMessage({ code: 2, stdout, stderr: stderr + "tfcapi-lint schema: " + (err && err.message ? err.message : String(err)) + "\\n" }),
+);
+`;
+
+/** The schema command on a large-stack worker; null when not running from the bundle (no worker can load it). */
+function schemaOnDeepStack(argv: readonly string[], io: Io): Promise<number> | null {
+  let file: string;
+  try {
+    file = fileURLToPath(import.meta.url);
+  } catch {
+    return null;
+  }
+  if (path.basename(file) !== "cli.cjs") return null;
+  const loader = path.join(path.dirname(file), "cli-loader.cjs");
+  const { Worker } = deepWorker();
+  return new Promise((resolve) => {
+    let reply: { code: number; stdout: string; stderr: string } | undefined;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { loader, argv: [...argv], env: { ...io.env }, cwd: io.cwd, [DEEP_SCHEMA]: true },
+      resourceLimits: { stackSizeMb: DEEP_STACK_MB },
+      stdout: false,
+      stderr: false,
+    });
+    worker.on("message", (m: typeof reply) => {
+      reply = m;
+    });
+    worker.on("error", (err) => {
+      reply = { code: EXIT_LOAD, stdout: "", stderr: `tfcapi-lint schema: ${err.message}\n` };
+    });
+    worker.on("exit", () => {
+      const r = reply ?? { code: EXIT_LOAD, stdout: "", stderr: "tfcapi-lint schema: the worker thread stopped without an answer\n" };
+      if (r.stdout !== "") io.stdout(r.stdout);
+      if (r.stderr !== "") io.stderr(r.stderr);
+      resolve(r.code);
+    });
+  });
 }

@@ -20,6 +20,7 @@ import { REGISTRY } from "../lint/meta-rules.js";
 import type { ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
+import { errorText } from "../terraform/files.js";
 import { type CliArgs, UsageError } from "../cli/args.js";
 import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
 import { loadFormatter, writeStepSummary } from "../cli/formats.js";
@@ -69,6 +70,8 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
   for (const [set, name] of unsupported) if (set) throw new UsageError(`${name} cannot be used with the image command`);
   const { role, format } = checkLintOptions(args);
   checkRuleFlags(args);
+  // The image command reads no config file: say so rather than ignore one named.
+  if (args.config !== undefined) throw new UsageError("--config cannot be used with the image command (it reads no .tfcapi-lint.hcl; use --rule and --allow-warning)");
   if (args.platform !== undefined && args.allPlatforms) throw new UsageError("use either --platform or --all-platforms, not both");
   return { ...(role ? { role } : {}), contract: args.contract ?? CONTRACT_VERSIONS[0]!, format };
 }
@@ -310,8 +313,10 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       image: { ref, digest, platforms },
     };
     const failOn: Severity = args.strict ? "warning" : "error";
+    const overLimit = args.maxWarnings !== undefined && warnings > args.maxWarnings;
     const run: RunReport = {
       modules: [report],
+      ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings" } } : {}),
       rules: REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: path.resolve(io.cwd),
@@ -324,11 +329,21 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       try {
         writeFileSync(args.outputFile, text);
       } catch (err) {
-        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${errorText(err)}\n`);
         return EXIT_READ;
       }
     } else {
       io.stdout(text);
+    }
+    // The same run in more formats (the Action reads its counts from a JSON copy).
+    for (const a of args.alsoWrite) {
+      const also = (await loadFormatter(a.format))!;
+      try {
+        writeFileSync(a.path, also(run, { color: false, env: io.env }));
+      } catch (err) {
+        io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${errorText(err)}\n`);
+        return EXIT_READ;
+      }
     }
     if (checked.format === "github") {
       const r = await writeStepSummary(run, io.env);
@@ -339,7 +354,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       return EXIT_READ;
     }
     let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
-    if (args.maxWarnings !== undefined && warnings > args.maxWarnings) failed = true;
+    if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
     if (err instanceof UsageError || err instanceof ImageRefError) {

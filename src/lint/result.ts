@@ -66,6 +66,13 @@ export interface ReadProblem {
   message: string;
   /** Absolute directory of the module report it belongs to, when one was linted. */
   moduleDir?: string;
+  /** Not something unread but a rule that failed (threw, or reported something that is no finding). */
+  ruleFailure?: boolean;
+}
+
+/** What a report calls a problem of the run: `read-error`, or `rule-error` for a rule that failed. */
+export function problemId(e: ReadProblem): "read-error" | "rule-error" {
+  return e.ruleFailure === true ? "rule-error" : "read-error";
 }
 
 /** More warnings than `--max-warnings` / `max_warnings` allow (fails the run). */

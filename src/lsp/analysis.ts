@@ -76,8 +76,14 @@ export function placeFindings(report: ModuleReport, indexes: Indexes): Map<strin
   const rootFiles = [...report.sources.keys()].filter((f) => !f.includes("/")).sort();
   for (const finding of report.findings) {
     if (finding.suppressed) continue;
-    const moduleLevel = finding.file === "" || finding.range.start.line === 0;
-    const file = finding.file !== "" ? finding.file : moduleLevelFile(finding.ruleId, rootFiles);
+    let moduleLevel = finding.file === "" || finding.range.start.line === 0;
+    let file = finding.file !== "" ? finding.file : moduleLevelFile(finding.ruleId, rootFiles);
+    // A file with no text (a module file link that cannot be resolved, say):
+    // shown where module-level findings go rather than not at all.
+    if (file !== null && !indexes.get(file)) {
+      file = moduleLevelFile(finding.ruleId, rootFiles);
+      moduleLevel = true;
+    }
     if (file === null) continue;
     const ix = indexes.get(file);
     if (!ix) continue;

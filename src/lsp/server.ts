@@ -47,6 +47,9 @@ import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/fix.js";
 import type { ModuleReport } from "../lint/result.js";
 import { CONFIG_FILE_NAME, ConfigError, findConfigFile, parseConfigText, readConfigFile, type FileConfig } from "../config/load.js";
 import { effectiveConfig, severityMap } from "../config/effective.js";
+import { pluginRulesOf } from "../config/plugins.js";
+import { BUILTIN_RULES } from "../lint/meta-rules.js";
+import type { RuleDefinition } from "../lint/types.js";
 import { ruleDoc, ruleDocUrl } from "../report/docs.js";
 import { isIgnoredFileName, moduleFileExtension } from "../terraform/files.js";
 import type { ParseCache } from "../terraform/load.js";
@@ -277,10 +280,43 @@ export function runServer(): Promise<never> {
     return entry.config;
   }
 
+  /** The rules of the plugins a config file lists, once loaded (see loadPluginsFor). */
+  const pluginRules = new WeakMap<FileConfig, readonly RuleDefinition[]>();
+
+  /**
+   * Load the plugins the module's config lists, as the CLI does; a plugin
+   * that cannot be loaded is shown on the config file (and the module is
+   * linted with the built-in rules meanwhile).
+   */
+  async function loadPluginsFor(dir: string): Promise<void> {
+    const config = configFor(dir);
+    if (!config || config.plugins.length === 0 || pluginRules.has(config)) return;
+    try {
+      pluginRules.set(config, await pluginRulesOf(config));
+    } catch (err) {
+      pluginRules.set(config, []);
+      if (!(err instanceof ConfigError)) throw err;
+      const doc = openDocs.get(config.path);
+      let text: string | null = doc ? doc.getText() : null;
+      if (text === null) {
+        try {
+          text = readConfigFileText(config.path);
+        } catch {
+          text = null;
+        }
+      }
+      // `plugin "X" (FILE:LINE:COL): why` -> `FILE:LINE:COL: plugin "X": why`, placed on the entry.
+      const message = err.message.replace(/^(plugin "[^"\n]*") \(([^\n]+):(\d+):(\d+)\): /gm, (_m, what: string, file: string, line: string, col: string) => `${file}:${line}:${col}: ${what}: `);
+      contribute(`config:${config.path}`, new Map([[uriOf(config.path), configDiagnostics(config.path, message, text)]]));
+    }
+  }
+
   function optionsFor(dir: string): LintOptions {
     const config = configFor(dir);
     const e = effectiveConfig(config, { rules: [], strict: false });
+    const plugins = config ? (pluginRules.get(config) ?? []) : [];
     const opts: LintOptions = {
+      ...(plugins.length > 0 ? { ruleSet: [...BUILTIN_RULES, ...plugins] } : {}),
       severities: severityMap(e),
       inlineConfig: true,
       reportUnusedIgnores,
@@ -369,6 +405,15 @@ export function runServer(): Promise<never> {
   async function lintAsync(m: Tracked): Promise<void> {
     const generation = m.generation;
     try {
+      // Plugins load once per config file (an await only the first time).
+      const config = configFor(m.dir);
+      if (config && config.plugins.length > 0 && !pluginRules.has(config)) {
+        await loadPluginsFor(m.dir);
+        if (m.generation !== generation || modules.get(m.dir) !== m) {
+          stats.abandoned++;
+          return;
+        }
+      }
       let t = performance.now();
       let work = 0;
       let cpu = process.cpuUsage();

@@ -15,7 +15,7 @@
  * Suppressed findings are left out. A file or directory that cannot be read
  * is an error without position under its own name, `source="tfcapi-lint.read-error"`.
  */
-import type { FormatOptions, RunReport } from "../lint/result.js";
+import { problemId, type FormatOptions, type RunReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
 import { displayPath, hasPosition, relativePath, visibleFindings } from "./util.js";
 import { escapeXml, XML_DECLARATION } from "./xml.js";
@@ -56,7 +56,7 @@ export function formatCheckstyle(run: RunReport, _opts: FormatOptions): string {
       errors = [];
       files.set(name, errors);
     }
-    errors.push(`    <error severity="error" message="${escapeXml(e.message)}" source="tfcapi-lint.read-error"/>`);
+    errors.push(`    <error severity="error" message="${escapeXml(e.message)}" source="tfcapi-lint.${problemId(e)}"/>`);
   }
   const out = [XML_DECLARATION, '<checkstyle version="4.3">'];
   // Checkstyle has no place for run metadata; a comment keeps the role (and

@@ -13,7 +13,7 @@
  * spaces; the first `:line:col: severity: ` after the path is taken, so a
  * message that itself looks like a location cannot shift the fields).
  */
-import type { FormatOptions, RunReport } from "../lint/result.js";
+import { problemId, type FormatOptions, type RunReport } from "../lint/result.js";
 import { displayPath, hasPosition, oneLine, relativePath, visibleFindings } from "./util.js";
 
 /**
@@ -32,7 +32,7 @@ export function formatCompact(run: RunReport, _opts: FormatOptions): string {
     }
   }
   for (const e of run.readErrors ?? []) {
-    lines.push(`${oneLine(relativePath(run.cwd, e.path))}:0:0: error: ${oneLine(e.message)} [read-error]`);
+    lines.push(`${oneLine(relativePath(run.cwd, e.path))}:0:0: error: ${oneLine(e.message)} [${problemId(e)}]`);
   }
   return lines.length > 0 ? lines.join("\n") + "\n" : "";
 }

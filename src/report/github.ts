@@ -24,7 +24,7 @@
  * and it is a separate function (the CLI calls it after printing the
  * annotations); `formatGithub` itself is pure.
  */
-import type { FormatOptions, ModuleReport, RunReport } from "../lint/result.js";
+import { problemId, type FormatOptions, type ModuleReport, type RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
 import {
   displayPath,
@@ -97,11 +97,12 @@ export function formatGithub(run: RunReport, opts: FormatOptions): string {
     for (const f of visibleFindings(mod)) bySeverity[f.severity].push(annotation(base, mod, f));
   }
   // What could not be read comes first: it is why the run is incomplete.
-  const unread = (run.readErrors ?? []).map((e) =>
-    e.directory
-      ? `::error title=tfcapi-lint read error::${escapeData(e.message)}`
-      : `::error file=${escapeProperty(relativePath(base, e.path))},title=tfcapi-lint read error::${escapeData(e.message)}`,
-  );
+  const unread = (run.readErrors ?? []).map((e) => {
+    const title = `tfcapi-lint ${problemId(e).replace("-", " ")}`;
+    return e.directory
+      ? `::error title=${title}::${escapeData(e.message)}`
+      : `::error file=${escapeProperty(relativePath(base, e.path))},title=${title}::${escapeData(e.message)}`;
+  });
   bySeverity.error.unshift(...unread);
   const lines: string[] = [];
   for (const sev of ORDER) lines.push(...bySeverity[sev].slice(0, ANNOTATIONS_PER_TYPE));

@@ -15,7 +15,7 @@
  * `--max-warnings` is a failing `max-warnings` case. No timestamps or durations: the output
  * is deterministic (`time="0"`).
  */
-import type { FormatOptions, ModuleReport, ReadProblem, RunReport } from "../lint/result.js";
+import { problemId, type FormatOptions, type ModuleReport, type ReadProblem, type RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
 import { displayPath, failsRun, hasPosition, oneLine, plural, relativePath, SEVERITY_RANK } from "./util.js";
 import { escapeXml, escapeXmlText, XML_DECLARATION } from "./xml.js";
@@ -73,8 +73,8 @@ function testCase(run: RunReport, mod: ModuleReport, suiteName: string, id: stri
 function readErrorCases(run: RunReport, suiteName: string, errors: readonly ReadProblem[]): string[] {
   return errors.map(
     (e) =>
-      `    <testcase name="read-error" classname="${escapeXml(suiteName)}" time="0">\n` +
-      `      <error message="${escapeXml(oneLine(e.message))}" type="read-error">${escapeXmlText(relativePath(run.cwd, e.path))}</error>\n` +
+      `    <testcase name="${problemId(e)}" classname="${escapeXml(suiteName)}" time="0">\n` +
+      `      <error message="${escapeXml(oneLine(e.message))}" type="${problemId(e)}">${escapeXmlText(relativePath(run.cwd, e.path))}</error>\n` +
       "    </testcase>",
   );
 }

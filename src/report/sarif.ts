@@ -37,7 +37,7 @@
  */
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import type { FormatOptions, ModuleReport, RunReport } from "../lint/result.js";
+import { problemId, type FormatOptions, type ModuleReport, type RunReport } from "../lint/result.js";
 import type { Finding, Fix, RuleDefinition, Severity, TextEdit } from "../lint/types.js";
 import { firstParagraph, REPOSITORY_URL, ruleDoc, ruleDocUrl } from "./docs.js";
 import { displayPath, hasPosition, isModuleLevel, relativePath, ruleMap, splitLines } from "./util.js";
@@ -327,7 +327,7 @@ function invocation(run: RunReport): Record<string, unknown> {
       return {
         level: "error",
         message: { text: e.message },
-        descriptor: { id: "read-error" },
+        descriptor: { id: problemId(e) },
         locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: "%SRCROOT%" } } }],
       };
     }),

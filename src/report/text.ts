@@ -122,14 +122,24 @@ interface Tally {
   suppressed: number;
   fixable: number;
   readErrors: number;
+  /** What the run could not do, in words: "1 read error", "1 rule failure", or both. */
+  unread: string;
 }
 
-function tallyOf(mods: ModuleReport[], readErrors: number): Tally {
+function unreadWords(errors: readonly ReadProblem[]): string {
+  const rules = errors.filter((e) => e.ruleFailure === true).length;
+  const reads = errors.length - rules;
+  return [reads > 0 ? plural(reads, "read error") : "", rules > 0 ? plural(rules, "rule failure") : ""].filter((w) => w !== "").join(" and ");
+}
+
+function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[]): Tally {
+  const readErrors = errors.length;
   return {
     counts: addSummaries(mods.map((m) => m.summary)),
     suppressed: mods.reduce((n, m) => n + suppressedFindings(m).length, 0),
     fixable: mods.reduce((n, m) => n + visibleFindings(m).filter((f) => f.fix !== undefined).length, 0),
     readErrors,
+    unread: unreadWords(errors),
   };
 }
 
@@ -140,7 +150,7 @@ function tallyOf(mods: ModuleReport[], readErrors: number): Tally {
 function totalsLine(t: Tally, c: Colors, suffix = ""): string {
   const total = totalOf(t.counts);
   const sup = t.suppressed > 0 ? `, ${t.suppressed} suppressed` : "";
-  const unread = plural(t.readErrors, "read error");
+  const unread = t.unread;
   if (total === 0 && t.readErrors > 0) return `${c.red(c.bold("✖"))} ${c.bold(`not fully linted${suffix}: ${unread}`)}${sup}`;
   if (total === 0) return c.green(`✔ no problems${suffix}`) + (sup ? ` (${t.suppressed} suppressed)` : "");
   const fix = t.fixable > 0 ? `, ${t.fixable} fixable with --fix` : "";
@@ -150,7 +160,7 @@ function totalsLine(t: Tally, c: Colors, suffix = ""): string {
 }
 
 function readErrorLines(errors: readonly ReadProblem[], c: Colors): string[] {
-  return errors.map((e) => `${c.red("error")}  ${sanitizeControls(e.message)}  ${c.dim("(not linted)")}`);
+  return errors.map((e) => `${c.red("error")}  ${sanitizeControls(e.message)}  ${c.dim(e.ruleFailure === true ? "(rule failed)" : "(not linted)")}`);
 }
 
 function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: boolean): string[] {
@@ -165,7 +175,7 @@ function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: 
   }
   const unread = (run.readErrors ?? []).filter((e) => e.moduleDir === mod.dir);
   if (unread.length > 0) out.push(...readErrorLines(unread, c), "");
-  out.push(totalsLine(tallyOf([mod], unread.length), c));
+  out.push(totalsLine(tallyOf([mod], unread), c));
   out.push(c.dim(roleLine(mod)));
   out.push(c.dim(fileSetLine(mod)));
   return out;
@@ -182,9 +192,9 @@ export function formatText(run: RunReport, opts: FormatOptions): string {
   const sections = run.modules.map((mod) => formatModule(run, mod, c, many || orphans.length > 0).join("\n"));
   if (orphans.length > 0) sections.push(readErrorLines(orphans, c).join("\n"));
   let out = sections.join("\n\n");
-  const allErrors = (run.readErrors ?? []).length;
-  if (many || (orphans.length > 0 && (run.modules.length > 0 || allErrors > 0))) {
-    if (run.modules.length === 0) out += `\n\n${c.red(c.bold("✖"))} ${c.bold(`nothing linted: ${plural(allErrors, "read error")}`)}`;
+  const allErrors = run.readErrors ?? [];
+  if (many || (orphans.length > 0 && (run.modules.length > 0 || allErrors.length > 0))) {
+    if (run.modules.length === 0) out += `\n\n${c.red(c.bold("✖"))} ${c.bold(`nothing linted: ${unreadWords(allErrors)}`)}`;
     else out += `\n\n${totalsLine(tallyOf(run.modules, allErrors), c, many ? ` in ${plural(run.modules.length, "module")}` : "")}`;
   }
   if (run.warningLimit) {

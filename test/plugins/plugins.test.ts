@@ -182,7 +182,7 @@ describe("plugins listed in .tfcapi-lint.hcl", () => {
     // The failure is in the report too (as every error of the run is), and on stderr.
     expect(r.stdout).toBe(
       "pool/main.tf:32:32: warning: aws_launch_template.node has no description; add one [acme/template-owner]\n" +
-        "pool:0:0: error: pool: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors) [read-error]\n",
+        "pool:0:0: error: pool: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors) [rule-error]\n",
     );
     expect(r.stderr).toContain("tfcapi-lint: pool: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors)\n");
     expect(hasStackTrace(r.stderr)).toBe(false);

@@ -1,0 +1,93 @@
+/**
+ * The language server runs the plugins the module's config lists, as the
+ * CLI does: their findings, with the config's severity and the rule's url,
+ * the rule's docs on hover, and a plugin that cannot be loaded shown on the
+ * config file.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../ship/helpers.js";
+import { LspClient, REPO, uri } from "./client.js";
+
+const PLUGIN = `
+export default {
+  name: "acme",
+  rules: [
+    {
+      id: "acme/template-owner",
+      severity: "error",
+      roles: ["machinepool"],
+      summary: "Launch templates say what they are for",
+      docs: "# acme/template-owner\\n\\nEvery launch template has a description.\\n",
+      url: "https://example.test/acme/template-owner",
+      check(ctx) {
+        for (const r of ctx.expressions.resources.values()) {
+          if (r.type === "aws_launch_template" && !r.body.attributes.some((a) => a.name === "description")) {
+            ctx.report({ message: r.address + " has no description; add one", file: r.file, range: r.block.labelRanges[1] });
+          }
+        }
+      },
+    },
+  ],
+};
+`;
+
+let root: string;
+let c: LspClient | undefined;
+
+beforeAll(() => {
+  ensureBuilt();
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-plugins-")));
+  mkdirSync(path.join(root, ".git"));
+  for (const name of ["good", "bad"]) {
+    cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, name, "pool"), { recursive: true });
+    mkdirSync(path.join(root, name, "lint"));
+    writeFileSync(path.join(root, name, "lint", "acme.mjs"), PLUGIN);
+  }
+  writeFileSync(path.join(root, "good", ".tfcapi-lint.hcl"), 'plugins = ["./lint/acme.mjs"]\n\nrule "acme/template-owner" {\n  severity = "warning"\n}\n');
+  writeFileSync(path.join(root, "bad", ".tfcapi-lint.hcl"), 'plugins = ["./lint/missing.mjs"]\n');
+});
+afterAll(() => {
+  c?.kill();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("plugins in the language server", () => {
+  it("shows a plugin rule's findings with the config's severity, and its docs on hover", async () => {
+    c = new LspClient({ cwd: root });
+    await c.initialize({}, { debounceMs: 0 }, root);
+    await c.initialized();
+    const main = path.join(root, "good", "pool", "main.tf");
+    await c.open(main, readFileSync(main, "utf8"));
+    const diags = await c.latest(uri(main), (d) => d.some((x) => x.code === "acme/template-owner"));
+    expect(diags.filter((d) => d.code === "acme/template-owner")).toEqual([
+      {
+        range: { start: { line: 31, character: 31 }, end: { line: 31, character: 37 } },
+        severity: 2,
+        code: "acme/template-owner",
+        codeDescription: { href: "https://example.test/acme/template-owner" },
+        source: "tfcapi-lint",
+        message: "aws_launch_template.node has no description; add one",
+      },
+    ]);
+    const hover = await c.hover(main, { line: 31, character: 33 });
+    expect(hover?.contents.value).toContain("Every launch template has a description.");
+  });
+
+  it("a plugin that cannot be loaded is an error on the config file", async () => {
+    const main = path.join(root, "bad", "pool", "main.tf");
+    await c!.open(main, readFileSync(main, "utf8"));
+    const config = path.join(root, "bad", ".tfcapi-lint.hcl");
+    const diags = await c!.latest(uri(config), (d) => d.length > 0);
+    expect(diags).toEqual([
+      {
+        range: { start: { line: 0, character: 11 }, end: { line: 0, character: 32 } },
+        severity: 1,
+        source: "tfcapi-lint",
+        message: `config error: plugin "./lint/missing.mjs": ${path.join(root, "bad", "lint", "missing.mjs")} does not exist`,
+      },
+    ]);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * A plugin rule that throws is a failed rule in every format, not a file
+ * that could not be read: text says "(rule failed)" and "1 rule failure",
+ * the machine formats use the id rule-error. A real read error in the same
+ * run keeps read-error.
+ */
+import { describe, expect, it } from "vitest";
+import { cpSync } from "node:fs";
+import * as path from "node:path";
+import { REPO, runCli, tempDir, writeTree } from "../e2e/helpers.js";
+
+const THROWING = `
+export default {
+  name: "boom",
+  rules: [
+    { id: "boom/explodes", severity: "error", roles: ["machinepool"], summary: "Always throws", check() { throw new TypeError("cannot read the moon"); } },
+  ],
+};
+`;
+const MESSAGE = "pool: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors)";
+
+function repo(): string {
+  const root = tempDir();
+  cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "pool"), { recursive: true });
+  writeTree(root, { "lint/boom.mjs": THROWING, ".tfcapi-lint.hcl": 'plugins = ["./lint/boom.mjs"]\n' });
+  return root;
+}
+
+describe("a rule that throws, in each format", () => {
+  // A fresh repository per call (the e2e helpers remove temporary directories after each test).
+  const lint = (args: string[]) => runCli([...args, "pool"], { cwd: repo() });
+
+  it("text names it a rule failure, not an unread module", () => {
+    const r = lint([]);
+    expect(r.code).toBe(2);
+    expect(r.stdout.split("\n").slice(0, 3)).toEqual([`error  ${MESSAGE}  (rule failed)`, "", "✖ not fully linted: 1 rule failure"]);
+    expect(r.stdout).not.toContain("read error");
+    expect(r.stdout).not.toContain("(not linted)");
+  });
+
+  it("text counts a rule failure and a read error apart", () => {
+    const r = runCli(["pool", "missing"], { cwd: repo() });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain(`error  ${MESSAGE}  (rule failed)\n`);
+    expect(r.stdout).toContain("error  missing: no such file or directory  (not linted)\n");
+    expect(r.stdout.trimEnd().split("\n").at(-1)).toBe("✖ not fully linted: 1 read error and 1 rule failure");
+  });
+
+  it("compact, checkstyle, github, JUnit and SARIF use the id rule-error", () => {
+    expect(lint(["--format", "compact"]).stdout).toBe(`pool:0:0: error: ${MESSAGE} [rule-error]\n`);
+    expect(lint(["--format", "checkstyle"]).stdout).toContain(`<error severity="error" message="${MESSAGE.replace("'", "&apos;")}" source="tfcapi-lint.rule-error"/>`);
+    expect(lint(["--format", "github"]).stdout).toContain(`::error title=tfcapi-lint rule error::${MESSAGE}\n`);
+    const junit = lint(["--format", "junit"]).stdout;
+    expect(junit).toContain(`<testcase name="rule-error" classname="pool" time="0">\n      <error message="${MESSAGE.replace("'", "&apos;")}" type="rule-error">pool</error>`);
+    expect(junit).not.toContain("read-error");
+    const sarif = JSON.parse(lint(["--format", "sarif"]).stdout) as { runs: { invocations: { executionSuccessful: boolean; toolExecutionNotifications: { descriptor: { id: string }; message: { text: string } }[] }[] }[] };
+    const inv = sarif.runs[0]!.invocations[0]!;
+    expect(inv.executionSuccessful).toBe(false);
+    expect(inv.toolExecutionNotifications.map((n) => [n.descriptor.id, n.message.text])).toEqual([["rule-error", MESSAGE]]);
+  });
+
+  it("a real read error keeps read-error", () => {
+    expect(runCli(["--format", "compact", "missing"], { cwd: repo() }).stdout).toBe("missing:0:0: error: missing: no such file or directory [read-error]\n");
+  });
+});
