@@ -220,7 +220,7 @@ describe("--jobs with plugins", () => {
     const two = runCli([...args, "--jobs", "2"], { cwd: root });
     expect(shown(two)).toEqual(shown(one));
     expect(one.code).toBe(2);
-    expect(one.stdout).toContain("m1:0:0: error: m1: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors) [read-error]\n");
+    expect(one.stdout).toContain("m1:0:0: error: m1: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors) [rule-error]\n");
     expect(one.stderr).toContain("tfcapi-lint: m2: rule boom/explodes of plugin boom failed on .: cannot read the moon (report it to the plugin's authors)\n");
   });
 
