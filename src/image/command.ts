@@ -76,6 +76,40 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
   return { ...(role ? { role } : {}), contract: args.contract ?? CONTRACT_VERSIONS[0]!, format };
 }
 
+/**
+ * The report on stdout (or `-o`), the `--also-write` copies and the job
+ * summary. Returns an exit code when a report could not be written, else null.
+ */
+async function writeReports(run: RunReport, format: string, args: CliArgs, io: Io): Promise<number | null> {
+  const formatter = (await loadFormatter(format))!;
+  const text = formatter(run, { color: useColor(args, io), env: io.env });
+  if (args.outputFile !== undefined) {
+    try {
+      writeFileSync(args.outputFile, text);
+    } catch (err) {
+      io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${errorText(err)}\n`);
+      return EXIT_READ;
+    }
+  } else {
+    io.stdout(text);
+  }
+  // The same run in more formats (the Action reads its counts from a JSON copy).
+  for (const a of args.alsoWrite) {
+    const also = (await loadFormatter(a.format))!;
+    try {
+      writeFileSync(a.path, also(run, { color: false, env: io.env }));
+    } catch (err) {
+      io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${errorText(err)}\n`);
+      return EXIT_READ;
+    }
+  }
+  if (format === "github") {
+    const r = await writeStepSummary(run, io.env);
+    if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
+  }
+  return null;
+}
+
 /** Writes the module files to a fresh directory (links to directories inside the module become relative links). */
 function materialise(files: ModuleFiles): string {
   const dir = mkdtempSync(path.join(tmpdir(), "tfcapi-lint-image-"));
@@ -175,8 +209,11 @@ function severityOverrides(args: CliArgs): Map<string, SeveritySetting> {
 /** Runs the image command. Never throws for bad input: returns the exit code. */
 export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions = {}): Promise<number> {
   let source: ImageSource | null = null;
+  /** The output format, once the options are known to be valid. */
+  let format: string | null = null;
   try {
     const checked = checkArgs(args);
+    format = checked.format;
     const ref = args.positionals[0]!;
     const want = parsePlatform(args.platform ?? "linux/amd64");
     source = await openSource(ref, args.insecure, io.env as NodeJS.ProcessEnv, opts);
@@ -323,32 +360,8 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       toolVersion: toolVersion(),
       failOn,
     };
-    const formatter = (await loadFormatter(checked.format))!;
-    const text = formatter(run, { color: useColor(args, io), env: io.env });
-    if (args.outputFile !== undefined) {
-      try {
-        writeFileSync(args.outputFile, text);
-      } catch (err) {
-        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${errorText(err)}\n`);
-        return EXIT_READ;
-      }
-    } else {
-      io.stdout(text);
-    }
-    // The same run in more formats (the Action reads its counts from a JSON copy).
-    for (const a of args.alsoWrite) {
-      const also = (await loadFormatter(a.format))!;
-      try {
-        writeFileSync(a.path, also(run, { color: false, env: io.env }));
-      } catch (err) {
-        io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${errorText(err)}\n`);
-        return EXIT_READ;
-      }
-    }
-    if (checked.format === "github") {
-      const r = await writeStepSummary(run, io.env);
-      if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
-    }
+    const written = await writeReports(run, checked.format, args, io);
+    if (written !== null) return written;
     if (readErrors.length > 0) {
       for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
       return EXIT_READ;
@@ -362,7 +375,24 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       return EXIT_USAGE;
     }
     if (err instanceof ImageReadError) {
-      io.stderr(`tfcapi-lint: cannot read image ${args.positionals[0] ?? ""}: ${err.message}\n`);
+      const ref = args.positionals[0] ?? "";
+      const message = `cannot read image ${ref}: ${err.message}`;
+      // The report still says so, in the format asked for (a CI step that
+      // uploads the SARIF file must find one).
+      if (format !== null) {
+        const layout = ref.startsWith("oci:") ? path.resolve(io.cwd, splitLayoutRef(ref.slice(4)).dir) : null;
+        const run: RunReport = {
+          modules: [],
+          readErrors: [{ path: layout ?? path.resolve(io.cwd), directory: true, message }],
+          rules: REGISTRY,
+          cwd: path.resolve(io.cwd),
+          repoRoot: path.resolve(io.cwd),
+          toolVersion: toolVersion(),
+          failOn: args.strict ? "warning" : "error",
+        };
+        await writeReports(run, format, args, io);
+      }
+      io.stderr(`tfcapi-lint: ${message}\n`);
       return EXIT_READ;
     }
     const message = err instanceof Error ? err.message : String(err);

@@ -242,11 +242,41 @@ describe("caps", () => {
 describe("unreadable input is exit 2 with a clear message", () => {
   async function expectRead(ref: string, message: string | RegExp): Promise<void> {
     const r = await run(["image", ref]);
-    expect(r.stdout).toBe("");
     expect(r.code).toBe(2);
-    if (typeof message === "string") expect(r.stderr).toBe(message);
-    else expect(r.stderr).toMatch(message);
+    if (typeof message === "string") {
+      expect(r.stderr).toBe(message);
+      // The report says it too (every format shows what could not be read).
+      expect(r.stdout).toBe(`error  ${message.slice("tfcapi-lint: ".length, -1)}  (not linted)\n\n✖ nothing linted: 1 read error\n`);
+    } else {
+      expect(r.stderr).toMatch(message);
+      expect(r.stdout).toMatch(/\(not linted\)\n\n✖ nothing linted: 1 read error\n$/);
+    }
   }
+
+  test("an image that cannot be read still gets the report asked for: SARIF to -o, JSON by --also-write", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "tfcapi-image-report-"));
+    try {
+      const sarifPath = path.join(dir, "image.sarif");
+      const jsonPath = path.join(dir, "image.json");
+      const r = await run(["image", "-f", "sarif", "-o", sarifPath, "--also-write", `json=${jsonPath}`, `oci:${dir}/none`], dir);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(`tfcapi-lint: cannot read image oci:${dir}/none: cannot read the image layout ${dir}/none: no such file\n`);
+      const sarif = JSON.parse(readFileSync(sarifPath, "utf8")) as {
+        runs: { results: unknown[]; invocations: { executionSuccessful: boolean; toolExecutionNotifications: { message: { text: string } }[] }[] }[];
+      };
+      expect(sarif.runs[0]!.results).toEqual([]);
+      expect(sarif.runs[0]!.invocations[0]!.executionSuccessful).toBe(false);
+      expect(sarif.runs[0]!.invocations[0]!.toolExecutionNotifications.map((n) => n.message.text)).toEqual([
+        `cannot read image oci:${dir}/none: cannot read the image layout ${dir}/none: no such file`,
+      ]);
+      const json = JSON.parse(readFileSync(jsonPath, "utf8")) as { readErrors: { file: string; message: string }[]; findings: unknown[] };
+      expect(json.findings).toEqual([]);
+      expect(json.readErrors).toEqual([{ file: "", message: `cannot read image oci:${dir}/none: cannot read the image layout ${dir}/none: no such file` }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 
   test("not a layout, missing files", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "tfcapi-image-bad-"));
