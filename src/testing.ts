@@ -51,7 +51,7 @@ function run(dir: string, opts: LintFixtureOptions) {
     ...(opts.role ? { role: opts.role } : {}),
     ...(opts.inlineConfig === false ? { inlineConfig: false } : {}),
   });
-  if (outcome.kind !== "report") throw new Error(`${dir}: ${outcome.message}`);
+  if (outcome.kind !== "report") throw new Error(`${dir}: ${outcome.message.replace(/pass --role cluster\|machine\|machinepool$/, 'pass { role: "cluster" | "machine" | "machinepool" } to lintFixture')}`);
   if (outcome.readErrors.length > 0) throw new Error(outcome.readErrors.map((e) => `${dir}${e.file ? `/${e.file}` : ""}: ${e.message}`).join("\n"));
   return outcome.report;
 }
