@@ -3,7 +3,7 @@
  * format, and compute the exit code.
  */
 import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
@@ -50,6 +50,11 @@ function repoRootOf(cwd: string, env: Record<string, string | undefined>): strin
     d = parent;
   }
   return env.GITHUB_WORKSPACE ? path.resolve(env.GITHUB_WORKSPACE) : path.resolve(cwd);
+}
+
+/** os.homedir(), for when HOME is unset; node:os is loaded only then (it costs start-up time). */
+function homeDir(): string {
+  return (createRequire(import.meta.url)("node:os") as typeof import("node:os")).homedir();
 }
 
 function useColor(args: CliArgs, io: Io): boolean {
@@ -262,7 +267,7 @@ export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
   const checked = checkOptions(args, io.cwd);
   const cli = overrides(args, checked.role);
-  const home = io.env.HOME ?? homedir();
+  const home = io.env.HOME ?? homeDir();
   const resolver = configResolver(args, io.cwd, home);
 
   try {
@@ -425,7 +430,10 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       rules: LINT_REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: repoRootOf(io.cwd, io.env),
-      toolVersion: toolVersion(),
+      // Read from package.json only by a formatter that shows it (SARIF).
+      get toolVersion() {
+        return toolVersion();
+      },
       failOn,
     };
     const formatter = (await loadFormatter(checked.format))!;
