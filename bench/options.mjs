@@ -4,6 +4,8 @@
 //   --quick            fewer repetitions
 //   --runs N           repetitions of the timed sections (default 5, 3 with --quick)
 //   --no-write         print the results, leave bench/RESULTS.md alone
+//   --cold-only        only the cold start (a), printed, nothing written: a
+//                      quick look on a busy machine
 //   --corpus DIR       also measure the parser on DIR's .tf/.tofu/.hcl/.tf.json
 //                      files (repeatable)
 //   --only LIST        run only these sections (comma-separated) and write their
@@ -22,10 +24,10 @@ export class BenchUsageError extends Error {}
 /**
  * @param {string[]} argv
  * @param {string} [cwd]
- * @returns {{ quick: boolean, runs: number, write: boolean, corpora: string[], only: string[] | null }}
+ * @returns {{ quick: boolean, runs: number, write: boolean, coldOnly: boolean, corpora: string[], only: string[] | null }}
  */
 export function parseBenchArgs(argv, cwd = process.cwd()) {
-  const out = { quick: false, runs: 0, write: true, corpora: [], only: null };
+  const out = { quick: false, runs: 0, write: true, coldOnly: false, corpora: [], only: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -35,6 +37,7 @@ export function parseBenchArgs(argv, cwd = process.cwd()) {
     };
     if (a === "--quick") out.quick = true;
     else if (a === "--no-write") out.write = false;
+    else if (a === "--cold-only") out.coldOnly = true;
     else if (a === "--runs") {
       const v = value();
       const n = Number(v);

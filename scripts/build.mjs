@@ -11,6 +11,12 @@
 //  - dist/cli.cache is made here after a training run over examples/, so it
 //    holds the bytecode of the functions a lint run calls too (V8 compiles
 //    functions lazily: without the cache every start compiles them again).
+//    The training is the run that starts most often, one module linted with
+//    the text format (clean, and with findings), and nothing else: every
+//    function in the cache costs every start to load, and a cache trained
+//    on --recursive and the json and compact formats as well made a
+//    one-module run ~8% slower (in instructions) than this one. Other runs
+//    compile what they need beyond it, once per process.
 // dist/cli.js exposes the same loader to ES modules; dist/index.js is the
 // library API as one ESM file. dist/lsp.cjs is the language server
 // (`tfcapi-lint lsp`, with vscode-languageserver): a bundle of its own that
@@ -69,14 +75,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 const cli = await import(pathToFileURL(path.resolve("dist/cli.js")).href);
 const io = { stdout() {}, stderr() {}, readStdin: async () => "", env: { NO_COLOR: "1" }, cwd: process.cwd(), isTTY: false };
-const runs = [
-  ["examples/machinepool-aws"],
-  ["examples/broken-machinepool"],
-  ["--recursive", "examples"],
-  ["--recursive", "--format", "json", "examples"],
-  ["--format", "compact", "examples/broken-machinepool"],
-  ["--version"],
-];
+const runs = [["examples/machinepool-aws"], ["examples/broken-machinepool"]];
 for (let i = 0; i < 2; i++) for (const args of runs) await cli.main(args, io);
 writeFileSync("dist/cli.cache", cli.createCodeCache());
 `;
@@ -84,6 +83,45 @@ writeFileSync("dist/cli.cache", cli.createCodeCache());
 rmSync("dist", { recursive: true, force: true });
 // Regenerate the precompiled config-file validator (committed; see the script).
 execFileSync(process.execPath, ["scripts/gen-config-validator.mjs"], { stdio: "inherit" });
+// import.meta.url of a bundle, computed on first use (most runs never ask).
+const CLI_BANNER = 'var __cli = { get url() { const url = require("node:url").pathToFileURL(__filename).href; Object.defineProperty(this, "url", { value: url }); return url; } };';
+// picocolors works out at import time whether to colour by default, reading
+// process.stdout.isTTY: touching process.stdout loads Node's stream modules
+// (~5 ms of every start). The CLI passes its own decision to createColors()
+// (src/cli/run.ts useColor), so the bundled copy skips that probe. The build
+// fails if a picocolors release changes the line.
+const PICOCOLORS_WITHOUT_STDOUT = {
+  name: "picocolors-without-stdout",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]picocolors[\\/]picocolors\.js$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      const probe = "((p.stdout || {}).isTTY && env.TERM !== \"dumb\")";
+      if (!source.includes(probe)) throw new Error(`${args.path}: the stdout probe to drop was not found; check scripts/build.mjs PICOCOLORS_WITHOUT_STDOUT`);
+      return { contents: source.replace(probe, "false"), loader: "js" };
+    });
+  },
+};
+// `import * as path from "node:path"` in a CommonJS bundle becomes
+// __toESM(require("node:path")): a copy of the module's properties as
+// getters, made again in each of the 15 files that import it that way (and
+// ~100 properties for node:fs): ~1 ms of every start. Here node:path and
+// node:fs are small ES modules of the module's own functions instead,
+// evaluated once; the bundle calls the functions directly. Properties that
+// are getters (fs.promises, which loads another module) are left out, and a
+// use of one fails the build (logOverride below).
+const BUILTINS_AS_ES_MODULES = {
+  name: "builtins-as-es-modules",
+  setup(b) {
+    b.onResolve({ filter: /^node:(path|fs)$/ }, (args) => (args.kind === "import-statement" ? { path: args.path, namespace: "builtin-esm" } : undefined));
+    b.onLoad({ filter: /.*/, namespace: "builtin-esm" }, (args) => {
+      // Listed by a fresh process: here some lazy getters have already turned into values.
+      const list = `const m = require(${JSON.stringify(args.path)}); console.log(JSON.stringify(Object.keys(m).filter((k) => "value" in Object.getOwnPropertyDescriptor(m, k))));`;
+      const names = JSON.parse(execFileSync(process.execPath, ["-e", list], { encoding: "utf8" })).filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default");
+      const contents = [`const m = require(${JSON.stringify(args.path)});`, "export default m;", ...names.map((k) => `export const ${k} = m.${k};`)].join("\n");
+      return { contents, loader: "js" };
+    });
+  },
+};
 const common = {
   bundle: true,
   platform: "node",
@@ -102,20 +140,40 @@ await build({
   minifySyntax: true,
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
-  // The CLI finds its package root (rule docs, version) from its own URL.
-  define: { "import.meta.url": "__cli_url", __CLI_BUNDLE__: "true", __TFCAPI_IMAGE_BUNDLE__: "true" },
-  // The loader's import of the image command from source is dead code here
-  // (it requires dist/image.cjs instead): keep the image code out of cli.cjs.
+  // The CLI finds its package root (rule docs, version) from its own URL,
+  // worked out only when asked for (__cli.url, see CLI_BANNER).
+  define: { "import.meta.url": "__cli.url", __CLI_BUNDLE__: "true", __TFCAPI_IMAGE_BUNDLE__: "true" },
   plugins: [
     {
+      // The loader's import of the image command from source is dead code here
+      // (it requires dist/image.cjs instead): keep the image code out of cli.cjs.
       name: "image-command-elsewhere",
       setup(b) {
         b.onResolve({ filter: /\/image\/command\.js$/ }, () => ({ path: "image-command", namespace: "elsewhere" }));
         b.onLoad({ filter: /.*/, namespace: "elsewhere" }, () => ({ contents: "export {};", loader: "js" }));
       },
     },
+    {
+      // The sources call createRequire(import.meta.url) where they load a
+      // module only when needed (node:worker_threads, node:v8, the image and
+      // lsp bundles). In cli.cjs that is the loader's own require (same
+      // directory); the real node:module, which loads part of Node's ES module
+      // loader (~1 ms), is required only for another URL.
+      name: "create-require-of-the-bundle",
+      setup(b) {
+        b.onResolve({ filter: /^node:module$/ }, (args) => (args.kind === "import-statement" ? { path: "node-module", namespace: "cli-shim" } : undefined));
+        b.onLoad({ filter: /^node-module$/, namespace: "cli-shim" }, () => ({
+          contents: 'export function createRequire(url) { return url === __cli.url ? require : require("node:module").createRequire(url); }',
+          loader: "js",
+        }));
+      },
+    },
+    PICOCOLORS_WITHOUT_STDOUT,
+    BUILTINS_AS_ES_MODULES,
   ],
-  banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+  // A name that BUILTINS_AS_ES_MODULES does not export must fail the build, not be undefined.
+  logOverride: { "import-is-undefined": "error" },
+  banner: { js: CLI_BANNER },
 });
 // The image command is its own bundle (tar, gzip, zstd, the registry client),
 // required by cli.cjs only when `tfcapi-lint image` runs (src/cli/image-loader.ts).
@@ -127,8 +185,8 @@ await build({
   minifySyntax: true,
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
-  define: { "import.meta.url": "__cli_url" },
-  banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+  define: { "import.meta.url": "__cli.url" },
+  banner: { js: CLI_BANNER },
 });
 await build({
   ...common,
@@ -138,8 +196,8 @@ await build({
   minifySyntax: true,
   outdir: "dist",
   outExtension: { ".js": ".cjs" },
-  define: { "import.meta.url": "__cli_url" },
-  banner: { js: 'var __cli_url = require("node:url").pathToFileURL(__filename).href;' },
+  define: { "import.meta.url": "__cli.url" },
+  banner: { js: CLI_BANNER },
 });
 if (/vscode-languageserver|vscode-jsonrpc/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains the language server; it belongs in dist/lsp.cjs only");
 for (const marker of ["tar-stream", "fzstd", "ImageFs"]) {

@@ -3,7 +3,7 @@
  * format, and compute the exit code.
  */
 import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
-import { availableParallelism, homedir } from "node:os";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
 import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
@@ -49,6 +49,16 @@ function repoRootOf(cwd: string, env: Record<string, string | undefined>): strin
     d = parent;
   }
   return env.GITHUB_WORKSPACE ? path.resolve(env.GITHUB_WORKSPACE) : path.resolve(cwd);
+}
+
+/** node:os, loaded only when needed (it costs start-up time): HOME unset, or several modules for --jobs. */
+function nodeOs(): typeof import("node:os") {
+  return createRequire(import.meta.url)("node:os") as typeof import("node:os");
+}
+
+/** os.homedir(), for when HOME is unset. */
+function homeDir(): string {
+  return nodeOs().homedir();
 }
 
 function useColor(args: CliArgs, io: Io): boolean {
@@ -244,7 +254,7 @@ let workerRun: { key: string; resolver: ConfigResolver; cli: CliOverrides } | un
 
 /** How many worker threads lint the plans: --jobs, else one per core when there are several modules; 1 = this thread. */
 function jobsFor(args: CliArgs, plans: number): number {
-  const jobs = args.jobs ?? (plans >= 2 ? availableParallelism() : 1);
+  const jobs = args.jobs ?? (plans >= 2 ? nodeOs().availableParallelism() : 1);
   return Math.min(jobs, plans);
 }
 
@@ -314,7 +324,7 @@ function fixAgain(linted: LintedTarget, plan: Planned, writtenDirs: ReadonlySet<
 export async function runLint(args: CliArgs, io: Io): Promise<number> {
   const checked = checkOptions(args, io.cwd);
   const cli = overrides(args, checked.role);
-  const home = io.env.HOME ?? homedir();
+  const home = io.env.HOME ?? homeDir();
   const resolver = configResolver(args, io.cwd, home);
 
   try {
@@ -478,7 +488,10 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       rules: LINT_REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: repoRootOf(io.cwd, io.env),
-      toolVersion: toolVersion(),
+      // Read from package.json only by a formatter that shows it (SARIF).
+      get toolVersion() {
+        return toolVersion();
+      },
       failOn,
     };
     const formatter = (await loadFormatter(checked.format))!;

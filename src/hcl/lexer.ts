@@ -98,9 +98,11 @@ export function releaseTokens(tk: Tokens): void {
   pool = { types: tk.types, starts: tk.starts, ends: tk.ends };
 }
 
-const RE_ID_START = /[\p{ID_Start}_]/u;
+// Made on first use: a regular expression with Unicode property classes costs
+// ~1 ms to create (its character sets are built then), and most files are ASCII.
+let reIdStart: RegExp | undefined;
 // (ZWJ/ZWNJ joined ID_Continue only in Unicode 15.1; HashiCorp's tables predate that.)
-const RE_ID_CONTINUE = /(?![\u200c\u200d])[\p{ID_Continue}\-]/u;
+let reIdContinue: RegExp | undefined;
 
 function isAsciiIdStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
@@ -122,7 +124,7 @@ function isIdStartAt(text: string, i: number): number {
   if (c < 128) return isAsciiIdStart(c) ? 1 : 0;
   const cp = codePointAt(text, i);
   const len = cp > 0xffff ? 2 : 1;
-  return RE_ID_START.test(String.fromCodePoint(cp)) ? len : 0;
+  return (reIdStart ??= /[\p{ID_Start}_]/u).test(String.fromCodePoint(cp)) ? len : 0;
 }
 
 function isIdContAt(text: string, i: number): number {
@@ -130,7 +132,7 @@ function isIdContAt(text: string, i: number): number {
   if (c < 128) return isAsciiIdCont(c) ? 1 : 0;
   const cp = codePointAt(text, i);
   const len = cp > 0xffff ? 2 : 1;
-  return RE_ID_CONTINUE.test(String.fromCodePoint(cp)) ? len : 0;
+  return (reIdContinue ??= /(?![\u200c\u200d])[\p{ID_Continue}\-]/u).test(String.fromCodePoint(cp)) ? len : 0;
 }
 
 /**
