@@ -13,8 +13,9 @@ import { cleanEnv, cleanup, ROOT, run, tempDir } from "./helpers.js";
 
 describe("parseBenchArgs", () => {
   it("has defaults, and --quick lowers the repetitions", () => {
-    expect(parseBenchArgs([], "/w")).toEqual({ quick: false, runs: 5, write: true, corpora: [], only: null });
-    expect(parseBenchArgs(["--quick"], "/w")).toEqual({ quick: true, runs: 3, write: true, corpora: [], only: null });
+    expect(parseBenchArgs([], "/w")).toEqual({ quick: false, runs: 5, write: true, coldOnly: false, corpora: [], only: null });
+    expect(parseBenchArgs(["--quick"], "/w")).toEqual({ quick: true, runs: 3, write: true, coldOnly: false, corpora: [], only: null });
+    expect(parseBenchArgs(["--cold-only"], "/w").coldOnly).toBe(true);
   });
 
   it("reads --runs, --no-write, repeated --corpus (resolved against the cwd) and --only", () => {
@@ -22,6 +23,7 @@ describe("parseBenchArgs", () => {
       quick: false,
       runs: 7,
       write: false,
+      coldOnly: false,
       corpora: ["/w/mods", "/abs/x"],
       only: ["dirs", "bigfile"],
     });
