@@ -3,4 +3,4 @@ export declare class BenchUsageError extends Error {}
 export declare function parseBenchArgs(
   argv: string[],
   cwd?: string,
-): { quick: boolean; runs: number; write: boolean; corpora: string[]; only: string[] | null };
+): { quick: boolean; runs: number; write: boolean; coldOnly: boolean; corpora: string[]; only: string[] | null };

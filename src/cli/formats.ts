@@ -4,6 +4,8 @@
  * few milliseconds of every start). src/report/index.ts is the eager table
  * the library exports; a test keeps the two lists equal.
  */
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
 import type { Formatter, RunReport } from "../lint/result.js";
 
 /** Every format name, in the order help text lists them (`text` is the default). */
@@ -38,4 +40,47 @@ export async function loadFormatter(name: string): Promise<Formatter | undefined
 /** The `github` format's job summary (see report/github.ts). */
 export async function writeStepSummary(run: RunReport, env: Record<string, string | undefined>): Promise<{ path: string; error?: string } | null> {
   return (await import("../report/step-summary.js")).writeStepSummary(run, env);
+}
+
+/** Why a report file could not be written, in words. */
+export function outputErrorText(err: unknown, file: string): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return `directory ${path.dirname(file)} does not exist`;
+  if (code === "ENOTDIR") return `a component of ${path.dirname(file)} is not a directory`;
+  if (code === "EISDIR") return "it is a directory";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  return code ?? (err instanceof Error ? err.message : String(err));
+}
+
+/**
+ * The report of a run: `text` on stdout or in `-o FILE`, then each
+ * `--also-write FORMAT=FILE` copy of the same run. Returns false (after
+ * saying why on stderr) when a file could not be written: exit 2.
+ */
+export async function writeReports(
+  run: RunReport,
+  text: string,
+  opts: { outputFile?: string; alsoWrite: readonly { format: string; path: string }[] },
+  io: { stdout(t: string): void; stderr(t: string): void; env: Record<string, string | undefined> },
+): Promise<boolean> {
+  if (opts.outputFile !== undefined) {
+    try {
+      writeFileSync(opts.outputFile, text);
+    } catch (err) {
+      io.stderr(`tfcapi-lint: cannot write the report to ${opts.outputFile}: ${outputErrorText(err, opts.outputFile)}\n`);
+      return false;
+    }
+  } else {
+    io.stdout(text);
+  }
+  for (const a of opts.alsoWrite) {
+    const also = (await loadFormatter(a.format))!;
+    try {
+      writeFileSync(a.path, also(run, { color: false, env: io.env }));
+    } catch (err) {
+      io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${outputErrorText(err, a.path)}\n`);
+      return false;
+    }
+  }
+  return true;
 }

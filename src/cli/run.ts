@@ -2,7 +2,7 @@
  * The lint command: resolve paths and configs, lint each module once, fix,
  * format, and compute the exit code.
  */
-import { existsSync, readdirSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
@@ -14,7 +14,7 @@ import type { RuleDefinition, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
-import { loadFormatter, writeStepSummary } from "./formats.js";
+import { loadFormatter, writeReports, writeStepSummary } from "./formats.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
@@ -501,25 +501,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       if (checked.format === "text" && args.outputFile === undefined) io.stdout(diffs);
       else io.stderr(diffs);
     }
-    if (args.outputFile !== undefined) {
-      try {
-        writeFileSync(args.outputFile, text);
-      } catch (err) {
-        io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${outputErrorText(err, args.outputFile)}\n`);
-        return EXIT_READ;
-      }
-    } else {
-      io.stdout(text);
-    }
-    for (const a of args.alsoWrite) {
-      const also = (await loadFormatter(a.format))!;
-      try {
-        writeFileSync(a.path, also(run, { color: false, env: io.env }));
-      } catch (err) {
-        io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${outputErrorText(err, a.path)}\n`);
-        return EXIT_READ;
-      }
-    }
+    if (!(await writeReports(run, text, args, io))) return EXIT_READ;
     if (checked.format === "compact" && !args.quiet) {
       // Compact stdout holds findings only (problem matchers read it); the
       // role used and how it was chosen go to stderr.
@@ -649,16 +631,6 @@ function readErrorText(e: ReadError, shown: string): string {
   const name = e.file.slice(e.file.lastIndexOf("/") + 1);
   const at = e.message.indexOf(name);
   return at >= 0 ? e.message.slice(0, at) + shown + e.message.slice(at + name.length) : `${shown}: ${e.message}`;
-}
-
-/** Why the report file could not be written, in words. */
-function outputErrorText(err: unknown, file: string): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return `directory ${path.dirname(file)} does not exist`;
-  if (code === "ENOTDIR") return `a component of ${path.dirname(file)} is not a directory`;
-  if (code === "EISDIR") return "it is a directory";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  return code ?? (err instanceof Error ? err.message : String(err));
 }
 
 /** Read a whole stream (stdin) as bytes (decoded like a module file). */

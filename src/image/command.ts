@@ -20,10 +20,9 @@ import { REGISTRY } from "../lint/meta-rules.js";
 import type { ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
-import { errorText } from "../terraform/files.js";
 import { type CliArgs, UsageError } from "../cli/args.js";
 import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
-import { loadFormatter, writeStepSummary } from "../cli/formats.js";
+import { loadFormatter, writeReports as writeReportFiles, writeStepSummary } from "../cli/formats.js";
 import { toolVersion } from "../cli/commands.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/run.js";
 import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
@@ -83,26 +82,7 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
 async function writeReports(run: RunReport, format: string, args: CliArgs, io: Io): Promise<number | null> {
   const formatter = (await loadFormatter(format))!;
   const text = formatter(run, { color: useColor(args, io), env: io.env });
-  if (args.outputFile !== undefined) {
-    try {
-      writeFileSync(args.outputFile, text);
-    } catch (err) {
-      io.stderr(`tfcapi-lint: cannot write the report to ${args.outputFile}: ${errorText(err)}\n`);
-      return EXIT_READ;
-    }
-  } else {
-    io.stdout(text);
-  }
-  // The same run in more formats (the Action reads its counts from a JSON copy).
-  for (const a of args.alsoWrite) {
-    const also = (await loadFormatter(a.format))!;
-    try {
-      writeFileSync(a.path, also(run, { color: false, env: io.env }));
-    } catch (err) {
-      io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${errorText(err)}\n`);
-      return EXIT_READ;
-    }
-  }
+  if (!(await writeReportFiles(run, text, args, io))) return EXIT_READ;
   if (format === "github") {
     const r = await writeStepSummary(run, io.env);
     if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);

@@ -53,7 +53,7 @@ describe("image --also-write", () => {
     const where = path.join(layout.dir, "no-such-dir", "r.json");
     const r = await run(["image", "--also-write", `json=${where}`, ref]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`tfcapi-lint: cannot write the json report to ${where}: no such file or directory\n`);
+    expect(r.stderr).toBe(`tfcapi-lint: cannot write the json report to ${where}: directory ${path.dirname(where)} does not exist\n`);
   });
 });
 
