@@ -441,6 +441,11 @@ export function runServer(): Promise<never> {
           cpu = process.cpuUsage();
         }
       }
+      if (outcome.kind === "usage-error" && outcome.noRole === true) {
+        // A module that shows no role yet (a new file, a helper module): the
+        // contract rules cannot run, but what Terraform would reject can.
+        outcome = lintModule(m.dir, { ...opts, parseCache: m.parseCache, role: "cluster", only: ["syntax/parse", "syntax/one-line-block"] });
+      }
       work += performance.now() - t;
       const d = process.cpuUsage(cpu);
       cpuMicros += d.user + d.system;
