@@ -175,30 +175,22 @@ await build({
   logOverride: { "import-is-undefined": "error" },
   banner: { js: CLI_BANNER },
 });
-// The image command is its own bundle (tar, gzip, zstd, the registry client),
-// required by cli.cjs only when `tfcapi-lint image` runs (src/cli/image-loader.ts).
-await build({
-  ...common,
-  format: "cjs",
-  entryPoints: { image: "src/image/command.ts" },
-  minifyWhitespace: true,
-  minifySyntax: true,
-  outdir: "dist",
-  outExtension: { ".js": ".cjs" },
-  define: { "import.meta.url": "__cli.url" },
-  banner: { js: CLI_BANNER },
-});
-await build({
-  ...common,
-  format: "cjs",
-  entryPoints: { lsp: "src/lsp/server.ts" },
-  minifyWhitespace: true,
-  minifySyntax: true,
-  outdir: "dist",
-  outExtension: { ".js": ".cjs" },
-  define: { "import.meta.url": "__cli.url" },
-  banner: { js: CLI_BANNER },
-});
+// Commands with heavy code are bundles of their own, required by cli.cjs only
+// when they run: `image` (tar, gzip, zstd, the registry client; see
+// src/cli/image-loader.ts) and `lsp` (vscode-languageserver; src/cli/lsp.ts).
+for (const [name, entry] of [["image", "src/image/command.ts"], ["lsp", "src/lsp/server.ts"]]) {
+  await build({
+    ...common,
+    format: "cjs",
+    entryPoints: { [name]: entry },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    outdir: "dist",
+    outExtension: { ".js": ".cjs" },
+    define: { "import.meta.url": "__cli.url" },
+    banner: { js: CLI_BANNER },
+  });
+}
 if (/vscode-languageserver|vscode-jsonrpc/.test(readFileSync("dist/cli.cjs", "utf8"))) throw new Error("dist/cli.cjs contains the language server; it belongs in dist/lsp.cjs only");
 for (const marker of ["tar-stream", "fzstd", "ImageFs"]) {
   if (readFileSync("dist/cli.cjs", "utf8").includes(marker)) throw new Error(`dist/cli.cjs contains image code (${marker}): it belongs in dist/image.cjs`);
