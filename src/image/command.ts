@@ -15,7 +15,7 @@ import * as path from "node:path";
 import * as posix from "node:path/posix";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
-import { compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
+import { adjustSeverity, compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
 import { REGISTRY } from "../lint/meta-rules.js";
 import type { ModuleReport, RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
@@ -300,10 +300,8 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     for (const r of results) {
       for (const f of r.findings) {
         if (imageRuleIds.has(f.ruleId)) {
-          const s = severities.get(f.ruleId);
-          if (s === "off") continue;
-          if (s) f.severity = s;
-          if (f.severity === "warning" && allowed.has(f.ruleId)) f.severity = "info";
+          if (severities.get(f.ruleId) === "off") continue;
+          adjustSeverity(f, severities, allowed);
         }
         all.push(f);
       }

@@ -297,11 +297,7 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
 
   // Severity settings, then --allow-warning.
   const allowed = new Set(opts.allowWarnings ?? []);
-  const adjust = (f: Finding): void => {
-    const setting = opts.severities?.get(f.ruleId);
-    if (setting && setting !== "off") f.severity = setting;
-    if (f.severity === "warning" && allowed.has(f.ruleId)) f.severity = "info";
-  };
+  const adjust = (f: Finding): void => adjustSeverity(f, opts.severities, allowed);
   findings.forEach(adjust);
 
   let all = findings;
@@ -389,6 +385,13 @@ function homeFiles(mod: Module): ModuleReport["homeFiles"] {
     terraform: pick(mod.terraformBlocks, ["versions.tf", "terraform.tf", "main.tf"]),
     first,
   };
+}
+
+/** A rule's severity setting (other than "off"), then `--allow-warning` (its warnings become info). */
+export function adjustSeverity(f: Finding, severities: ReadonlyMap<string, SeveritySetting> | undefined, allowWarnings: ReadonlySet<string>): void {
+  const setting = severities?.get(f.ruleId);
+  if (setting && setting !== "off") f.severity = setting;
+  if (f.severity === "warning" && allowWarnings.has(f.ruleId)) f.severity = "info";
 }
 
 /** Recount a report's summary (after filtering or fixing). */

@@ -355,7 +355,16 @@ export function runServer(): Promise<never> {
     }
   }
 
-  function makeResult(m: Tracked, generation: number, outcome: LintOutcome, opts: LintOptions): Result {
+  /**
+   * A module that shows no role yet (a new file, a helper module): the
+   * contract rules cannot run, but what Terraform would reject can.
+   */
+  function syntaxOnlyWithoutRole(m: Tracked, outcome: LintOutcome, opts: LintOptions): LintOutcome {
+    if (outcome.kind !== "usage-error" || outcome.noRole !== true) return outcome;
+    return lintModule(m.dir, { ...opts, parseCache: m.parseCache, role: "cluster", only: ["syntax/parse", "syntax/one-line-block"] });
+  }
+
+  function makeResult(generation: number, outcome: LintOutcome, opts: LintOptions): Result {
     const result: Result = { generation, outcome, opts, indexes: null, placed: new Map(), files: new Map(), read: new Set() };
     if (outcome.kind === "report") {
       result.indexes = new Indexes(outcome.report.sources, encoding);
@@ -441,11 +450,7 @@ export function runServer(): Promise<never> {
           cpu = process.cpuUsage();
         }
       }
-      if (outcome.kind === "usage-error" && outcome.noRole === true) {
-        // A module that shows no role yet (a new file, a helper module): the
-        // contract rules cannot run, but what Terraform would reject can.
-        outcome = lintModule(m.dir, { ...opts, parseCache: m.parseCache, role: "cluster", only: ["syntax/parse", "syntax/one-line-block"] });
-      }
+      outcome = syntaxOnlyWithoutRole(m, outcome, opts);
       work += performance.now() - t;
       const d = process.cpuUsage(cpu);
       cpuMicros += d.user + d.system;
@@ -453,7 +458,7 @@ export function runServer(): Promise<never> {
         stats.abandoned++;
         return;
       }
-      m.result = makeResult(m, generation, outcome, opts);
+      m.result = makeResult(generation, outcome, opts);
       stats.runs++;
       stats.lastWorkMs = work;
       stats.lastCpuMs = cpuMicros / 1000;
@@ -469,7 +474,7 @@ export function runServer(): Promise<never> {
   function current(m: Tracked): Result | null {
     if (m.result && m.result.generation === m.generation) return m.result;
     const opts = optionsFor(m.dir);
-    const result = makeResult(m, m.generation, lintModule(m.dir, { ...opts, parseCache: m.parseCache }), opts);
+    const result = makeResult(m.generation, syntaxOnlyWithoutRole(m, lintModule(m.dir, { ...opts, parseCache: m.parseCache }), opts), opts);
     m.result = result;
     show(m, result);
     return result;

@@ -17,7 +17,6 @@ async function lint(entries: Entry[], config: Record<string, unknown> = GOOD_CON
   return { code: r.code, doc: JSON.parse(r.stdout) as JsonDoc, stderr: r.stderr };
 }
 
-const ENTRYPOINT = ["image/entrypoint", "info", "", 0, "the image sets an Entrypoint, which the runner replaces"];
 const noEntrypoint = { ...GOOD_CONFIG, Entrypoint: null };
 const without = (names: string[]): Entry[] => goodEntries().filter((e) => !names.includes(e.name));
 const MACHINE_MAIN = `terraform {\n  required_version = ">= 1.6"\n}\n\n${skeleton("machine")}`;
