@@ -3,6 +3,7 @@
  * name, and every attribute of a body with the path of blocks around it.
  */
 import type { Attribute, Block, Body, Range } from "./ast.js";
+import { rangeBetween } from "./source.js";
 
 /**
  * The range of a block's header: from its type keyword to the end of its
@@ -14,7 +15,7 @@ export function blockHeaderRange(block: Block, syntax: "native" | "json" = "nati
   const first = block.labelRanges[0];
   const last = block.labelRanges[block.labelRanges.length - 1];
   if (!first || !last) return block.typeRange;
-  return { start: syntax === "json" ? first.start : block.typeRange.start, end: last.end };
+  return rangeBetween(syntax === "json" ? first : block.typeRange, last);
 }
 
 /** The range of a block's first label (the declared name), or its header. */

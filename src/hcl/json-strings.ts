@@ -14,27 +14,23 @@
  *   range that splits a `\uXXXX` surrogate pair) maps to the escape start.
  */
 
-import type { Diagnostic, Expression, Pos, Range, TemplateExpr } from "./ast.js";
+import type { Diagnostic, Expression, Pos, TemplateExpr } from "./ast.js";
 import { decodedOffsets, type JString } from "./json-value.js";
-import { parseExpressionAt, parseTemplateAt } from "./parser.js";
-
-/** Turns a source offset into a full position. */
-export type PosAt = (offset: number) => Pos;
+import { parseExpressionAt, parseTemplateAt, type TextBase } from "./parser.js";
+import { Span, type LineIndex } from "./source.js";
 
 export interface StringExpr {
   expr: Expression;
   diagnostics: Diagnostic[];
 }
 
-const ORIGIN: Pos = { line: 1, column: 1, offset: 0 };
-
 /** The string in template mode: `"${var.a}-x"`. */
-export function templateFromString(s: JString, text: string, filename: string, posAt: PosAt): StringExpr {
+export function templateFromString(s: JString, text: string, filename: string, lines: LineIndex): StringExpr {
   // Text without template sequences is all literal: skip the parser (this is
   // most strings, and it keeps large files fast).
-  if (!s.value.includes("${") && !s.value.includes("%{")) return { expr: literalFromString(s, text, posAt), diagnostics: [] };
-  const result = parseInPlace(s, text, filename, posAt, parseTemplateAt);
-  const tokenRange: Range = { start: posAt(s.range.start), end: posAt(s.range.end) };
+  if (!s.value.includes("${") && !s.value.includes("%{")) return { expr: literalFromString(s, text, lines), diagnostics: [] };
+  const result = parseInPlace(s, text, filename, lines, parseTemplateAt);
+  const tokenRange = lines.range(s.range.start, s.range.end);
   const expr = result.expr;
   if (expr.kind === "Template") {
     expr.form = "json";
@@ -61,8 +57,8 @@ export function templateFromString(s: JString, text: string, filename: string, p
 }
 
 /** The string as one native expression: `"list(string)"`, `"aws.west"`. */
-export function expressionFromString(s: JString, text: string, filename: string, posAt: PosAt): StringExpr {
-  return parseInPlace(s, text, filename, posAt, parseExpressionAt);
+export function expressionFromString(s: JString, text: string, filename: string, lines: LineIndex): StringExpr {
+  return parseInPlace(s, text, filename, lines, parseExpressionAt);
 }
 
 /**
@@ -70,7 +66,7 @@ export function expressionFromString(s: JString, text: string, filename: string,
  * template for plain text: one literal part per line (each keeping its line
  * break), and a single empty part for the empty string.
  */
-export function literalFromString(s: JString, text: string, posAt: PosAt): TemplateExpr {
+export function literalFromString(s: JString, text: string, lines: LineIndex): TemplateExpr {
   const value = s.value;
   // Source offsets where each part ends: after each line break, then the end.
   const ends = s.escaped ? lineBreakEnds(text, s) : [];
@@ -85,7 +81,7 @@ export function literalFromString(s: JString, text: string, posAt: PosAt): Templ
     parts.push({
       kind: "TemplateLiteral",
       value: value.slice(from, to),
-      range: { start: posAt(fromSource), end: posAt(endSource) },
+      range: lines.range(fromSource, endSource),
     });
     from = to;
     fromSource = endSource;
@@ -95,7 +91,7 @@ export function literalFromString(s: JString, text: string, posAt: PosAt): Templ
     parts,
     form: "json",
     jsonValue: value,
-    range: { start: posAt(s.range.start), end: posAt(s.range.end) },
+    range: lines.range(s.range.start, s.range.end),
   };
 }
 
@@ -121,22 +117,22 @@ function lineBreakEnds(text: string, s: JString): number[] {
   return ends;
 }
 
-type NativeParse = (text: string, filename: string, base?: Pos) => { expr: Expression; diagnostics: Diagnostic[] };
+type NativeParse = (text: string, filename: string, base?: TextBase) => { expr: Expression; diagnostics: Diagnostic[] };
 
-function parseInPlace(s: JString, text: string, filename: string, posAt: PosAt, parse: NativeParse): StringExpr {
+function parseInPlace(s: JString, text: string, filename: string, lines: LineIndex, parse: NativeParse): StringExpr {
   if (!s.escaped) {
-    const r = parse(s.value, filename, posAt(s.range.start + 1));
+    // Unescaped: the decoded text is the source text after the opening quote.
+    const r = parse(s.value, filename, { lines, offset: s.range.start + 1 });
     return { expr: r.expr, diagnostics: r.diagnostics };
   }
-  const r = parse(s.value, filename, ORIGIN);
+  const r = parse(s.value, filename);
   const map = decodedOffsets(text, s);
   const last = map.length - 1;
-  const move = (p: Pos): Pos => {
-    const i = p.offset < 0 ? 0 : p.offset > last ? last : p.offset;
-    return posAt(map[i]);
-  };
-  remapPositions(r.expr, move);
-  remapPositions(r.diagnostics, move);
+  const at = (offset: number): number => map[offset < 0 ? 0 : offset > last ? last : offset];
+  const move = (p: Pos): Pos => lines.pos(at(p.offset));
+  const moveSpan = (r: Span): Span => new Span(lines, at(r.startOffset), at(r.endOffset));
+  remapPositions(r.expr, move, moveSpan);
+  remapPositions(r.diagnostics, move, moveSpan);
   return { expr: r.expr, diagnostics: r.diagnostics };
 }
 
@@ -146,12 +142,13 @@ function isPos(v: object): v is Pos {
 }
 
 /**
- * Replaces every position object reachable from `root` by its mapped copy.
- * Iterative (the tree may be deep) and safe when nodes, ranges or positions
- * are shared: each holder is visited once and positions are replaced, never
- * mutated, so a shared position is mapped from its original value each time.
+ * Replaces every range (Span) and position object reachable from `root` by
+ * its mapped copy. Iterative (the tree may be deep) and safe when nodes,
+ * ranges or positions are shared: each holder is visited once and ranges and
+ * positions are replaced, never mutated, so a shared one is mapped from its
+ * original value each time.
  */
-export function remapPositions(root: object, move: (p: Pos) => Pos): void {
+export function remapPositions(root: object, move: (p: Pos) => Pos, moveSpan: (r: Span) => Span): void {
   const seen = new Set<object>();
   const stack: object[] = [root];
   while (stack.length > 0) {
@@ -161,7 +158,8 @@ export function remapPositions(root: object, move: (p: Pos) => Pos): void {
     for (const key of Object.keys(holder)) {
       const v = holder[key];
       if (v === null || typeof v !== "object") continue;
-      if (isPos(v)) holder[key] = move(v);
+      if (v instanceof Span) holder[key] = moveSpan(v);
+      else if (isPos(v)) holder[key] = move(v);
       else stack.push(v);
     }
   }

@@ -55,13 +55,12 @@ export function parseJson(text: string, filename: string): ParseResult {
       // HashiCorp's JSON parser (and so Terraform and OpenTofu) rejects a byte
       // order mark in JSON files, although native-syntax files may have one.
       // The rest of the file is still read, so other checks keep working.
-      const at = mapper.posAt(0);
       result.diagnostics.unshift({
         severity: "error",
         summary: "Invalid start of value",
         detail:
           "This JSON file starts with a UTF-8 byte order mark (BOM), which Terraform and OpenTofu reject in JSON configuration files. Save the file as UTF-8 without a BOM.",
-        subject: { start: at, end: at },
+        subject: mapper.lines.range(0, 0),
         code: "json-syntax",
       });
     }
@@ -69,7 +68,6 @@ export function parseJson(text: string, filename: string): ParseResult {
   } catch (err) {
     // A bug, not a user error; still report it as a diagnostic rather than
     // take the whole run down.
-    const at = mapper.posAt(0);
     return {
       file: mapper.emptyFile(),
       diagnostics: [
@@ -77,7 +75,7 @@ export function parseJson(text: string, filename: string): ParseResult {
           severity: "error",
           summary: "Internal error while reading JSON configuration",
           detail: `tfcapi-lint failed to read this file (${err instanceof Error ? err.message : String(err)}). Please report this as a bug.`,
-          subject: { start: at, end: at },
+          subject: mapper.lines.range(0, 0),
           code: "internal",
         },
       ],
@@ -91,8 +89,7 @@ class JsonMapper {
   /** Argument names already seen per body, for duplicate detection. */
   private readonly attributeNames = new WeakMap<Body, Map<string, Attribute>>();
   private structureChecks = true;
-  private readonly lines: LineIndex;
-  readonly posAt = (offset: number): Pos => this.lines.pos(offset);
+  readonly lines: LineIndex;
 
   constructor(
     private readonly text: string,
@@ -144,7 +141,7 @@ class JsonMapper {
   // ---------------------------------------------------------------- helpers
 
   private range(r: OffsetRange): Range {
-    return { start: this.posAt(r.start), end: this.posAt(r.end) };
+    return this.lines.range(r.start, r.end);
   }
 
   private error(summary: string, detail: string, r: OffsetRange, code: string): void {
@@ -344,10 +341,10 @@ class JsonMapper {
         keyIsBareIdent = keyExpr.kind === "ScopeTraversal" && keyExpr.traversal.length === 1;
         valueMode = "expr";
       } else if (mode === "requiredProviders") {
-        keyExpr = literalFromString(key, this.text, this.posAt);
+        keyExpr = literalFromString(key, this.text, this.lines);
         valueMode = key.value === "configuration_aliases" ? "exprList" : "requiredProviders";
       } else if (mode === "literal") {
-        keyExpr = literalFromString(key, this.text, this.posAt);
+        keyExpr = literalFromString(key, this.text, this.lines);
         valueMode = "literal";
       } else {
         keyExpr = this.stringExpression(key, "template");
@@ -364,11 +361,11 @@ class JsonMapper {
   }
 
   private stringExpression(s: JString, mode: StringMode): Expression {
-    if (mode === "literal" || mode === "requiredProviders") return literalFromString(s, this.text, this.posAt);
+    if (mode === "literal" || mode === "requiredProviders") return literalFromString(s, this.text, this.lines);
     const parsed =
       mode === "template"
-        ? templateFromString(s, this.text, this.filename, this.posAt)
-        : expressionFromString(s, this.text, this.filename, this.posAt);
+        ? templateFromString(s, this.text, this.filename, this.lines)
+        : expressionFromString(s, this.text, this.filename, this.lines);
     for (const d of parsed.diagnostics) this.diagnostics.push(d);
     return parsed.expr;
   }

@@ -9,9 +9,9 @@
  * and suppresses most follow-up errors (which are usually consequences of the
  * first one). Structural errors that cannot cascade are still reported.
  */
-import type { Diagnostic, Expression, Pos, Range } from "./ast.js";
+import type { Diagnostic, Expression, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
-import { LineIndex } from "./source.js";
+import type { RangeMaker, Span } from "./source.js";
 
 /**
  * Maximum nesting of brackets/blocks/templates (and chains of operators and
@@ -57,12 +57,8 @@ export function exact<T>(items: T[]): T[] {
   return items.length === 0 ? items : items.slice();
 }
 
-/** Per-token position caches of one parse (see ParserState.cache). */
-interface TokenCache {
-  ranges: (Range | undefined)[];
-  starts: (Pos | undefined)[];
-  ends: (Pos | undefined)[];
-}
+/** Per-token range cache of one parse (see ParserState.cache). */
+type TokenCache = (Span | undefined)[];
 
 export class ParserState {
   readonly text: string;
@@ -70,7 +66,8 @@ export class ParserState {
   readonly types: Uint8Array;
   readonly starts: Int32Array;
   readonly ends: Int32Array;
-  readonly li: LineIndex;
+  /** Makes the ranges of this parse from offsets into `text`. */
+  readonly li: RangeMaker;
   /** Index of the next unread token (newlines/comments not yet skipped). */
   pos = 0;
   /** Index of the last token read. */
@@ -82,10 +79,7 @@ export class ParserState {
   readonly diags: Diagnostic[] = [];
   depth = 0;
   tooDeepReported = false;
-  /**
-   * Per-token caches (shared with forks): the range, the start and the end
-   * position of token i, in three arrays so each holds one shape of object.
-   */
+  /** Per-token ranges (shared with forks): a token's range is made once and shared by the nodes that use it. */
   private readonly cache: TokenCache;
   /**
    * Lenient mode (used to recover the items of an invalid one-line block):
@@ -103,7 +97,7 @@ export class ParserState {
   constructor(
     text: string,
     tk: Tokens,
-    li: LineIndex,
+    li: RangeMaker,
     includeNewlines = true,
     cache?: TokenCache,
   ) {
@@ -115,11 +109,7 @@ export class ParserState {
     this.li = li;
     this.nl = [includeNewlines];
     this.nlTop = includeNewlines;
-    this.cache = cache ?? {
-      ranges: new Array<Range | undefined>(tk.count + 1),
-      starts: new Array<Pos | undefined>(tk.count + 1),
-      ends: new Array<Pos | undefined>(tk.count + 1),
-    };
+    this.cache = cache ?? new Array<Span | undefined>(tk.count + 1);
   }
 
   /** A copy with its own position, mode stack and diagnostics (tokens shared). */
@@ -178,50 +168,25 @@ export class ParserState {
 
   /**
    * The range of token i. Ranges are cached per token and shared between
-   * nodes (treat ranges and positions as immutable).
+   * nodes (treat ranges as immutable).
    */
-  tokRange(i: number): Range {
-    let r = this.cache.ranges[i];
+  tokRange(i: number): Span {
+    let r = this.cache[i];
     if (r === undefined) {
-      r = { start: this.tokStart(i), end: this.tokEnd(i) };
-      this.cache.ranges[i] = r;
+      r = this.li.range(this.starts[i], this.ends[i]);
+      this.cache[i] = r;
     }
     return r;
   }
 
-  /**
-   * The start position of token i (cached; shared between ranges, and with
-   * the end of the token before when the two touch, as a quote and the
-   * string after it do).
-   */
-  tokStart(i: number): Pos {
-    let q = this.cache.starts[i];
-    if (q === undefined) {
-      const at = this.starts[i];
-      const touches = i > 0 && this.ends[i - 1] === at;
-      q = (touches ? this.cache.ends[i - 1] : undefined) ?? this.li.pos(at);
-      this.cache.starts[i] = q;
-      if (touches) this.cache.ends[i - 1] = q;
-    }
-    return q;
-  }
-
-  /** The end position of token i (cached; shared like tokStart's). */
-  tokEnd(i: number): Pos {
-    let q = this.cache.ends[i];
-    if (q === undefined) {
-      const at = this.ends[i];
-      const touches = i + 1 < this.tk.count && this.starts[i + 1] === at;
-      q = (touches ? this.cache.starts[i + 1] : undefined) ?? this.li.pos(at);
-      this.cache.ends[i] = q;
-      if (touches) this.cache.starts[i + 1] = q;
-    }
-    return q;
-  }
-
   /** The range from the start of token a to the end of token b. */
-  tokSpan(a: number, b: number): Range {
-    return { start: this.tokStart(a), end: this.tokEnd(b) };
+  tokSpan(a: number, b: number): Span {
+    return this.li.range(this.starts[a], this.ends[b]);
+  }
+
+  /** The range between two offsets of the text. */
+  offsets(start: number, end: number): Span {
+    return this.li.range(start, end);
   }
 
   tokText(i: number): string {

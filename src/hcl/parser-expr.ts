@@ -3,6 +3,7 @@
  * token stream of lexer.ts). Structure and error recovery follow hclsyntax
  * closely so that diagnostics and ranges match HashiCorp's parser.
  */
+import { rangeBetween } from "./source.js";
 import type {
   BinaryOperator,
   Expression,
@@ -44,9 +45,7 @@ const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
 
 const ZERO_RANGE: Range = { start: { line: 0, column: 0, offset: 0 }, end: { line: 0, column: 0, offset: 0 } };
 
-function span(a: Range, b: Range): Range {
-  return { start: a.start, end: b.end };
-}
+const span = rangeBetween;
 
 export function parseExpression(p: ParserState): Expression {
   return parseTernary(p);
@@ -435,7 +434,7 @@ function isDoubleColon(p: ParserState): boolean {
 }
 
 function finishFunctionCall(p: ParserState, nameTok: number): Expression {
-  let nameRange = p.tokRange(nameTok);
+  let nameRange: Range = p.tokRange(nameTok);
   let name = p.tokText(nameTok);
   // provider::namespace::function (HCL 2.20+ / Terraform 1.8+)
   while (isDoubleColon(p)) {

@@ -3,6 +3,7 @@
  * `%{ }` directives, escape decoding, `~` whitespace stripping and `<<-`
  * indentation removal.
  */
+import { Span, rangeBetween, startOffsetOf } from "./source.js";
 import type { Diagnostic, Expression, Range, TemplatePart } from "./ast.js";
 import { T } from "./lexer.js";
 import { exact, type ParserState } from "./parser-core.js";
@@ -16,9 +17,7 @@ export type Flat =
   | { t: "else" | "endif" | "endfor"; range: Range }
   | { t: "end"; range: Range };
 
-function span(a: Range, b: Range): Range {
-  return { start: a.start, end: b.end };
-}
+const span = rangeBetween;
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12 || c === 0x85 || c === 0xa0 || (c >= 0x2000 && c <= 0x200a) || c === 0x1680 || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
@@ -368,7 +367,8 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
     break;
   }
   if (parts.length === 0) {
-    parts.push({ t: "lit", value: "", range: { start: startRange.start, end: startRange.start }, line: false });
+    const at = startOffsetOf(startRange);
+    parts.push({ t: "lit", value: "", range: p.offsets(at, at), line: false });
   }
   parts.push({ t: "end", range: endRange });
   return parts;
@@ -419,8 +419,9 @@ function flushHeredoc(parts: Flat[]): void {
   for (const lit of adjust) {
     const cut = codeUnitsForChars(lit.value, minSpaces);
     lit.value = lit.value.slice(cut);
-    const st = lit.range.start;
-    lit.range = { start: { line: st.line, column: st.column + cut, offset: st.offset + cut }, end: lit.range.end };
+    // The cut spaces are on the literal's first line: its start moves right by `cut`.
+    const r = lit.range;
+    lit.range = r instanceof Span ? new Span(r.lines, r.startOffset + cut, r.endOffset) : { start: { ...r.start, column: r.start.column + cut, offset: r.start.offset + cut }, end: r.end };
   }
 }
 

@@ -9,13 +9,11 @@ import { T, lex, releaseTokens, type Tokens } from "./lexer.js";
 import { ParserState, exact } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts } from "./parser-template.js";
-import { LineIndex, computeLineStarts, stripBom } from "./source.js";
+import { LineIndex, ShiftedLineIndex, computeLineStarts, endOffsetOf, indexAt, rangeBetween, startOffsetOf, stripBom, type RangeMaker } from "./source.js";
 
 export { parseExpression } from "./parser-expr.js";
 
-function span(a: Range, b: Range): Range {
-  return { start: a.start, end: b.end };
-}
+const span = rangeBetween;
 
 export interface NativeOptions {
   /** Reproduce HashiCorp's exact ranges after errors and omit lenient recovery (outline). */
@@ -222,10 +220,9 @@ function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
     endTok = p.recover(end);
     break;
   }
-  // positions shared with the tokens' cached ones
-  const start = startTok >= 0 ? p.tokEnd(startTok) : p.li.pos(0);
-  const endPos = endTok >= 0 && p.starts[endTok] > startOff ? p.tokStart(endTok) : start;
-  return { kind: "Body", attributes: exact(attributes), blocks: exact(blocks), range: { start, end: endPos } };
+  const start = startTok >= 0 ? p.ends[startTok] : 0;
+  const endAt = endTok >= 0 && p.starts[endTok] > startOff ? p.starts[endTok] : start;
+  return { kind: "Body", attributes: exact(attributes), blocks: exact(blocks), range: p.offsets(start, endAt) };
 }
 
 function parseBodyItem(p: ParserState): Attribute | Block | null {
@@ -427,11 +424,11 @@ function finishBlock(p: ParserState, ident: number): Block {
     }
     closeRange = p.prevRange();
     const closeTok = p.prev;
-    const bodyStart = openRange.end;
+    const bodyStart = endOffsetOf(openRange);
     if (single.attr !== null) {
-      body = { kind: "Body", attributes: [single.attr], blocks: [], range: { start: bodyStart, end: closeRange.start } };
+      body = { kind: "Body", attributes: [single.attr], blocks: [], range: p.offsets(bodyStart, startOffsetOf(closeRange)) };
     } else {
-      body = { kind: "Body", attributes: [], blocks: [], range: { start: bodyStart, end: closeRange.start } };
+      body = { kind: "Body", attributes: [], blocks: [], range: p.offsets(bodyStart, startOffsetOf(closeRange)) };
     }
     if (oneLineDiag !== undefined && fork !== null) {
       // Re-parse the body leniently (items may share a line) so that all
@@ -444,7 +441,7 @@ function finishBlock(p: ParserState, ident: number): Block {
       const lb = parseBody(lenient, T.CBrace, openRange);
       if (!lenient.hasErrorsSince(0) && lenient.types[lenient.prev] === T.CBrace) {
         const lbClose = lenient.tokRange(lenient.prev);
-        body = { kind: "Body", attributes: lb.attributes, blocks: lb.blocks, range: { start: bodyStart, end: lbClose.start } };
+        body = { kind: "Body", attributes: lb.attributes, blocks: lb.blocks, range: p.offsets(bodyStart, lbClose.startOffset) };
         closeRange = lbClose;
         if (lenient.prev !== closeTok) {
           p.pos = lenient.pos;
@@ -513,26 +510,16 @@ function parseSingleAttrBody(p: ParserState): { attr: Attribute | null; diag?: D
 
 // ------------------------------------------------------------ standalone entry points
 
-class OffsetLineIndex extends LineIndex {
-  private readonly base: Pos;
-  constructor(lineStarts: number[], base: Pos) {
-    super(lineStarts);
-    this.base = base;
-  }
-  override pos(offset: number): Pos {
-    const l = this.lineOf(offset);
-    const col = offset - this.lineStarts[l] + 1;
-    return {
-      line: this.base.line + l,
-      column: l === 0 ? this.base.column + col - 1 : col,
-      offset: this.base.offset + offset,
-    };
-  }
-}
+/**
+ * Where a standalone parse's text sits: a position of some larger text, or
+ * (inside this package: a JSON string parsed in place) an offset of a text
+ * whose line index is given, so its ranges share the file's line table.
+ */
+export type TextBase = Pos | { lines: LineIndex; offset: number };
 
-function standaloneState(text: string, template: boolean, base?: Pos): ParserState {
-  const ls = computeLineStarts(text);
-  const li = base !== undefined ? new OffsetLineIndex(ls, base) : new LineIndex(ls);
+function standaloneState(text: string, template: boolean, base?: TextBase): ParserState {
+  const li: RangeMaker =
+    base === undefined ? new LineIndex(computeLineStarts(text)) : "lines" in base ? new ShiftedLineIndex(base.lines, base.offset) : indexAt(text, base);
   // pooled: the callers below release the tokens before returning (nothing keeps them)
   const tk = lex(text, template, true);
   return new ParserState(text, tk, li, false);
@@ -542,7 +529,7 @@ function standaloneState(text: string, template: boolean, base?: Pos): ParserSta
  * Parses `text` as a single expression (newlines are insignificant), with
  * positions shifted so that offset 0 of `text` is at `base` (default: 1:1).
  */
-export function parseExpressionAt(text: string, filename: string, base?: Pos): { expr: Expression; diagnostics: Diagnostic[] } {
+export function parseExpressionAt(text: string, filename: string, base?: TextBase): { expr: Expression; diagnostics: Diagnostic[] } {
   void filename;
   const p = standaloneState(text, false, base);
   const lexDiags = checkInvalidTokens(p, p.tk);
@@ -566,7 +553,7 @@ export function parseExpressionAt(text: string, filename: string, base?: Pos): {
  * text with `${ }` and `%{ }` sequences. Returns a Template, or a
  * TemplateWrap when the text is exactly one interpolation.
  */
-export function parseTemplateAt(text: string, filename: string, base?: Pos): { expr: Expression; diagnostics: Diagnostic[] } {
+export function parseTemplateAt(text: string, filename: string, base?: TextBase): { expr: Expression; diagnostics: Diagnostic[] } {
   void filename;
   const p = standaloneState(text, true, base);
   const lexDiags = checkInvalidTokens(p, p.tk);

@@ -30,12 +30,15 @@ export function computeLineStarts(text: string): number[] {
 }
 
 /** Converts offsets to positions; remembers the last line to speed up mostly-forward lookups. */
-export class LineIndex {
+export class LineIndex implements RangeMaker {
   readonly lineStarts: number[];
+  /** The line number of the line at lineStarts[0] (1 for a whole text). */
+  readonly firstLine: number;
   private last = 0;
 
-  constructor(lineStarts: number[]) {
+  constructor(lineStarts: number[], firstLine = 1) {
     this.lineStarts = lineStarts;
+    this.firstLine = firstLine;
   }
 
   /** 0-based line index containing `offset`. */
@@ -61,15 +64,100 @@ export class LineIndex {
 
   pos(offset: number): Pos {
     const l = this.lineOf(offset);
-    return { line: l + 1, column: offset - this.lineStarts[l] + 1, offset };
+    return { line: l + this.firstLine, column: offset - this.lineStarts[l] + 1, offset };
   }
 
-  range(start: number, end: number): Range {
-    return { start: this.pos(start), end: this.pos(end) };
+  /** The range [start, end) of this text: two offsets, positions made when read. */
+  range(start: number, end: number): Span {
+    return new Span(this, start, end);
   }
 }
 
+/** What a parser makes its ranges with, from offsets into the text it reads. */
+export interface RangeMaker {
+  range(start: number, end: number): Span;
+}
+
+/**
+ * Ranges of a text embedded at offset `shift` of a larger one (a JSON
+ * string's content parsed as a template): offsets into the embedded text
+ * become offsets into the larger one, positioned by its line index.
+ */
+export class ShiftedLineIndex implements RangeMaker {
+  constructor(
+    readonly target: LineIndex,
+    readonly shift: number,
+  ) {}
+
+  range(start: number, end: number): Span {
+    return new Span(this.target, start + this.shift, end + this.shift);
+  }
+}
+
+/**
+ * The ranges of `text` as if it started at position `base` of some larger
+ * text: offsets and line numbers of the results are the larger text's.
+ */
+export function indexAt(text: string, base: Pos): RangeMaker {
+  const local = computeLineStarts(text);
+  const starts = local.map((s, i) => (i === 0 ? base.offset - (base.column - 1) : s + base.offset));
+  return new ShiftedLineIndex(new LineIndex(starts, base.line), base.offset);
+}
+
+/**
+ * A range of a parsed text as two offsets and the text's line index: what
+ * every syntax-tree node holds. Its `start` and `end` positions are computed
+ * when read (a binary search in the line table), so a tree holds no position
+ * objects at all. Treat it as immutable. `toJSON` gives the plain
+ * `{ start, end }` form; anything that leaves the process or a thread
+ * (findings, worker results) takes a copy with `plainRange`.
+ */
+export class Span implements Range {
+  readonly lines: LineIndex;
+  /** 0-based UTF-16 offset of the first character. */
+  readonly startOffset: number;
+  /** 0-based UTF-16 offset just past the last character. */
+  readonly endOffset: number;
+
+  constructor(lines: LineIndex, startOffset: number, endOffset: number) {
+    this.lines = lines;
+    this.startOffset = startOffset;
+    this.endOffset = endOffset;
+  }
+
+  get start(): Pos {
+    return this.lines.pos(this.startOffset);
+  }
+
+  get end(): Pos {
+    return this.lines.pos(this.endOffset);
+  }
+
+  toJSON(): { start: Pos; end: Pos } {
+    return { start: this.start, end: this.end };
+  }
+}
+
+/** The start offset of a range (without making its position). */
+export function startOffsetOf(r: Range): number {
+  return r instanceof Span ? r.startOffset : r.start.offset;
+}
+
+/** The end offset of a range (without making its position). */
+export function endOffsetOf(r: Range): number {
+  return r instanceof Span ? r.endOffset : r.end.offset;
+}
+
+/** A plain `{ start, end }` copy of a range, safe to clone, serialise or keep after its tree. */
+export function plainRange(r: Range): Range {
+  const start = r.start;
+  const end = r.end;
+  return { start: { line: start.line, column: start.column, offset: start.offset }, end: { line: end.line, column: end.column, offset: end.offset } };
+}
+
+/** From the start of `a` to the end of `b`. */
 export function rangeBetween(a: Range, b: Range): Range {
+  if (a instanceof Span && b instanceof Span && a.lines === b.lines) return new Span(a.lines, a.startOffset, b.endOffset);
   return { start: a.start, end: b.end };
 }
 

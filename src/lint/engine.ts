@@ -5,6 +5,7 @@
  */
 import * as path from "node:path";
 import type { Range } from "../hcl/ast.js";
+import { plainRange } from "../hcl/source.js";
 import type { Role } from "../contract/roles-api.js";
 import { CONTRACT, detectRole } from "../contract/roles.js";
 import { loadModule, type ParseCache } from "../terraform/load.js";
@@ -321,6 +322,9 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
       }
     }
   }
+
+  // Findings outlive the syntax tree (and cross threads): plain ranges.
+  for (const f of all) f.range = plainRange(f.range);
 
   if (opts.excludeFile) {
     const ex = opts.excludeFile;

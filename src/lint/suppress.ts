@@ -219,7 +219,7 @@ function jsonSuppressions(file: SourceFile, now: Date): Suppression[] {
       if (!d) continue;
       const s = newSuppression(file, d, jc.range, now);
       if (owner === null) s.fileLevel = true;
-      else if (!s.fileLevel) s.cover = { start: owner.range.start, end: owner.range.end };
+      else if (!s.fileLevel) s.cover = owner.range;
       out.push(s);
     }
     for (const b of body.blocks) visit(b.body, b);

@@ -26,6 +26,7 @@ import type {
 } from "./model.js";
 import { children, constBool, constString, exprText, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
+import { rangeBetween } from "../hcl/source.js";
 import { applyOverrides } from "./module-override.js";
 
 export { findAttr } from "../hcl/blocks.js";
@@ -370,7 +371,7 @@ function objectAsBlock(attr: Attribute, obj: Extract<Expression, { kind: "Object
     openBraceRange: open,
     closeBraceRange: close,
     body: { kind: "Body", attributes, blocks, range: obj.range },
-    range: { start: attr.range.start, end: obj.range.end },
+    range: rangeBetween(attr.range, obj.range),
     singleLine: false,
   };
   synthesized.set(obj, block);
