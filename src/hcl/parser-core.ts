@@ -54,8 +54,11 @@ export function countNestingLimitHit(): void {
  * heap.
  */
 export function exact<T>(items: T[]): T[] {
-  return items.length === 0 ? items : items.slice();
+  return items.length === 0 ? (NONE as unknown as T[]) : items.slice();
 }
+
+/** The one empty list the native parser's nodes share (frozen: a tree is never changed in place). */
+const NONE: readonly never[] = Object.freeze([]);
 
 /** Per-token range cache of one parse (see ParserState.cache). */
 type TokenCache = (Span | undefined)[];

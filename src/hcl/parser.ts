@@ -65,6 +65,12 @@ export function parseNativeWithTokens(
   return { result: { file, diagnostics: [...lexDiags, ...p.diags] }, tokens: tk };
 }
 
+/** True when no line break lies in text[from, to). */
+function onOneLine(text: string, from: number, to: number): boolean {
+  const nl = text.indexOf("\n", from);
+  return nl === -1 || nl >= to;
+}
+
 function fillComments(li: LineIndex, comments: Comment[]): Comment[] {
   for (const c of comments) c.range = li.range(c.range.start.offset, c.range.end.offset);
   return comments;
@@ -270,7 +276,7 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
     endTok = p.prev;
   }
   const range =
-    p.compat || expr.range.end.offset < identRange.end.offset ? span(identRange, p.tokRange(endTok)) : span(identRange, expr.range);
+    p.compat || endOffsetOf(expr.range) < identRange.endOffset ? span(identRange, p.tokRange(endTok)) : span(identRange, expr.range);
   return { kind: "Attribute", name: p.tokText(ident), nameRange: identRange, expr, range };
 }
 
@@ -472,7 +478,7 @@ function finishBlock(p: ParserState, ident: number): Block {
     closeBraceRange: closeRange,
     body,
     range: span(identRange, closeRange),
-    singleLine: openRange.start.line === closeRange.start.line,
+    singleLine: onOneLine(p.text, openRange.startOffset, startOffsetOf(closeRange)),
   };
   if (oneLineDiag !== undefined) {
     oneLineDiag.code = "one-line-block";

@@ -133,8 +133,10 @@ function loadUnit(state: LoadState, dirAbs: string, dirReal: string, relDir: str
   const byName = new Map(files.map((f) => [f.name, f]));
   const pick = (list: string[]) => list.map((n) => byName.get(n)!).filter(Boolean);
   const terraform = buildModule(pick(sets.terraform), { dir: dirAbs, relDir, fileSet: "terraform" });
-  const opentofu = buildModule(pick(sets.opentofu), { dir: dirAbs, relDir, fileSet: "opentofu" });
   const hasTofu = names.some((n) => n.endsWith(".tofu") || n.endsWith(".tofu.json"));
+  // Without .tofu files both tools read the same files: one model serves both
+  // (it is never read as OpenTofu's then: `expressions` is Terraform's set).
+  const opentofu = hasTofu ? buildModule(pick(sets.opentofu), { dir: dirAbs, relDir, fileSet: "opentofu" }) : terraform;
   const tofuOnly = hasTofu && !names.some((n) => n.endsWith(".tf") || n.endsWith(".tf.json"));
   const unit: ModuleUnit = {
     dir: dirAbs,

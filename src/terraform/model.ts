@@ -177,6 +177,7 @@ export interface ModuleUnit {
   /** Every module file of the directory (both sets). */
   allFiles: SourceFile[];
   terraform: Module;
+  /** OpenTofu's set; the same object as `terraform` when there is no `.tofu`/`.tofu.json` file (then both read the same files). */
   opentofu: Module;
   /** True when any `.tofu`/`.tofu.json` file exists. */
   hasTofu: boolean;

@@ -225,7 +225,22 @@ export function buildResource(file: SourceFile, block: Block): Resource {
   };
 }
 
+/** The lifecycle of a declaration without a lifecycle block: one shared, frozen value. */
+const NO_LIFECYCLE: Lifecycle = Object.freeze({
+  block: null,
+  ignoreChanges: Object.freeze([]) as unknown as Lifecycle["ignoreChanges"],
+  ignoreChangesAttr: null,
+  replaceTriggeredBy: Object.freeze([]) as unknown as Expression[],
+  replaceTriggeredByAttr: null,
+  preventDestroy: null,
+  preventDestroyAttr: null,
+  createBeforeDestroy: null,
+  preconditions: Object.freeze([]) as unknown as Block[],
+  postconditions: Object.freeze([]) as unknown as Block[],
+});
+
 export function buildLifecycle(block: Block | null): Lifecycle {
+  if (block === null) return NO_LIFECYCLE;
   const body = block?.body;
   const ignoreAttr = body ? findAttr(body, "ignore_changes") : null;
   const rtbAttr = body ? findAttr(body, "replace_triggered_by") : null;
