@@ -135,6 +135,9 @@ class Graph implements DependencyGraph {
   private readonly effCache = new WeakMap<Reference, EffectiveRef[]>();
   private readonly edgeCache = [new Map<string, ChainStep[]>(), new Map<string, ChainStep[]>()];
   private readonly resExprCache = new WeakMap<Resource, Expression[]>();
+  /** reaches() answers by expression, then target (without and with throughResources). */
+  private readonly reachCache = [new WeakMap<Expression, Map<string, ChainStep[] | null>>(), new WeakMap<Expression, Map<string, ChainStep[] | null>>()];
+  private readonly resolveCache = new WeakMap<Expression, { expr: Expression; via: string[] }>();
   private allRefs: { ref: Reference; owner: string }[] | null = null;
   private refIndex: Map<string, { ref: Reference; owner: string }[]> | null = null;
 
@@ -322,6 +325,22 @@ class Graph implements DependencyGraph {
   }
 
   reaches(expr: Expression, target: string, opts?: { throughResources?: boolean }): ChainStep[] | null {
+    // Rules ask the same question again (every unit of a scope "all" rule
+    // asks about its parents' gates; several rules ask about one output).
+    const cache = this.reachCache[opts?.throughResources ? 1 : 0]!;
+    let answers = cache.get(expr);
+    if (answers === undefined) {
+      answers = new Map();
+      cache.set(expr, answers);
+    }
+    const known = answers.get(target);
+    if (known !== undefined) return known;
+    const chain = this.computeReaches(expr, target, opts);
+    answers.set(target, chain);
+    return chain;
+  }
+
+  private computeReaches(expr: Expression, target: string, opts?: { throughResources?: boolean }): ChainStep[] | null {
     const t = parseTarget(target);
     if (!t) return null;
     const deps = this.dependencies(expr, opts);
@@ -413,6 +432,14 @@ class Graph implements DependencyGraph {
   }
 
   resolveLocals(expr: Expression): { expr: Expression; via: string[] } {
+    const known = this.resolveCache.get(expr);
+    if (known) return known;
+    const resolved = this.computeResolveLocals(expr);
+    this.resolveCache.set(expr, resolved);
+    return resolved;
+  }
+
+  private computeResolveLocals(expr: Expression): { expr: Expression; via: string[] } {
     const via: string[] = [];
     let cur = expr;
     for (;;) {
