@@ -119,6 +119,7 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
   const blockExit = exit.get("Block");
   const attrEnter = enter.get("Attribute");
   const attrExit = exit.get("Attribute");
+  const exprExits = [...exit.keys()].some((k) => EXPRESSION_KIND_SET.has(k));
   // Expression walk: an explicit stack; `null` above a node marks its exit.
   const stack: (Expression | null)[] = [];
   const scratch: Expression[] = [];
@@ -134,7 +135,7 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
       walkStats.nodes++;
       const handlers = enter.get(e.kind);
       if (handlers !== undefined) call(handlers, e, site);
-      if (exit.has(e.kind)) stack.push(e, null);
+      if (exprExits && exit.has(e.kind)) stack.push(e, null);
       scratch.length = 0;
       forEachChild(e, pushChild, scratch, undefined, false);
       for (let i = scratch.length - 1; i >= 0; i--) stack.push(scratch[i]!);
