@@ -14,8 +14,7 @@
  * in rule order. Top-level attributes of a file (not valid Terraform) are
  * not walked. Iterative throughout: nesting depth costs heap, not stack.
  */
-import type { Attribute, Block, Expression } from "../hcl/ast.js";
-import { forEachChild } from "../hcl/walk.js";
+import type { Attribute, Block, Expression, TemplatePart } from "../hcl/ast.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import type { NodeKind, RuleVisitors, WalkSite } from "./types.js";
 
@@ -89,8 +88,88 @@ function call(list: readonly Entry[], node: unknown, site: WalkSite): void {
   }
 }
 
-function pushChild(child: Expression, out: Expression[]): void {
-  out.push(child);
+/**
+ * Push the direct sub-expressions of `e` onto `stack` in reverse source
+ * order (so they pop in source order), bare object keys left out: the
+ * children `forEachChild` gives, without a callback per child.
+ */
+function pushChildren(e: Expression, stack: (Expression | null)[]): void {
+  switch (e.kind) {
+    case "LiteralValue":
+    case "ScopeTraversal":
+    case "AnonSymbol":
+    case "Invalid":
+      return;
+    case "Template":
+      pushParts(e.parts, stack);
+      return;
+    case "TemplateWrap":
+      stack.push(e.wrapped);
+      return;
+    case "RelativeTraversal":
+      stack.push(e.source);
+      return;
+    case "Index":
+      stack.push(e.key, e.collection);
+      return;
+    case "Splat":
+      stack.push(e.each, e.source);
+      return;
+    case "FunctionCall":
+      for (let i = e.args.length - 1; i >= 0; i--) stack.push(e.args[i]!);
+      return;
+    case "Conditional":
+      stack.push(e.falseResult, e.trueResult, e.condition);
+      return;
+    case "BinaryOp":
+      stack.push(e.rhs, e.lhs);
+      return;
+    case "UnaryOp":
+      stack.push(e.operand);
+      return;
+    case "TupleCons":
+      for (let i = e.exprs.length - 1; i >= 0; i--) stack.push(e.exprs[i]!);
+      return;
+    case "ObjectCons":
+      for (let i = e.items.length - 1; i >= 0; i--) {
+        const it = e.items[i]!;
+        stack.push(it.value);
+        if (!it.keyIsBareIdent) stack.push(it.key);
+      }
+      return;
+    case "For":
+      if (e.condition !== null) stack.push(e.condition);
+      stack.push(e.valExpr);
+      if (e.keyExpr !== null) stack.push(e.keyExpr);
+      stack.push(e.collection);
+      return;
+    case "Parentheses":
+      stack.push(e.expr);
+      return;
+  }
+}
+
+/** Template parts' expressions, in reverse (template nesting is bounded by the parser's nesting limit). */
+function pushParts(parts: readonly TemplatePart[], stack: (Expression | null)[]): void {
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    switch (p.kind) {
+      case "TemplateLiteral":
+        break;
+      case "TemplateInterp":
+        stack.push(p.expr);
+        break;
+      case "TemplateIf":
+        if (p.else !== null) pushParts(p.else, stack);
+        pushParts(p.then, stack);
+        stack.push(p.condition);
+        break;
+      case "TemplateFor":
+        pushParts(p.body, stack);
+        stack.push(p.collection);
+        break;
+    }
+  }
 }
 
 /** Walk `mod` once for every subscriber (in their order), then call their `Module:exit`. */
@@ -122,7 +201,6 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
   const exprExits = [...exit.keys()].some((k) => EXPRESSION_KIND_SET.has(k));
   // Expression walk: an explicit stack; `null` above a node marks its exit.
   const stack: (Expression | null)[] = [];
-  const scratch: Expression[] = [];
   const walkExpr = (root: Expression, site: WalkSite): void => {
     stack.push(root);
     while (stack.length > 0) {
@@ -136,9 +214,7 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
       const handlers = enter.get(e.kind);
       if (handlers !== undefined) call(handlers, e, site);
       if (exprExits && exit.has(e.kind)) stack.push(e, null);
-      scratch.length = 0;
-      forEachChild(e, pushChild, scratch, undefined, false);
-      for (let i = scratch.length - 1; i >= 0; i--) stack.push(scratch[i]!);
+      pushChildren(e, stack);
     }
   };
   const visitAttribute = (attr: Attribute, site: WalkSite): void => {

@@ -5,13 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { lintModule, lintSteps, type LintOutcome } from "../../src/lint/engine.js";
-import { walkStats } from "../../src/lint/shared-walk.js";
+import { readdirSync } from "node:fs";
+import * as path from "node:path";
+import { NODE_KINDS, walkStats } from "../../src/lint/shared-walk.js";
 import { checkPlugin } from "../../src/lint/plugins.js";
 import { defineRule, type RuleDefinition, type RuleVisitors, type WalkSite } from "../../src/lint/types.js";
-import { traversalText } from "../../src/hcl/walk.js";
+import { traversalText, walkExpression } from "../../src/hcl/walk.js";
+import { bodyAttributes } from "../../src/hcl/blocks.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import { lintFixture } from "../../src/testing.js";
-import { tempDir, writeTree } from "../e2e/helpers.js";
+import { REPO, tempDir, writeTree } from "../e2e/helpers.js";
 
 const ROOT_TF = `variable "replicas" {
   type = number
@@ -443,5 +446,34 @@ describe("visitor rules through tfcapi-lint/testing", () => {
     const broken = { name: "acme", rules: [{ ...replicasRule, check: () => ({ Attribute() { throw new Error("lost"); } }) }] };
     const dir = pool();
     expect(() => lintFixture(dir, { plugin: broken, role: "machinepool" })).toThrow(`${dir}: rule acme/replicas-read of plugin acme failed on .: lost (report it to the plugin's authors)`);
+  });
+});
+
+describe("what the shared walk visits", () => {
+  it("is, for every attribute of the example and realistic modules, exactly what walkExpression visits without bare keys, in the same order", () => {
+    const dirs = [
+      ...["machinepool-aws", "machine-aws", "cluster-aws"].map((d) => path.join(REPO, "examples", d)),
+      ...readdirSync(path.join(REPO, "fixtures", "realistic")).map((d) => path.join(REPO, "fixtures", "realistic", d)),
+    ];
+    let compared = 0;
+    for (const dir of dirs) {
+      const seen: Expression[] = [];
+      const all = (visit: (e: Expression) => void): RuleVisitors => Object.fromEntries(NODE_KINDS.filter((k) => k !== "Attribute" && k !== "Block").map((k) => [k, visit]));
+      const rule = defineRule({ id: "test/all", severity: "info", roles: ["cluster", "machine", "machinepool"], scope: "all", fixable: false, summary: "every node", check: () => all((e) => seen.push(e)) });
+      const out = lintModule(dir, { ruleSet: [rule], role: "machinepool" });
+      if (out.kind !== "report") throw new Error(`${dir}: ${out.kind}`);
+      const expected: Expression[] = [];
+      for (const unit of out.load.units) {
+        for (const file of unit.expressions.files) {
+          for (const block of file.hcl.body.blocks) {
+            for (const { attr } of bodyAttributes(block.body)) walkExpression(attr.expr, (e) => void expected.push(e), false);
+          }
+        }
+      }
+      expect(seen.length).toBe(expected.length);
+      expect(seen.every((e, i) => e === expected[i])).toBe(true);
+      compared += seen.length;
+    }
+    expect(compared).toBeGreaterThan(2000);
   });
 });
