@@ -182,8 +182,8 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
 }
 
 /**
- * lintModule in steps: the generator yields after loading and after each
- * rule, so a caller that must stay responsive (the language server) can
+ * lintModule in steps: the generator yields after loading, after each
+ * rule's checks and after each unit's shared walk (the visitors), so a caller that must stay responsive (the language server) can
  * yield to its event loop there and abandon work a newer edit made stale
  * (by not resuming the generator).
  */
