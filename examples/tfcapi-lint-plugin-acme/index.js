@@ -62,4 +62,31 @@ const noPublicIp = defineRule({
   },
 });
 
-export default { name: "acme", rules: [requiredTags, noPublicIp] };
+// A visitor rule: instead of walking the module itself, check() returns
+// handlers by node kind, and the linter calls them during the one walk it
+// makes of each module for every such rule.
+const noTimestampTags = defineRule({
+  id: "acme/no-timestamp-tags",
+  severity: "warning",
+  roles: ["cluster", "machine", "machinepool"],
+  scope: "all",
+  fixable: false,
+  summary: "Tags and labels are not stamped with timestamp(), which changes on every plan",
+  check(ctx) {
+    return {
+      FunctionCall(call, site) {
+        if (call.name !== "timestamp") return;
+        // Where the call is: its file, its top-level block, the attribute holding it.
+        const attr = site.attribute?.name;
+        if (attr !== "tags" && attr !== "labels") return;
+        ctx.report({
+          message: `${site.block.labels.join(".")} stamps ${attr} with timestamp(), a new value on every plan; take the time from a time_static resource`,
+          file: site.file,
+          range: call.range,
+        });
+      },
+    };
+  },
+});
+
+export default { name: "acme", rules: [requiredTags, noPublicIp, noTimestampTags] };

@@ -1,11 +1,10 @@
-import { defineRule } from "../../src/lint/types.js";
+import { defineRule, type WalkSite } from "../../src/lint/types.js";
 import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
 import type { Module, SourceFile } from "../../src/terraform/model.js";
 import { argumentsInResult } from "../../src/analysis/functions.js";
 import { propagateThroughLocals } from "../../src/analysis/locals.js";
 import { isRefTo, localName } from "../../src/analysis/references.js";
-import { bodyAttributes } from "../../src/hcl/blocks.js";
-import { children, constString, unwrap, walkExpression } from "../../src/hcl/walk.js";
+import { children, constString, unwrap } from "../../src/hcl/walk.js";
 
 const VERSION_VAR = "kubernetes_version";
 
@@ -175,34 +174,33 @@ export default defineRule({
       ctx.report({ message, file: file.path, range: m.range });
     };
 
-    for (const file of mod.files) {
-      for (const block of file.hcl.body.blocks) {
-        if (isLookup(block)) {
-          const address = `data.${block.labels[0]}.${block.labels[1] ?? ""}`;
-          for (const { attr, blocks } of bodyAttributes(block.body)) {
-            if (blocks.some((b) => b.type === "lifecycle")) continue;
-            for (const m of unstripped(attr.expr, tainted)) {
-              report(
-                file,
-                m,
-                `${subject(m)} reaches ${address} with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.${VERSION_VAR})[0] instead.`,
-              );
-            }
-          }
-        }
-        for (const { attr } of bodyAttributes(block.body)) {
-          walkExpression(attr.expr, (e) => {
-            for (const m of comparedMentions(e, tainted)) {
-              report(
-                file,
-                m,
-                `${subject(m)} is compared with its distro suffix (e.g. "v1.31.4+rke2r1") still attached: compare split("+", var.${VERSION_VAR})[0] instead.`,
-              );
-            }
-          });
-        }
+    const compared = (e: Expression, site: WalkSite): void => {
+      for (const m of comparedMentions(e, tainted)) {
+        report(
+          site.file,
+          m,
+          `${subject(m)} is compared with its distro suffix (e.g. "v1.31.4+rke2r1") still attached: compare split("+", var.${VERSION_VAR})[0] instead.`,
+        );
       }
-    }
+    };
+    // One shared walk of the module's expressions: an attribute of an image
+    // lookup is checked whole first, then its comparisons node by node.
+    return {
+      Attribute(attr, site) {
+        if (!isLookup(site.block) || site.blocks.some((b) => b.type === "lifecycle")) return;
+        const address = `data.${site.block.labels[0]}.${site.block.labels[1] ?? ""}`;
+        for (const m of unstripped(attr.expr, tainted)) {
+          report(
+            site.file,
+            m,
+            `${subject(m)} reaches ${address} with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.${VERSION_VAR})[0] instead.`,
+          );
+        }
+      },
+      BinaryOp: compared,
+      FunctionCall: compared,
+      Index: compared,
+    };
   },
 });
 

@@ -144,9 +144,14 @@ function templateIfConditions(parts: readonly TemplatePart[], out: Expression[])
   }
 }
 
-/** The conditions tested inside `expr` (conditionals, template `%{ if }`, `for ... if`). */
+const conditionsCache = new WeakMap<Expression, Expression[]>();
+
+/** The conditions tested inside `expr` (conditionals, template `%{ if }`, `for ... if`); kept per expression. */
 function conditionsIn(expr: Expression): Expression[] {
+  const known = conditionsCache.get(expr);
+  if (known) return known;
   const out: Expression[] = [];
+  conditionsCache.set(expr, out);
   walkExpression(expr, (e) => {
     if (e.kind === "Conditional") out.push(e.condition);
     else if (e.kind === "Template") templateIfConditions(e.parts, out);

@@ -5,13 +5,12 @@
  * the matching variable in turn (recursively). A hash of the value
  * (`md5(jsonencode(var.captf_tags))`) does not use it: the value ends there.
  */
-import type { Expression } from "../hcl/ast.js";
+import type { Body, Expression } from "../hcl/ast.js";
 import type { Module, ModuleCall, ModuleUnit } from "../terraform/model.js";
 import { propagateThroughLocals } from "./locals.js";
 import { endsValue } from "./functions.js";
 import { isRefTo, localName } from "./references.js";
 import { walkExpression } from "../hcl/walk.js";
-import { bodyAttributes } from "../hcl/blocks.js";
 
 /** Whether `expr` mentions `var.<name>` and the locals it mentions, outside value-ending calls. */
 function valueMentions(expr: Expression, name: string): { direct: boolean; locals: string[] } {
@@ -27,12 +26,23 @@ function valueMentions(expr: Expression, name: string): { direct: boolean; local
   return { direct, locals };
 }
 
-/** Locals whose value mentions `var.<name>`, directly or through other such locals. */
+const taintedByModule = new WeakMap<Module, Map<string, Set<string>>>();
+
+/** Locals whose value mentions `var.<name>`, directly or through other such locals (kept per module and name). */
 export function localsMentioning(mod: Module, name: string): Set<string> {
-  return propagateThroughLocals(mod, (local) => {
+  let byName = taintedByModule.get(mod);
+  if (!byName) {
+    byName = new Map();
+    taintedByModule.set(mod, byName);
+  }
+  const known = byName.get(name);
+  if (known) return known;
+  const tainted = propagateThroughLocals(mod, (local) => {
     const m = valueMentions(local.value, name);
     return { direct: m.direct, refs: m.locals };
   });
+  byName.set(name, tainted);
+  return tainted;
 }
 
 function mentions(expr: Expression, name: string, tainted: ReadonlySet<string>): boolean {
@@ -53,19 +63,47 @@ export interface Usage {
   passedTo: ModuleCall[];
 }
 
-/** Does `unit` use its variable `name`? */
+const usages = new WeakMap<ModuleUnit, Map<string, Usage>>();
+
+/**
+ * Does `unit` use its variable `name`? Answers are kept per unit (the model
+ * does not change after loading), so rules that ask again pay nothing.
+ */
 export function variableUsage(unit: ModuleUnit, name: string, visiting: Set<string> = new Set()): Usage {
+  // Only a fresh question is kept: one asked inside a cycle of module calls may be cut short.
+  const fresh = visiting.size === 0;
+  if (fresh) {
+    const known = usages.get(unit)?.get(name);
+    if (known) return known;
+  }
+  const usage = computeUsage(unit, name, visiting);
+  if (fresh) {
+    const byName = usages.get(unit);
+    if (byName) byName.set(name, usage);
+    else usages.set(unit, new Map([[name, usage]]));
+  }
+  return usage;
+}
+
+function computeUsage(unit: ModuleUnit, name: string, visiting: Set<string>): Usage {
   const key = `${unit.dir}\u0000${name}`;
   if (visiting.has(key)) return { used: false, passedTo: [] };
   visiting.add(key);
   const mod = unit.expressions;
   const tainted = localsMentioning(mod, name);
 
+  // Stops at the first use; nested blocks through a stack (no path arrays built).
+  const bodies: Body[] = [];
   for (const file of mod.files) {
     for (const block of file.hcl.body.blocks) {
       if (!APPLYING_BLOCKS.has(block.type)) continue;
-      for (const { attr } of bodyAttributes(block.body)) {
-        if (mentions(attr.expr, name, tainted)) return { used: true, passedTo: [] };
+      bodies.push(block.body);
+      while (bodies.length > 0) {
+        const body = bodies.pop()!;
+        for (const attr of body.attributes) {
+          if (mentions(attr.expr, name, tainted)) return { used: true, passedTo: [] };
+        }
+        for (let i = body.blocks.length - 1; i >= 0; i--) bodies.push(body.blocks[i]!.body);
       }
     }
   }

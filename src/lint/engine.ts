@@ -17,6 +17,7 @@ import type { ModuleReport, RoleSource, Summary } from "./result.js";
 import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, LINT_REGISTRY as REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
 import { enclosingNode } from "./fix.js";
+import { visitorsOf, walkModule, type Subscriber } from "./shared-walk.js";
 
 export interface LintOptions {
   /** `--role` (wins over config and detection). */
@@ -182,8 +183,8 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
 }
 
 /**
- * lintModule in steps: the generator yields after loading and after each
- * rule, so a caller that must stay responsive (the language server) can
+ * lintModule in steps: the generator yields after loading, after each
+ * rule's checks and after each unit's shared walk (the visitors), so a caller that must stay responsive (the language server) can
  * yield to its event loop there and abandon work a newer edit made stale
  * (by not resuming the generator).
  */
@@ -229,6 +230,17 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
 
   // What a finding may name: the module's files, and files that loading had a problem with.
   const knownFiles = new Set([...load.units.flatMap((u) => u.allFiles.map((f) => f.path)), ...load.problems.map((p) => p.file)]);
+  // A rule that throws (in check or in a visitor) fails on that unit only:
+  // the failure is reported as an error of the run (exit 2), naming the rule,
+  // and every other rule's findings are kept.
+  const failed = (rule: RuleDefinition, unit: ModuleUnit, err: unknown): void => {
+    const msg = err instanceof Error ? err.message : String(err);
+    const who = rule.plugin ? `rule ${rule.id} of plugin ${rule.plugin}` : `rule ${rule.id}`;
+    const hint = rule.plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
+    ruleFailures.push({ file: "", kind: "rule-failed", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
+  };
+  // The rules that returned visitors, per unit, in rule order (src/lint/shared-walk.ts).
+  const subscribers = new Map<ModuleUnit, Subscriber[]>();
   for (const rule of rules) {
     if (!rule.roles.includes(role) || !active(rule.id)) continue;
     const units = rule.scope === "all" ? load.units : [load.root];
@@ -251,16 +263,25 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
         },
       };
       try {
-        rule.check(ctx);
+        const visitors = visitorsOf(rule.check(ctx));
+        if (visitors) {
+          const list = subscribers.get(unit);
+          const sub: Subscriber = { visitors, onError: (err) => failed(rule, unit, err) };
+          if (list) list.push(sub);
+          else subscribers.set(unit, [sub]);
+        }
       } catch (err) {
-        // One failing rule must not cost the findings of every other: the
-        // failure is reported as an error of the run (exit 2), naming the rule.
-        const msg = err instanceof Error ? err.message : String(err);
-        const who = rule.plugin ? `rule ${rule.id} of plugin ${rule.plugin}` : `rule ${rule.id}`;
-        const hint = rule.plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
-        ruleFailures.push({ file: "", kind: "rule-failed", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
+        failed(rule, unit, err);
       }
     }
+    yield;
+  }
+
+  // One walk per unit for every rule that subscribed to it.
+  for (const unit of load.units) {
+    const subs = subscribers.get(unit);
+    if (!subs) continue;
+    walkModule(unit.expressions, subs);
     yield;
   }
 

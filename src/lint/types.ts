@@ -2,7 +2,7 @@
  * The rule API: rule definitions, the context a rule sees, and findings.
  * See ../../rules/index.ts for the registry.
  */
-import type { Range } from "../hcl/ast.js";
+import type { Attribute, Block, Expression, Range } from "../hcl/ast.js";
 import type { LoadResult, Module, ModuleUnit, SourceFile } from "../terraform/model.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { Contract, Role } from "../contract/roles-api.js";
@@ -106,8 +106,49 @@ export interface RuleDefinition {
   url?: string;
   /** The plugin that provides the rule (set by the plugin loader; absent for built-in rules). */
   readonly plugin?: string;
-  check(ctx: RuleContext): void;
+  /**
+   * Runs once per module the rule applies to. A declaration check reports
+   * from here and returns nothing. A rule that looks at expressions may
+   * instead return visitors (`RuleVisitors`): the engine then walks the
+   * module's expressions once for every such rule and calls the handlers
+   * for the node kinds they name (see docs/rules-api.md).
+   */
+  check(ctx: RuleContext): void | RuleVisitors;
 }
+
+/** The kinds of syntax-tree nodes a visitor can subscribe to: every expression kind, `Attribute` and `Block`. */
+export type NodeKind = Expression["kind"] | "Attribute" | "Block";
+
+/** The node of a kind (`"FunctionCall"` -> `FunctionCall`). */
+export type NodeOfKind<K extends NodeKind> = K extends "Attribute" ? Attribute : K extends "Block" ? Block : Extract<Expression, { kind: K }>;
+
+/**
+ * Where a visited node is. One site object serves a whole attribute (or a
+ * block header): read it during the call, do not keep it.
+ */
+export interface WalkSite {
+  /** The file the node is in (pass it as `report({ file })`). */
+  readonly file: SourceFile;
+  /** The top-level block (`resource`, `data`, `output`, `locals`, `module`, ...) the node is in. */
+  readonly block: Block;
+  /** The blocks from the top-level one (first) to the innermost one around the node (last; the block itself for a `Block`). */
+  readonly blocks: readonly Block[];
+  /** The attribute whose expression holds the node; the attribute itself for an `Attribute`; null for a `Block`. */
+  readonly attribute: Attribute | null;
+}
+
+/** A handler for one node kind. */
+export type NodeHandler<K extends NodeKind> = (node: NodeOfKind<K>, site: WalkSite) => void;
+
+/**
+ * What `check` may return: handlers by node kind, called in source order as
+ * the shared walk reaches each node (a node before its children),
+ * `"<Kind>:exit"` handlers after the node's children, and `"Module:exit"`
+ * once after the whole module.
+ */
+export type RuleVisitors = { [K in NodeKind]?: NodeHandler<K> } & { [K in NodeKind as `${K}:exit`]?: NodeHandler<K> } & {
+  "Module:exit"?: () => void;
+};
 
 export function defineRule(def: RuleDefinition): RuleDefinition {
   return def;

@@ -33,6 +33,10 @@ export interface ChainStep {
   range: Range;
 }
 
+/**
+ * Answers are computed once per graph (one graph per module and run) and
+ * shared: callers must not change the maps and arrays they get.
+ */
 export interface DependencyGraph {
   module: Module;
   /**

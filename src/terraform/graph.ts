@@ -122,6 +122,8 @@ interface OwnedExpr {
   scope: Scope;
 }
 
+const THROUGH = { throughResources: true };
+
 export function buildGraph(module: Module): DependencyGraph {
   return new Graph(module);
 }
@@ -135,6 +137,10 @@ class Graph implements DependencyGraph {
   private readonly effCache = new WeakMap<Reference, EffectiveRef[]>();
   private readonly edgeCache = [new Map<string, ChainStep[]>(), new Map<string, ChainStep[]>()];
   private readonly resExprCache = new WeakMap<Resource, Expression[]>();
+  /** reaches() answers with a path by expression, then target (without and with throughResources). */
+  private readonly reachCache = [new WeakMap<Expression, Map<string, ChainStep[] | null>>(), new WeakMap<Expression, Map<string, ChainStep[] | null>>()];
+  private readonly resolveCache = new WeakMap<Expression, { expr: Expression; via: string[] }>();
+  private readonly targets = new Map<string, { address: string; path: string } | null>();
   private allRefs: { ref: Reference; owner: string }[] | null = null;
   private refIndex: Map<string, { ref: Reference; owner: string }[]> | null = null;
 
@@ -322,13 +328,37 @@ class Graph implements DependencyGraph {
   }
 
   reaches(expr: Expression, target: string, opts?: { throughResources?: boolean }): ChainStep[] | null {
-    const t = parseTarget(target);
+    const t = this.target(target);
     if (!t) return null;
-    const deps = this.dependencies(expr, opts);
+    const through = !!opts?.throughResources;
+    // `dependencies` is cached per expression, so a target without a path is answered from it.
+    const deps = this.dependencies(expr, through ? THROUGH : undefined);
     const coarse = deps.get(t.address);
     if (!coarse) return null;
     if (t.path === "") return coarse;
-    return this.reachesPath(expr, t.address, t.path, !!opts?.throughResources);
+    // A path search is not: keep its answer (rules ask again, e.g. every unit
+    // of a scope "all" rule about its parents' gates).
+    const cache = this.reachCache[through ? 1 : 0]!;
+    let answers = cache.get(expr);
+    if (answers === undefined) {
+      answers = new Map();
+      cache.set(expr, answers);
+    }
+    const known = answers.get(target);
+    if (known !== undefined) return known;
+    const chain = this.reachesPath(expr, t.address, t.path, through);
+    answers.set(target, chain);
+    return chain;
+  }
+
+  /** A target string read once per graph. */
+  private target(target: string): { address: string; path: string } | null {
+    let t = this.targets.get(target);
+    if (t === undefined) {
+      t = parseTarget(target);
+      this.targets.set(target, t);
+    }
+    return t;
   }
 
   /**
@@ -413,6 +443,14 @@ class Graph implements DependencyGraph {
   }
 
   resolveLocals(expr: Expression): { expr: Expression; via: string[] } {
+    const known = this.resolveCache.get(expr);
+    if (known) return known;
+    const resolved = this.computeResolveLocals(expr);
+    this.resolveCache.set(expr, resolved);
+    return resolved;
+  }
+
+  private computeResolveLocals(expr: Expression): { expr: Expression; via: string[] } {
     const via: string[] = [];
     let cur = expr;
     for (;;) {
@@ -447,7 +485,7 @@ class Graph implements DependencyGraph {
         this.refIndex.set(item.ref.address, list);
       }
     }
-    const t = parseTarget(address);
+    const t = this.target(address);
     if (!t) return false;
     const list = this.refIndex.get(t.address) ?? [];
     const selfOwner = t.address.startsWith("var.") ? `variable.${t.address.slice(4)}` : null;

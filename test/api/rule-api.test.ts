@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as api from "../../src/index.js";
+import type { NodeKind, NodeOfKind, RuleVisitors, WalkSite } from "../../src/index.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -53,5 +54,30 @@ describe("the rule API", () => {
     expect(named.length).toBeGreaterThan(8);
     expect(named.filter((n) => !(n in api))).toEqual([]);
     expect(typeof api.defineRule).toBe("function");
+  });
+
+  it("exports the visitor types, and a rule written against the entry point can return visitors", () => {
+    const calls: string[] = [];
+    const kind: NodeKind = "FunctionCall";
+    const onCall = (node: NodeOfKind<"FunctionCall">, site: WalkSite): void => {
+      calls.push(`${site.file.path}:${node.nameRange.start.line} ${node.name}`);
+    };
+    const visitors: RuleVisitors = { [kind]: onCall };
+    const rule = api.defineRule({ id: "probe/calls", severity: "info", roles: api.ROLES, scope: "root", fixable: false, summary: "every call", check: () => visitors });
+    const out = api.lintModule(path.join(ROOT, "examples", "machinepool-aws"), { ruleSet: [rule] });
+    expect(out.kind).toBe("report");
+    // The same calls, found file by file with the exported collectCalls.
+    const expected: string[] = [];
+    if (out.kind === "report") {
+      for (const file of out.load.root.expressions.files) {
+        const attrs = (body: api.Body): api.Attribute[] => [...body.attributes, ...body.blocks.flatMap((b) => attrs(b.body))];
+        for (const block of file.hcl.body.blocks) {
+          for (const attr of attrs(block.body)) for (const c of api.collectCalls(attr.expr)) expected.push(`${file.path}:${c.nameRange.start.line} ${c.name}`);
+        }
+      }
+    }
+    expect(calls.length).toBeGreaterThan(10);
+    expect(calls).toEqual(expected);
+    expect(calls.slice(0, 3)).toEqual(["main.tf:6 sort", "main.tf:7 length", "main.tf:8 length"]);
   });
 });

@@ -6,7 +6,7 @@ import plugin from "../index.js";
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 
-test("reports missing tags and a public IP, with exact positions", () => {
+test("reports missing tags, a public IP and a timestamp in tags, with exact positions", () => {
   assert.deepEqual(lintFixture(fixture("missing-tags"), { plugin, role: "machinepool" }), [
     {
       ruleId: "acme/required-tags",
@@ -27,6 +27,16 @@ test("reports missing tags and a public IP, with exact positions", () => {
       endLine: 12,
       endColumn: 39,
       message: "aws_launch_template.node gives nodes a public IP address; acme nodes stay private",
+    },
+    {
+      ruleId: "acme/no-timestamp-tags",
+      severity: "warning",
+      file: "main.tf",
+      line: 18,
+      column: 17,
+      endLine: 18,
+      endColumn: 28,
+      message: "aws_launch_template.node stamps tags with timestamp(), a new value on every plan; take the time from a time_static resource",
     },
   ]);
 });
