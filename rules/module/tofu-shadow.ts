@@ -34,19 +34,28 @@ export function canonicalText(file: SourceFile, start: number, end: number): str
 
 /**
  * A declaration whose body text is made on first use: module/tofu-shadow
- * compares bodies only of declarations that sit in two different files.
+ * compares bodies only of declarations that sit in two different files. (A
+ * class rather than an object literal with a getter: V8 keeps such literals
+ * where they hold the module's tree through young-generation collections.)
  */
+class LazyDecl implements ComparableDecl {
+  private text: string | undefined;
+  constructor(
+    readonly key: string,
+    readonly file: SourceFile,
+    readonly range: Range,
+    private readonly start: number,
+    private readonly end: number,
+  ) {}
+
+  get body(): string {
+    if (this.text === undefined) this.text = canonicalText(this.file, this.start, this.end);
+    return this.text;
+  }
+}
+
 function lazyDecl(key: string, file: SourceFile, range: Range, start: number, end: number): ComparableDecl {
-  let body: string | undefined;
-  return {
-    key,
-    file,
-    range,
-    get body(): string {
-      if (body === undefined) body = canonicalText(file, start, end);
-      return body;
-    },
-  };
+  return new LazyDecl(key, file, range, start, end);
 }
 
 function blockDecl(key: string, file: SourceFile, block: Block): ComparableDecl {
