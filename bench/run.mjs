@@ -372,13 +372,15 @@ Profiles taken with \`node --cpu-prof\` on this machine (2026-11-29):
   it, +8 M for a module with findings. Minified identifiers: −2 M (source
   435 → 332 KB; stack traces under \`TFCAPI_LINT_DEBUG\` unreadable). The bin
   shim doing the loader's work itself instead of requiring
-  \`dist/cli-loader.cjs\`: −2 M. \`process.exit()\` instead of \`exitCode\`: no
+  \`dist/cli-loader.cjs\`: ~1 M (9 interleaved runs; within the noise), for a second copy of the loader. \`process.exit()\` instead of \`exitCode\`: no
   change. Moving \`explain\`, \`rules\`, \`schema\` or the fix code into lazily
   evaluated chunks: a function that never runs costs only its share of the
   144 KB, well under 1 M for all of them. Done: the training run goes
   through the CLI's own input and output (the fd writes were compiled on
   every start). What would reach 1.6×: the cuts above in the CLI add up to
-  ~6 M; the other ~40 M must come from the lint's cold path — the first
+  ~3 M, ~5 M with an argument parser of our own in place of
+  \`util.parseArgs\` (its ~2 M; the project prefers Node's own API); the
+  other ~40 M must come from the lint's cold path — the first
   parse (the largest step; a lexer whose hot path is a few small functions
   and a smaller \`lex\` would cost Sparkplug and TurboFan less, and fewer
   objects per token fewer scavenges) and the rules (~25 M: one shared walk);
