@@ -326,29 +326,67 @@ ${renderScaleSections(scale)}
 
 Profiles taken with \`node --cpu-prof\` on this machine (2026-11-29):
 
-- **(a) cold start.** Above bare Node, in instructions (\`valgrind
-  --tool=callgrind\`, which the machine's load does not move; 2026-12-01):
-  loading the bundle (reading \`dist/cli.cjs\` and its V8 code cache,
-  deserialising the cache, evaluating the modules) ~27 M instructions
-  against Node's own ~85 M, and the lint itself ~90 M, most of it in V8's
-  interpreter and baseline compiler: every function runs cold, and the first
-  parse of the module's 10 KB (well under 1 MB/s) is about half of it.
-  Already done: one CommonJS bundle with a code cache trained on one-module
-  runs only (a bigger cache costs every start more to load); no
-  \`process.stdout\` (direct writes to file descriptors 1 and 2) and no
-  stream modules (picocolors' colour probe is left out of the bundle); only
-  \`node:vm\` and \`util.parseArgs\` loaded beyond what an empty script loads
-  (\`node:module\`, \`node:os\`, \`node:worker_threads\`, \`node:crypto\` only
-  when needed; \`test/ship/startup.test.ts\`); no per-file copies of
-  \`node:path\` and \`node:fs\`; no Unicode regular expressions built at
-  import; formatters loaded lazily. Tried and not kept: V8 flags set at run
-  time (\`--no-lazy-feedback-allocation\`, \`--always-sparkplug\`,
-  \`--no-sparkplug\`, \`--max-lazy\` all cost more instructions;
-  \`--max-opt\` only saves background compilation and would slow
-  \`--recursive\`), minified identifiers (~1%). What would close the rest: a
-  cold lint that does less work (the lean syntax tree, one shared walk), or
-  a heap snapshot (\`--snapshot-blob\`, a startup flag the \`bin\` shim
-  cannot pass).
+- **(a) cold start** (measured 2026-12-01). Instructions are the measure that the load
+  does not move: \`node bench/cold-instructions.mjs\` (callgrind, 5
+  interleaved runs, all threads): \`node -e ""\` 83–84 M, the clean module
+  204–206 M (2.4–2.5×; main thread alone 189 M), the module with findings
+  178–179 M (2.1×). Interleaved wall-clock times fit ≈ 7.7 ms + 0.2 ms per
+  million instructions, so 1.6× means ≈ 160 M: ~45 M (40% of what is above
+  bare Node) less than today. **Missed.** Where the ~120 M above bare
+  Node go, measured by stopping a run after each step (medians):
+
+  | Step | Instructions |
+  | --- | --- |
+  | bin shim and loader, reading \`dist/cli.cjs\` (435 KB) and \`dist/cli.cache\` (596 KB), deserialising the cache | +16 M (deserialising 11 M) |
+  | evaluating the bundle's modules (rule registration, tables) | +7 M |
+  | \`util.parseArgs\` (its functions compile on first call) | +2 M |
+  | options, config lookup, plans | +2 M |
+  | loading the module: reading 4 files, parsing 10 KB, the module model | +56–60 M, ~17 M of it on V8's helper threads |
+  | rules | +25 M |
+  | suppressions, sorting, the text report, writing, exit | +8 M |
+
+  By kind (callgrind, whole run): Sparkplug compiling the hot functions
+  (\`lex\`, \`finishBlock\`, \`parseTraversals\`, \`parseTerm\`, \`lintSteps\`...)
+  ~17 M on the main thread; TurboFan optimising the smallest hottest ones
+  (\`pos\`, \`peek\`, \`read\`, \`isAsciiIdCont\`) ~15 M on a helper thread; Node's
+  own functions compiled on first call (\`node:fs\`, \`node:path\`, \`node:vm\`,
+  \`util.parseArgs\`, \`TextDecoder\`; no cache of ours can hold them) ~10 M;
+  scavenges ~4 M; the rest is the interpreter running the lint. Every
+  function of \`dist/cli.cjs\` a one-module lint calls now comes from the
+  cache (checked with \`--log-function-events\` under a cache trained with
+  the same flags); the cache is 144 KB before any run, 208 KB after the
+  modules' evaluation, and the other ~390 KB are the bytecode of the lint
+  itself, ~19 instructions per byte to load.
+  Tried and not kept, measured each with the cache trained under the same
+  conditions: V8 flags set at run time — \`require("node:v8")\` alone costs
+  ~8 M (it loads the stream modules), the flags are part of V8's cache
+  check (a cache made without them is rejected: +120 M), and with a cache
+  trained under them none wins: \`--no-opt\`/\`--max-opt=1\` save ~12 M, all
+  on the helper thread, and would slow \`--recursive\`; \`--no-sparkplug\`
+  costs +11 M; \`--max-lazy\`, \`--no-lazy-feedback-allocation\`,
+  \`--min-semi-space-size=16\`, \`--single-threaded-gc\`,
+  \`--no-baseline-batch-compilation\`, a larger \`--interrupt-budget\` are
+  within the noise (±3 M) or worse; \`--concurrent-sparkplug\` crashes Node
+  20.20; \`process.binding("v8")\` would avoid the 8 M but prints a
+  deprecation warning. A cache trained on the clean module only: −5 M for
+  it, +8 M for a module with findings. Minified identifiers: −2 M (source
+  435 → 332 KB; stack traces under \`TFCAPI_LINT_DEBUG\` unreadable). The bin
+  shim doing the loader's work itself instead of requiring
+  \`dist/cli-loader.cjs\`: ~1 M (9 interleaved runs; within the noise), for a second copy of the loader. \`process.exit()\` instead of \`exitCode\`: no
+  change. Moving \`explain\`, \`rules\`, \`schema\` or the fix code into lazily
+  evaluated chunks: a function that never runs costs only its share of the
+  144 KB, well under 1 M for all of them. Done: the training run goes
+  through the CLI's own input and output (the fd writes were compiled on
+  every start). What would reach 1.6×: the cuts above in the CLI add up to
+  ~3 M, ~5 M with an argument parser of our own in place of
+  \`util.parseArgs\` (its ~2 M; the project prefers Node's own API); the
+  other ~40 M must come from the lint's cold path — the first
+  parse (the largest step; a lexer whose hot path is a few small functions
+  and a smaller \`lex\` would cost Sparkplug and TurboFan less, and fewer
+  objects per token fewer scavenges) and the rules (~25 M: one shared walk);
+  less bytecode on that path also loads faster from the cache. A heap
+  snapshot (\`--snapshot-blob\`) would skip most of it but is a startup flag
+  the \`bin\` shim cannot pass.
 - **(b) \`--recursive\` throughput.** The run is CPU-bound in one thread:
   garbage collection ~27% (every module's syntax tree, model and graph are
   short-lived but large: the AST of the corpus is ~6.6 million objects, 70%

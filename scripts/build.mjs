@@ -68,15 +68,17 @@ export function createCodeCache() {
 }
 `;
 
-// Runs in a child process with no Node flags (V8 rejects a cache made under other flags).
+// Runs in a child process with no Node flags (V8 rejects a cache made under
+// other flags), with its stdout on /dev/null: the runs use the CLI's own
+// input and output (cli.ts defaultIo, the writes to file descriptors 1 and
+// 2), so the cache holds those functions too, as a real start calls them.
 const TRAIN = `
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 const cli = await import(pathToFileURL(path.resolve("dist/cli.js")).href);
-const io = { stdout() {}, stderr() {}, readStdin: async () => "", env: { NO_COLOR: "1" }, cwd: process.cwd(), isTTY: false };
 const runs = [["examples/machinepool-aws"], ["examples/broken-machinepool"]];
-for (let i = 0; i < 2; i++) for (const args of runs) await cli.main(args, io);
+for (let i = 0; i < 2; i++) for (const args of runs) await cli.main(args);
 writeFileSync("dist/cli.cache", cli.createCodeCache());
 `;
 
@@ -203,5 +205,5 @@ writeFileSync("dist/esm-import.cjs", '"use strict";\n// Imports an ES module for
 writeFileSync("dist/cli.js", ESM_LOADER);
 const trainEnv = { ...process.env, NO_COLOR: "1" };
 for (const k of ["NODE_OPTIONS", "FORCE_COLOR", "GITHUB_STEP_SUMMARY", "GITHUB_ACTIONS", "TFCAPI_LINT_DEBUG"]) delete trainEnv[k];
-execFileSync(process.execPath, ["--input-type=module", "-e", TRAIN], { stdio: "inherit", env: trainEnv });
+execFileSync(process.execPath, ["--input-type=module", "-e", TRAIN], { stdio: ["ignore", "ignore", "inherit"], env: trainEnv });
 execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "tsconfig.build.json"], { stdio: "inherit" });
