@@ -108,22 +108,24 @@ export function benchHeapProfile(files, { quick, env, log, outDir }) {
   log(`bench: heap snapshots of one corpus file in ${stride}...\n`);
   const r = child("heap-profile.mjs", [String(stride), outDir], files, env);
   const positions = r.kinds.find((k) => k.kind.startsWith("Object of numbers only")) ?? { count: 0, bytes: 0 };
-  const ranges = r.kinds.find((k) => k.kind === "Object {end,start}") ?? { count: 0, bytes: 0 };
+  const spans = r.kinds.find((k) => k.kind === "Span") ?? { count: 0, bytes: 0 };
+  const plainRanges = r.kinds.find((k) => k.kind === "Object {end,start}") ?? { count: 0, bytes: 0 };
+  const ranges = { count: spans.count + plainRanges.count, bytes: spans.bytes + plainRanges.bytes };
   const astNodes = r.kinds.filter((k) => k.kind.startsWith("AST node ")).reduce((a, k) => ({ count: a.count + k.count, bytes: a.bytes + k.bytes }), { count: 0, bytes: 0 });
   const pct = (n, of) => `${((100 * n) / of).toFixed(0)}%`;
   const rows = r.kinds
     .slice(0, 15)
     .map((k) => `| ${k.kind} | ${k.count.toLocaleString("en")} (${pct(k.count, r.objects)}) | ${(k.bytes / 1e6).toFixed(2)} MB (${pct(k.bytes, r.bytes)}) | ${(k.bytes / r.sourceBytes).toFixed(1)} |`)
     .join("\n");
-  log(`bench: heap: ${r.objects} objects, ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte; positions ${pct(positions.count, r.objects)} of objects\n`);
+  log(`bench: heap: ${r.objects} objects, ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte; ranges ${pct(ranges.count, r.objects)} of objects, positions ${pct(positions.count, r.objects)}\n`);
   const markdown =
     `A sample of ${r.files} corpus files (one in ${stride}, ${(r.sourceBytes / 1e6).toFixed(2)} MB): their trees are ` +
     `${r.objects.toLocaleString("en")} heap objects, ${(r.bytes / 1e6).toFixed(1)} MB = ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte ` +
-    `(${(r.objects / r.sourceBytes).toFixed(2)} objects per source byte). Positions \`{line, column, offset}\` are ${pct(positions.count, r.objects)} of the objects and ` +
-    `${pct(positions.bytes, r.bytes)} of the bytes, ranges \`{start, end}\` ${pct(ranges.count, r.objects)} and ${pct(ranges.bytes, r.bytes)}: together ` +
-    `${((positions.bytes + ranges.bytes) / r.sourceBytes).toFixed(1)} bytes per source byte, against ${(astNodes.bytes / r.sourceBytes).toFixed(1)} for the AST nodes themselves. ` +
-    `With both replaced by two integer offsets inline in each owner (16 bytes more per range), the trees would hold about ` +
-    `${((r.bytes - positions.bytes - ranges.bytes + 16 * ranges.count) / r.sourceBytes).toFixed(1)} bytes per source byte (target ≤ ${SCALE_TARGETS.heapPerByte}).\n\n` +
+    `(${(r.objects / r.sourceBytes).toFixed(2)} objects per source byte). Ranges (\`Span\`: two offsets and the file's line index; a token's span is shared by the nodes that use it) are ` +
+    `${pct(ranges.count, r.objects)} of the objects and ${pct(ranges.bytes, r.bytes)} of the bytes, ${(ranges.bytes / r.sourceBytes).toFixed(1)} bytes per source byte, ` +
+    `against ${(astNodes.bytes / r.sourceBytes).toFixed(1)} for the AST nodes themselves; position objects \`{line, column, offset}\` are ${pct(positions.count, r.objects)} ` +
+    `(they are made only when read). With each range's two offsets inline in its owner (16 bytes instead of a ${spans.count ? Math.round(spans.bytes / spans.count) : 48}-byte object), the trees would hold about ` +
+    `${((r.bytes - ranges.bytes + 16 * ranges.count) / r.sourceBytes).toFixed(1)} bytes per source byte (target ≤ ${SCALE_TARGETS.heapPerByte}).\n\n` +
     `| Kind (the 15 largest) | Objects | Self size | Bytes per source byte |\n| --- | --- | --- | --- |\n${rows}\n`;
   return { markdown, summary: { ...r, positions, ranges, astNodes } };
 }
@@ -145,47 +147,43 @@ export function benchBigFileSection({ quick, env, log, outDir }) {
 export const IN_THE_WAY = `### What stands in the way of the scale targets
 
 From the heap snapshot above, and CPU profiles (\`node --cpu-prof\`) taken on
-this loaded machine on 2026-12-01 of \`bench/parse.mjs\` over the corpus and
-of the CLI on the 20 MB file; the profile shares are of CPU time, not wall.
+this machine on 2026-12-01 of the parser over the corpus and of the CLI on
+the 20 MB file, after issue 13's lean tree; profile shares are of CPU time.
 
-- **Heap bytes per source byte (≤ 12).** Over half of what the trees hold is
-  positions and ranges: every node has a \`range\` \`{start, end}\` (40 bytes)
-  of two \`{line, column, offset}\` objects (48 bytes each on 64-bit V8
-  without pointer compression), and attributes, blocks, labels and traversal
-  steps carry more of them. The parser already shares a position between
-  touching tokens and a token's range between the nodes that use it, so
-  what is left is about one object per distinct place. Positions computed on
-  demand from offsets and the line table (issue 13 item 1: two integers per
-  node) remove most of it, but not enough alone: the estimate above stays
-  over 12. The rest is the nodes themselves (several fields each, a
-  \`ScopeTraversal\` with a separate \`TraverseRoot\` and an array of steps),
-  arrays (a \`Body\`'s \`attributes\` and \`blocks\`, even when empty; every
-  list's backing store), and strings copied out of the source. Reaching 12
-  needs the lean tree plus fewer, smaller nodes: shared empty lists, the
-  root name inline in a traversal, fewer strings copied from the source.
-- **Parser MB/s (≥ 40).** CPU profile of the parse: the lexer 26%, building
-  positions and ranges 14%, garbage collection 13%, decoding literals 4%,
-  the rest of the parser (node construction, traversals, templates,
-  heredocs) 44%. The lean tree takes out the positions and most of the
-  collection (the trees are mostly position objects), which is worth ~1.3×
-  on the CPU side; 40 MB/s also needs a cheaper lexer (it already writes
-  tokens into pooled typed arrays, so its share is the character scanning
-  itself) and fewer objects per node in the parser. Wall time on this
-  loaded machine is about twice the CPU time, so the MB per CPU-second
-  column is the fairer one today. tree-sitter-hcl is no target: it is the
-  reference for a generated parser in WASM on the same files in the same
-  process, and ours was 5–14× as fast between runs on this loaded machine.
+- **Heap bytes per source byte (≤ 12).** Positions are gone from the trees
+  (a range is a \`Span\`: two offsets and the file's line index, positions
+  made when read; it was ~31 bytes per source byte with position objects).
+  What is left, from the table above: ranges are still the largest kind
+  (one 48-byte object per distinct span: a token's span is shared, but an
+  attribute's, a block's, a traversal's or a quoted string's span joins two
+  tokens and is its own object), then arrays (a list and its backing store:
+  block labels, attributes, template parts, traversal steps), the nodes
+  themselves (a \`ScopeTraversal\` is three objects and a list; a quoted
+  string a \`Template\`, a list and a \`TemplateLiteral\`), and strings.
+  Tried and not kept: interning names in the parser (−1.4 bytes per source
+  byte, but 10% more parse time). Reaching 12 needs a different tree: the
+  two offsets inline in every node (classes with a \`range\` getter instead
+  of object literals, which changes how every node is built) and fewer,
+  flatter nodes (the root name inline in a traversal, a plain string's text
+  without a parts list), a change of the AST contract that the outline, the
+  JSON mapping and every rule read.
+- **Parser MB/s (≥ 40).** With every tree kept alive (this section),
+  collection is a large share again: the trees survive young-generation
+  collections and are copied to the old one. Without that (\`npm run
+  bench\` (d), trees dropped) the CPU time is the lexer (~22%), node and
+  list building and templates. Wall time on a loaded machine is up to twice
+  the CPU time; the MB per CPU-second column is the fairer one then.
+  tree-sitter-hcl is no target: it is the reference for a generated parser
+  in WASM on the same files in the same process.
 - **The 20 MB file (≤ 3 s, ≤ 400 MB).** CPU profile of the run: garbage
-  collection 35%, parsing 27%, the rules 27%, the module model 10%. The
-  whole file's tree lives at once (~31 heap bytes per source byte: ~0.7 GB
-  for 22 MB), the module model indexes it, and the rules walk it and collect
-  references, with the collector tracing all of it again and again as the
-  heap grows; peak RSS (~64 bytes per source byte) is that heap at its
-  largest plus what V8 has not handed back. The lean tree (item 1) shrinks
-  what is traced and kept, and one shared walk per module (item 2) cuts the
-  rules' share, which is already as large as the parse. The load inflates
-  the wall time, but the CPU time alone (7.5–7.8 s in every run) is
-  already 2.5× the target.
+  collection ~39% (the whole file's tree, ~24 bytes per source byte, lives
+  to the end, and V8 copies it out of the young generation and marks it
+  again as the heap grows), parsing ~24%, the rules and the shared walk
+  ~24%, the module model ~11%. Peak RSS is that heap at its largest, the
+  22 MB text and its token arrays, and what V8 has not handed back. It went
+  from ~10 s / 1.4 GB to ~4.6 s / ~1 GB with the lean tree and the
+  collection fix of (b) above; the rest needs the smaller tree described
+  under the heap target.
 `;
 
 const open = (id) => `<!-- scale:${id} -->`;
