@@ -348,7 +348,13 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
-    if (err instanceof UsageError || err instanceof ImageRefError) {
+    if (err instanceof UsageError) {
+      // A mistake in the command line, said as the module command says it.
+      io.stderr(`tfcapi-lint: ${err.message}\nRun tfcapi-lint --help for usage.\n`);
+      return EXIT_USAGE;
+    }
+    if (err instanceof ImageRefError) {
+      // A reference that names nothing (no such tag, no directory): the message says what is there.
       io.stderr(`tfcapi-lint: ${err.message}\n`);
       return EXIT_USAGE;
     }

@@ -42,10 +42,10 @@ describe("image --also-write", () => {
   test("an unknown format or a module file name is a usage error, before anything is read", async () => {
     const bad = await run(["image", "--also-write", "yaml=out.yaml", "oci:/nonexistent"]);
     expect(bad.code).toBe(3);
-    expect(bad.stderr).toBe('tfcapi-lint: --also-write: unknown format "yaml" (known: text, compact, json, sarif, github, checkstyle, junit)\n');
+    expect(bad.stderr).toBe('tfcapi-lint: --also-write: unknown format "yaml" (known: text, compact, json, sarif, github, checkstyle, junit)\nRun tfcapi-lint --help for usage.\n');
     const tf = await run(["image", "--also-write", "json=main.tf", "oci:/nonexistent"]);
     expect(tf.code).toBe(3);
-    expect(tf.stderr).toBe("tfcapi-lint: --also-write json=main.tf: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)\n");
+    expect(tf.stderr).toBe("tfcapi-lint: --also-write json=main.tf: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)\nRun tfcapi-lint --help for usage.\n");
     expect(existsSync("main.tf")).toBe(false);
   });
 
@@ -74,10 +74,10 @@ describe("image --max-warnings", () => {
 describe("image option checks, as the module command makes them", () => {
   test("an unknown rule in --allow-warning is a usage error (it was silently accepted)", async () => {
     const r = await run(["image", "--allow-warning", "nope/nope", ref]);
-    expect(r).toEqual({ code: 3, stdout: "", stderr: 'tfcapi-lint: --allow-warning: unknown rule "nope/nope" (run "tfcapi-lint rules" for the list)\n' });
+    expect(r).toEqual({ code: 3, stdout: "", stderr: 'tfcapi-lint: --allow-warning: unknown rule "nope/nope" (run "tfcapi-lint rules" for the list)\nRun tfcapi-lint --help for usage.\n' });
     const bad = await run(["image", "--allow-warning", "Not An Id", ref]);
     expect(bad.code).toBe(3);
-    expect(bad.stderr).toBe('tfcapi-lint: --allow-warning: "Not An Id" is not a valid rule id (run "tfcapi-lint rules" for the list)\n');
+    expect(bad.stderr).toBe('tfcapi-lint: --allow-warning: "Not An Id" is not a valid rule id (run "tfcapi-lint rules" for the list)\nRun tfcapi-lint --help for usage.\n');
   });
 
   test("--config is refused instead of being ignored", async () => {
@@ -85,7 +85,7 @@ describe("image option checks, as the module command makes them", () => {
     expect(r).toEqual({
       code: 3,
       stdout: "",
-      stderr: "tfcapi-lint: --config cannot be used with the image command (it reads no .tfcapi-lint.hcl; use --rule and --allow-warning)\n",
+      stderr: "tfcapi-lint: --config cannot be used with the image command (it reads no .tfcapi-lint.hcl; use --rule and --allow-warning)\nRun tfcapi-lint --help for usage.\n",
     });
   });
 });
