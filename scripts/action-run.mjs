@@ -185,7 +185,8 @@ function counts(reportFile) {
   }
   const sum = { error: 0, warning: 0, info: 0 };
   for (const d of docs) for (const k of Object.keys(sum)) sum[k] += d.summary[k];
-  return { ...sum, modules: docs.length };
+  // A path that could not be read has a document of its own, with no role: not a linted module.
+  return { ...sum, modules: docs.filter((d) => d.role !== "").length };
 }
 
 function main() {
@@ -209,7 +210,23 @@ function main() {
     const r = spawnSync(cli[0], [...cli.slice(1), ...args], { stdio: "inherit" });
     if (r.error) throw new InputError(`cannot run ${cli.join(" ")}: ${r.error.message}`, 2);
     const status = r.status ?? 2;
-    if (status >= 2) throw new InputError(`tfcapi-lint could not lint ${plan.targets.join(" ")} (exit ${status})`, status);
+    if (status >= 2) {
+      // A later step may still read what the run did: its exit code always,
+      // and the counts and the SARIF file when the run got to write them (a
+      // path that cannot be read still leaves a report of the others).
+      let c = null;
+      try {
+        if (existsSync(report)) c = counts(report);
+      } catch {
+        c = null;
+      }
+      writeOutputs({
+        ...(c ? { findings: c.error + c.warning + c.info, errors: c.error, warnings: c.warning, notices: c.info, modules: c.modules } : {}),
+        "sarif-file": plan.sarifFile !== "" && existsSync(plan.sarifFile) ? plan.sarifFile : "",
+        "exit-code": status,
+      });
+      throw new InputError(`tfcapi-lint could not lint ${plan.targets.join(" ")} (exit ${status})`, status);
+    }
     const c = counts(report);
     writeOutputs({
       findings: c.error + c.warning + c.info,

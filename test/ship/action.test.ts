@@ -391,7 +391,26 @@ describe("scripts/action-run.mjs", () => {
         "::error title=tfcapi-lint action::tfcapi-lint could not lint does/not/exist (exit 2)\n",
     );
     expect(r.stderr).toBe(direct(["--format", "json", "does/not/exist"]).stderr);
-    expect(r.outputs).toEqual({});
+    // Its outputs still say what happened: the exit code, and counts of what was read (nothing).
+    expect(r.outputs).toEqual({ findings: "0", errors: "0", warnings: "0", notices: "0", modules: "0", "sarif-file": "", "exit-code": "2" });
+  });
+
+  it("with one path unreadable, the outputs count the modules that were read, and the SARIF file is there", () => {
+    const r = runAction({ INPUT_PATH: "modules/broken\ndoes/not/exist", INPUT_SARIF_FILE: "reports/partial.sarif" });
+    expect(r.code).toBe(2);
+    expect(r.stdout.endsWith("::error title=tfcapi-lint action::tfcapi-lint could not lint modules/broken does/not/exist (exit 2)\n")).toBe(true);
+    const c = counts(["modules/broken"]);
+    expect(c.error).toBeGreaterThan(0);
+    expect(r.outputs).toEqual({
+      findings: String(c.error + c.warning + c.info),
+      errors: String(c.error),
+      warnings: String(c.warning),
+      notices: String(c.info),
+      modules: "1",
+      "sarif-file": "reports/partial.sarif",
+      "exit-code": "2",
+    });
+    expect(existsSync(path.join(ws!, "reports", "partial.sarif"))).toBe(true);
   });
 
   it("says how to build when the bundled CLI is missing", () => {
