@@ -104,6 +104,7 @@ export function buildArgs() {
   if (command !== "image") {
     for (const [name, set] of imageOnly) if (set) throw new InputError(`${name} is only for command: image`);
   }
+  if (imageOnly[0][1] && imageOnly[1][1]) throw new InputError("set either platform or all-platforms, not both");
 
   // What to lint: target (the Go action's input) or path.
   const target = input("target").trim();

@@ -331,16 +331,17 @@ describe("scripts/action-run.mjs", () => {
       INPUT_STRICT: "true",
       INPUT_ALLOW_WARNINGS: "pool/autoscaling-ignore-changes",
       INPUT_PLATFORM: "linux/arm64",
-      INPUT_ALL_PLATFORMS: "true",
       INPUT_INSECURE: "true",
       INPUT_JSON: "true",
       ...npx.env,
     });
+    runAction({ INPUT_COMMAND: "image", INPUT_TARGET: "oci:build/other", INPUT_ALL_PLATFORMS: "true", ...npx.env });
     expect(npx.runs().map(stable)).toEqual([
       [
         "--yes", "tfcapi-lint@9.9.9", "image", "--role", "machine", "--strict", "--allow-warning", "pool/autoscaling-ignore-changes",
-        "--platform", "linux/arm64", "--all-platforms", "--insecure", "--format", "json", "--also-write", "json=REPORT", "--", "oci:build/my image",
+        "--platform", "linux/arm64", "--insecure", "--format", "json", "--also-write", "json=REPORT", "--", "oci:build/my image",
       ],
+      ["--yes", "tfcapi-lint@9.9.9", "image", "--all-platforms", "--format", "github", "--also-write", "json=REPORT", "--", "oci:build/other"],
     ]);
   });
 
@@ -349,6 +350,7 @@ describe("scripts/action-run.mjs", () => {
     [{ INPUT_PLATFORM: "linux/amd64" }, "platform is only for command: image"],
     [{ INPUT_COMMAND: "module", INPUT_INSECURE: "true" }, "insecure is only for command: image"],
     [{ INPUT_COMMAND: "image" }, "command: image needs target (oci:DIR or a registry reference)"],
+    [{ INPUT_COMMAND: "image", INPUT_TARGET: "oci:x", INPUT_PLATFORM: "linux/amd64", INPUT_ALL_PLATFORMS: "true" }, "set either platform or all-platforms, not both"],
     [{ INPUT_COMMAND: "module", INPUT_PATH: "a b" }, "command: module lints one directory, got 2"],
     [{ INPUT_TARGET: "modules/pool", INPUT_PATH: "cluster" }, "use either target or path, not both"],
     [{ INPUT_STRICT: "yes please" }, 'strict must be true or false, got "yes please"'],
