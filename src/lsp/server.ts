@@ -31,6 +31,8 @@ import {
   CodeActionKind,
   createConnection,
   DidChangeWatchedFilesNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
@@ -117,7 +119,35 @@ function diagKey(d: Diagnostic): string {
 
 /** Start the server on stdin/stdout; it ends the process on `exit`. */
 export function runServer(): Promise<never> {
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  // The reader is made here to say, on stderr, what is wrong when whoever
+  // runs the server does not speak LSP to it (a person trying the command,
+  // a misconfigured editor) instead of exiting without a word.
+  const reader = new StreamMessageReader(process.stdin);
+  const writer = new StreamMessageWriter(process.stdout);
+  let heard = false;
+  let complained = false;
+  const complain = (what: string): void => {
+    if (complained) return;
+    complained = true;
+    process.stderr.write(
+      `tfcapi-lint lsp: ${what}. This is the language server: an editor starts it and speaks the Language Server Protocol on its standard input and output (see the README's Editors section).\n`,
+    );
+  };
+  reader.onError((err) => complain(`the input is not a Language Server Protocol message (${errorText(err).replace(/\s+/g, " ")})`));
+  let shutdownReceived = false;
+  process.stdin.on("end", () => {
+    if (!heard) complain("the input ended before any message");
+    // As the protocol asks of a server whose client went away: 0 after a
+    // shutdown request, else 1.
+    process.exit(shutdownReceived ? 0 : 1);
+  });
+  const listen = reader.listen.bind(reader);
+  reader.listen = (callback) =>
+    listen((message) => {
+      heard = true;
+      callback(message);
+    });
+  const connection = createConnection(ProposedFeatures.all, reader, writer);
   const documents = new TextDocuments(TextDocument);
   const modules = new Map<string, Tracked>();
   /** Diagnostics by URI, by who contributed them (a module, a config file). */
@@ -708,6 +738,7 @@ export function runServer(): Promise<never> {
     safe("stats", null, () => ({ runs: stats.runs, abandoned: stats.abandoned, lastWorkMs: stats.lastWorkMs, lastCpuMs: stats.lastCpuMs, workMs: [...stats.workMs], encoding, debounceMs })),
   );
   connection.onShutdown(() => {
+    shutdownReceived = true;
     for (const m of modules.values()) if (m.timer) clearTimeout(m.timer);
     modules.clear();
   });
