@@ -105,8 +105,13 @@ const COMMANDS: Record<Command, Handler> = {
   async explain(args, io) {
     if (args.positionals.length !== 1) throw new UsageError("explain takes exactly one rule id, e.g. tfcapi-lint explain input/default");
     const json = textOrJson(args, "explain");
-    await loadPluginsForCwd(args, io);
-    const text = explainText(args.positionals[0]!, json);
+    // A built-in rule is explained without the plugins (one that cannot load
+    // must not hide the docs of input/default); only another id needs them.
+    let text = explainText(args.positionals[0]!, json);
+    if (text === null) {
+      await loadPluginsForCwd(args, io);
+      text = explainText(args.positionals[0]!, json);
+    }
     if (text === null) throw new UsageError(`unknown rule "${args.positionals[0]}" (run "tfcapi-lint rules" for the list)`);
     io.stdout(text);
     return EXIT_OK;

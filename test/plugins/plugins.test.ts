@@ -206,6 +206,17 @@ describe("plugins listed in .tfcapi-lint.hcl", () => {
     return r.stderr;
   };
 
+  it("explain of a built-in rule does not need the plugins; of another id, a plugin that cannot load is the config error", () => {
+    const root = repo({ ".tfcapi-lint.hcl": 'plugins = ["./lint/none.mjs"]\n' });
+    const builtIn = runCli(["explain", "input/default"], { cwd: root });
+    expect([builtIn.code, builtIn.stderr]).toEqual([0, ""]);
+    expect(builtIn.stdout).toBe(runCli(["explain", "input/default", "--no-config"], { cwd: root }).stdout);
+    expect(builtIn.stdout.startsWith("# input/default\n")).toBe(true);
+    const other = runCli(["explain", "acme/any-resource"], { cwd: root });
+    expect(other.code).toBe(3);
+    expect(other.stderr).toMatch(/^tfcapi-lint: config error:\nplugin "\.\/lint\/none\.mjs" \(\.tfcapi-lint\.hcl:1:12\): \S+none\.mjs does not exist\n$/);
+  });
+
   it("a plugin that cannot be found or loaded is a config error naming it (exit 3)", () => {
     expect(configError({ ".tfcapi-lint.hcl": 'plugins = ["tfcapi-lint-plugin-missing"]\n' })).toMatch(
       /^tfcapi-lint: config error:\nplugin "tfcapi-lint-plugin-missing" \(\.tfcapi-lint\.hcl:1:12\): cannot find package "tfcapi-lint-plugin-missing" from \S+ \(install it next to the config file: npm install --save-dev tfcapi-lint-plugin-missing\)\n$/,
