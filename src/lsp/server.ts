@@ -24,6 +24,7 @@
  *   with an empty result.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -266,7 +267,9 @@ export function runServer(): Promise<never> {
   }
 
   function configFor(dir: string): FileConfig | null {
-    const file = findConfigFile(dir);
+    // The same lookup as the CLI's: up to the repository root; outside git up
+    // to the home directory, else the server's working directory.
+    const file = findConfigFile(dir, { home: process.env.HOME ?? homedir(), cwd: process.cwd() });
     // A config file that is gone takes its diagnostics with it.
     for (const known of [...configs.keys()]) {
       if (known !== file && !existsSync(known) && !openDocs.has(known)) {

@@ -65,11 +65,11 @@ export class LspClient {
   private readonly exited: Promise<number | null>;
   private versions = new Map<string, number>();
 
-  constructor(opts: { cwd: string; args?: string[] }) {
+  constructor(opts: { cwd: string; args?: string[]; env?: Record<string, string> }) {
     this.child = spawn(process.execPath, [BIN, ...(opts.args ?? ["lsp", "--stdio"])], {
       cwd: opts.cwd,
       stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, NO_COLOR: "1" },
+      env: { ...process.env, NO_COLOR: "1", ...opts.env },
     });
     this.child.stderr!.on("data", (d: Buffer) => (this.stderr += d.toString()));
     this.exited = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
