@@ -28,6 +28,7 @@ export {
 } from "./walk.js";
 export { blockHeaderRange, blockNameRange, bodyAttributes, findAttr } from "./blocks.js";
 export { findInvalidOneLineBlocks, splitOneLineBody } from "./one-line-blocks.js";
+export { Span, LineIndex, plainRange, rangeBetween, startOffsetOf, endOffsetOf } from "./source.js";
 
 /** Parses an HCL file; `*.json` files use the JSON syntax. Never throws. */
 export function parseHcl(text: string, filename: string): ParseResult {

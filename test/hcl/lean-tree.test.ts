@@ -13,6 +13,7 @@ import { LineIndex, Span, computeLineStarts, endOffsetOf, plainRange, rangeBetwe
 import { walkExpression } from "../../src/hcl/walk.js";
 import { loadModule } from "../../src/terraform/load.js";
 import { lintModule } from "../../src/lint/engine.js";
+import * as api from "../../src/index.js";
 
 /** Every object reachable from `root` (iterative; shared objects once). */
 function reachable(root: object): object[] {
@@ -92,6 +93,10 @@ describe("ranges are spans over the file's line index", () => {
     expect(lc(joined)).toBe("1:1-3:2");
     // A plain range joins too (a position object each side).
     expect(lc(rangeBetween(plain, v.typeRange))).toBe("1:1-1:9");
+  });
+
+  it("the package entry exports the range helpers a plugin may use", () => {
+    expect([api.Span, api.LineIndex, api.plainRange, api.rangeBetween, api.startOffsetOf, api.endOffsetOf]).toEqual([Span, LineIndex, plainRange, rangeBetween, startOffsetOf, endOffsetOf]);
   });
 
   it("a LineIndex with a first line other than 1 numbers its lines from there", () => {
