@@ -113,6 +113,11 @@ describe("scripts/action-run.mjs", () => {
     return { ...r, summary: readFileSync(summaryFile, "utf8") };
   }
 
+  /** The step's outputs for these counts, with the rest given. */
+  function outputsOf(c: { error: number; warning: number; info: number }, rest: { modules: string; "sarif-file": string; "exit-code": string }): Record<string, string> {
+    return { findings: String(c.error + c.warning + c.info), errors: String(c.error), warnings: String(c.warning), notices: String(c.info), ...rest };
+  }
+
   function counts(paths: string[]): { error: number; warning: number; info: number } {
     const docs = ([] as { summary: { error: number; warning: number; info: number } }[]).concat(JSON.parse(direct(["--format", "json", ...paths]).stdout));
     return docs.reduce((s, d) => ({ error: s.error + d.summary.error, warning: s.warning + d.summary.warning, info: s.info + d.summary.info }), { error: 0, warning: 0, info: 0 });
@@ -128,15 +133,7 @@ describe("scripts/action-run.mjs", () => {
     expect(r.summary).toContain("## tfcapi-lint");
     const c = counts(["modules/broken", "modules/pool"]);
     expect(c.error).toBeGreaterThan(0);
-    expect(r.outputs).toEqual({
-      findings: String(c.error + c.warning + c.info),
-      errors: String(c.error),
-      warnings: String(c.warning),
-      notices: String(c.info),
-      modules: "2",
-      "sarif-file": "reports/tfcapi-lint.sarif",
-      "exit-code": "1",
-    });
+    expect(r.outputs).toEqual(outputsOf(c, { modules: "2", "sarif-file": "reports/tfcapi-lint.sarif", "exit-code": "1" }));
     const sarif = readFileSync(path.join(ws!, "reports", "tfcapi-lint.sarif"), "utf8");
     expect(sarif).toBe(direct(["--format", "sarif", "modules/broken", "modules/pool"]).stdout);
     expect((JSON.parse(sarif) as { runs: { results: unknown[] }[] }).runs[0]!.results.length).toBe(c.error + c.warning + c.info);
@@ -403,15 +400,7 @@ describe("scripts/action-run.mjs", () => {
     expect(r.stdout.endsWith("::error title=tfcapi-lint action::tfcapi-lint could not lint modules/broken does/not/exist (exit 2)\n")).toBe(true);
     const c = counts(["modules/broken"]);
     expect(c.error).toBeGreaterThan(0);
-    expect(r.outputs).toEqual({
-      findings: String(c.error + c.warning + c.info),
-      errors: String(c.error),
-      warnings: String(c.warning),
-      notices: String(c.info),
-      modules: "1",
-      "sarif-file": "reports/partial.sarif",
-      "exit-code": "2",
-    });
+    expect(r.outputs).toEqual(outputsOf(c, { modules: "1", "sarif-file": "reports/partial.sarif", "exit-code": "2" }));
     expect(existsSync(path.join(ws!, "reports", "partial.sarif"))).toBe(true);
   });
 
