@@ -26,6 +26,11 @@ export async function pluginRulesOf(config: FileConfig | null): Promise<readonly
       }
     })();
     loaded.set(config, p);
+    // A failure is not kept either (see loadPlugin): the next lint asks again.
+    const loading = p;
+    loading.catch(() => {
+      if (loaded.get(config) === loading) loaded.delete(config);
+    });
   }
   return p;
 }

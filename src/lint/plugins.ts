@@ -215,11 +215,17 @@ export function checkPlugin(value: unknown, label: string, home: string): { name
 
 const byFile = new Map<string, Promise<LoadedPlugin>>();
 const byName = new Map<string, string>();
+/** How many times each plugin file failed to load (see importPlugin). */
+const failures = new Map<string, number>();
 
-async function importPlugin(file: string, label: string): Promise<LoadedPlugin> {
+async function importPlugin(file: string, label: string, attempt: number): Promise<LoadedPlugin> {
   let mod: unknown;
   try {
-    mod = await importUrl(pathToFileURL(file).href);
+    // After a failed import the module loader keeps the failure under the
+    // file's URL: a later attempt (the language server, once the file is
+    // fixed) asks for it under a URL of its own.
+    const url = pathToFileURL(file).href + (attempt > 0 ? `?tfcapi-lint-attempt=${attempt}` : "");
+    mod = await importUrl(url);
   } catch (err) {
     const msg = err instanceof Error ? err.message.split("\n")[0]! : String(err);
     throw new PluginError(`${label}: cannot be loaded: ${msg}`);
@@ -244,8 +250,16 @@ export function loadPlugin(s: PluginSpec): Promise<LoadedPlugin> {
   if (typeof file !== "string") return Promise.reject(new PluginError(`${label}: ${file.error}`));
   let p = byFile.get(file);
   if (!p) {
-    p = importPlugin(file, label);
-    byFile.set(file, p);
+    const attempt = failures.get(file) ?? 0;
+    const loading = importPlugin(file, label, attempt);
+    p = loading;
+    byFile.set(file, loading);
+    // A failure is not kept: the next load of the file (a long-running
+    // language server's next lint) tries again.
+    loading.catch(() => {
+      if (byFile.get(file) === loading) byFile.delete(file);
+      failures.set(file, attempt + 1);
+    });
   }
   return p;
 }

@@ -315,6 +315,8 @@ export function runServer(): Promise<never> {
 
   /** The rules of the plugins a config file lists, once loaded (see loadPluginsFor). */
   const pluginRules = new WeakMap<FileConfig, readonly RuleDefinition[]>();
+  /** Configs whose plugins failed to load last time (their error is shown on the config file). */
+  const pluginFailed = new WeakSet<FileConfig>();
 
   /**
    * Load the plugins the module's config lists, as the CLI does; a plugin
@@ -326,8 +328,11 @@ export function runServer(): Promise<never> {
     if (!config || config.plugins.length === 0 || pluginRules.has(config)) return;
     try {
       pluginRules.set(config, await pluginRulesOf(config));
+      if (pluginFailed.delete(config)) contribute(`config:${config.path}`, new Map([[uriOf(config.path), []]]));
     } catch (err) {
-      pluginRules.set(config, []);
+      // Not kept as the config's rules: the next lint tries again, so a
+      // plugin fixed on disk is picked up without a restart.
+      pluginFailed.add(config);
       if (!(err instanceof ConfigError)) throw err;
       const doc = openDocs.get(config.path);
       let text: string | null = doc ? doc.getText() : null;
@@ -447,7 +452,8 @@ export function runServer(): Promise<never> {
   async function lintAsync(m: Tracked): Promise<void> {
     const generation = m.generation;
     try {
-      // Plugins load once per config file (an await only the first time).
+      // Plugins load once per config file (an await only the first time, and
+      // after a failure, until they load).
       const config = configFor(m.dir);
       if (config && config.plugins.length > 0 && !pluginRules.has(config)) {
         await loadPluginsFor(m.dir);

@@ -48,6 +48,11 @@ beforeAll(() => {
   }
   writeFileSync(path.join(root, "good", ".tfcapi-lint.hcl"), 'plugins = ["./lint/acme.mjs"]\n\nrule "acme/template-owner" {\n  severity = "warning"\n}\n');
   writeFileSync(path.join(root, "bad", ".tfcapi-lint.hcl"), 'plugins = ["./lint/missing.mjs"]\n');
+  // A plugin with a syntax error, fixed while the server runs.
+  cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "fixme", "pool"), { recursive: true });
+  mkdirSync(path.join(root, "fixme", "lint"));
+  writeFileSync(path.join(root, "fixme", "lint", "acme.mjs"), "export default {\n");
+  writeFileSync(path.join(root, "fixme", ".tfcapi-lint.hcl"), 'plugins = ["./lint/acme.mjs"]\n');
 });
 afterAll(() => {
   c?.kill();
@@ -89,5 +94,20 @@ describe("plugins in the language server", () => {
         message: `config error: plugin "./lint/missing.mjs": ${path.join(root, "bad", "lint", "missing.mjs")} does not exist`,
       },
     ]);
+  });
+
+  it("a plugin that failed to load is loaded again on the next lint once it is fixed, without a restart", async () => {
+    const main = path.join(root, "fixme", "pool", "main.tf");
+    const text = readFileSync(main, "utf8");
+    await c!.open(main, text);
+    const config = path.join(root, "fixme", ".tfcapi-lint.hcl");
+    const broken = await c!.latest(uri(config), (d) => d.length > 0);
+    expect(broken.map((d) => d.message)).toEqual([expect.stringMatching(/^config error: plugin "\.\/lint\/acme\.mjs": cannot be loaded: /)]);
+    // Another name than the good module's plugin: one process loads both.
+    writeFileSync(path.join(root, "fixme", "lint", "acme.mjs"), PLUGIN.replace('name: "acme"', 'name: "fixed"').replaceAll("acme/template-owner", "fixed/template-owner"));
+    await c!.change(main, text + "\n");
+    const diags = await c!.latest(uri(main), (d) => d.some((x) => x.code === "fixed/template-owner"));
+    expect(diags.filter((d) => d.code === "fixed/template-owner").map((d) => [d.range.start.line, d.range.start.character, d.severity])).toEqual([[31, 31, 1]]);
+    expect(await c!.latest(uri(config), (d) => d.length === 0)).toEqual([]);
   });
 });
