@@ -145,12 +145,6 @@ const isPosition = (p: unknown): boolean => {
 };
 
 /**
- * A rule's report as a finding. What a rule hands over is checked (a plugin's
- * mistake must not surface as a crash in a formatter): a bad report throws,
- * and the engine reports the rule as failed. `file` may be a path or the
- * SourceFile itself.
- */
-/**
  * What a rule's check sees. Fields and methods of a class, with no closure
  * made per context: V8 keeps a closure created in a constructor (or an
  * object literal with a getter) in its old generation, and from there it
@@ -190,6 +184,12 @@ class Context implements RuleContext {
   }
 }
 
+/**
+ * A rule's report as a finding. What a rule hands over is checked (a plugin's
+ * mistake must not surface as a crash in a formatter): a bad report throws,
+ * and the engine reports the rule as failed. `file` may be a path or the
+ * SourceFile itself.
+ */
 function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: ReadonlySet<string>, unit: ModuleUnit): Finding {
   if (!input || typeof input !== "object") throw new Error("report() needs an object { message, file, range }");
   if (typeof input.message !== "string" || input.message === "") throw new Error("report() needs a non-empty message string");
@@ -224,9 +224,10 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
 
 /**
  * lintModule in steps: the generator yields after loading, after each
- * rule's checks and after each unit's shared walk (the visitors), so a caller that must stay responsive (the language server) can
- * yield to its event loop there and abandon work a newer edit made stale
- * (by not resuming the generator).
+ * rule's checks and after each unit's shared walk (the visitors), so a
+ * caller that must stay responsive (the language server) can yield to its
+ * event loop there and abandon work a newer edit made stale (by not
+ * resuming the generator).
  */
 export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void, LintOutcome, void> {
   const absDir = path.resolve(dir);

@@ -241,11 +241,11 @@ const NO_LIFECYCLE: Lifecycle = Object.freeze({
 
 export function buildLifecycle(block: Block | null): Lifecycle {
   if (block === null) return NO_LIFECYCLE;
-  const body = block?.body;
-  const ignoreAttr = body ? findAttr(body, "ignore_changes") : null;
-  const rtbAttr = body ? findAttr(body, "replace_triggered_by") : null;
-  const pdAttr = body ? findAttr(body, "prevent_destroy") : null;
-  const cbdAttr = body ? findAttr(body, "create_before_destroy") : null;
+  const body = block.body;
+  const ignoreAttr = findAttr(body, "ignore_changes");
+  const rtbAttr = findAttr(body, "replace_triggered_by");
+  const pdAttr = findAttr(body, "prevent_destroy");
+  const cbdAttr = findAttr(body, "create_before_destroy");
   let replaceTriggeredBy: Expression[] = [];
   if (rtbAttr) {
     const e = unwrap(rtbAttr.expr);
@@ -259,9 +259,9 @@ export function buildLifecycle(block: Block | null): Lifecycle {
     replaceTriggeredByAttr: rtbAttr,
     preventDestroy: constBool(pdAttr?.expr),
     preventDestroyAttr: pdAttr,
-    createBeforeDestroy: constBool(cbdAttr ? cbdAttr.expr : null),
-    preconditions: body ? blocksOf(body, "precondition") : [],
-    postconditions: body ? blocksOf(body, "postcondition") : [],
+    createBeforeDestroy: constBool(cbdAttr?.expr),
+    preconditions: blocksOf(body, "precondition"),
+    postconditions: blocksOf(body, "postcondition"),
   };
 }
 
