@@ -9,7 +9,7 @@
  */
 import type { Block, Comment, File, Pos, Range } from "./ast.js";
 import { parseNative } from "./parser.js";
-import { newlineOf } from "./source.js";
+import { LineIndex, newlineOf } from "./source.js";
 
 const WRAPPER = "__tfcapi_lint_wrap";
 
@@ -116,15 +116,7 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
 
 /** Line/column of an offset, from the file's line starts. */
 export function posAt(file: File, offset: number): Pos {
-  const starts = file.lineStarts;
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo]! + 1, offset };
+  return new LineIndex(file.lineStarts).pos(offset);
 }
 
 /**
