@@ -190,6 +190,15 @@ function counts(reportFile) {
   return { ...sum, modules: docs.filter((d) => d.role !== "").length };
 }
 
+/** The step's outputs: the counts (when there are any to give), the SARIF file and the exit code. */
+function outputValues(c, sarifFile, status) {
+  return {
+    ...(c ? { findings: c.error + c.warning + c.info, errors: c.error, warnings: c.warning, notices: c.info, modules: c.modules } : {}),
+    "sarif-file": sarifFile,
+    "exit-code": status,
+  };
+}
+
 function main() {
   const workspace = env.GITHUB_WORKSPACE || process.cwd();
   try {
@@ -221,23 +230,11 @@ function main() {
       } catch {
         c = null;
       }
-      writeOutputs({
-        ...(c ? { findings: c.error + c.warning + c.info, errors: c.error, warnings: c.warning, notices: c.info, modules: c.modules } : {}),
-        "sarif-file": plan.sarifFile !== "" && existsSync(plan.sarifFile) ? plan.sarifFile : "",
-        "exit-code": status,
-      });
+      writeOutputs(outputValues(c, plan.sarifFile !== "" && existsSync(plan.sarifFile) ? plan.sarifFile : "", status));
       throw new InputError(`tfcapi-lint could not lint ${plan.targets.join(" ")} (exit ${status})`, status);
     }
     const c = counts(report);
-    writeOutputs({
-      findings: c.error + c.warning + c.info,
-      errors: c.error,
-      warnings: c.warning,
-      notices: c.info,
-      modules: c.modules,
-      "sarif-file": plan.sarifFile,
-      "exit-code": status,
-    });
+    writeOutputs(outputValues(c, plan.sarifFile, status));
     switch (plan.failOn) {
       case "":
         return status;
