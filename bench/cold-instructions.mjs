@@ -21,6 +21,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./common.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "bin", "tfcapi-lint.js");
@@ -84,12 +85,6 @@ function count(args, status, n) {
   }
   rmSync(dir, { recursive: true, force: true });
   return { all, main };
-}
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 const results = COMMANDS.map(() => ({ all: [], main: [] }));

@@ -15,16 +15,11 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from "vscode-jsonrpc/node.js";
+import { median } from "./common.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "bin", "tfcapi-lint.js");
 export const MODULES = ["examples/cluster-aws", "examples/machine-aws", "examples/machinepool-aws", "examples/broken-machinepool"];
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 function quantile(values, q) {
   const s = [...values].sort((a, b) => a - b);

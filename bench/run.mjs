@@ -30,6 +30,7 @@ import { benchLsp } from "./lsp.mjs";
 import { BenchUsageError, parseBenchArgs } from "./options.mjs";
 import { renderScaleSections, runScaleSections, writeScaleSections } from "./scale.mjs";
 import { benchWorkers } from "./workers.mjs";
+import { median, childEnv } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -52,21 +53,6 @@ const QUICK = opts.quick;
 const RUNS = opts.runs;
 const COLD_ONLY = opts.coldOnly;
 const COLD_RUNS = QUICK ? 11 : 31;
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
-/** The environment of every child: no extra CA bundle (it slows TLS setup at start-up), no colour. */
-function childEnv() {
-  const env = { ...process.env, NO_COLOR: "1" };
-  delete env.NODE_EXTRA_CA_CERTS;
-  delete env.NODE_OPTIONS;
-  delete env.FORCE_COLOR;
-  return env;
-}
 
 /**
  * The cold start's environment: as a user's shell has it (NO_COLOR unset:

@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchBigFile, BIG_RESOURCES } from "./bigfile.mjs";
+import { median } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -16,12 +17,6 @@ const ROOT = path.resolve(BENCH, "..");
 export const SCALE_TARGETS = { parserMBs: 40, heapPerByte: 12, bigFileS: 3, bigFileRssMB: 400 };
 export const BEGIN = "<!-- bench/scale.mjs: begin -->";
 export const END = "<!-- bench/scale.mjs: end -->";
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 
 /** Every file the parser reads under dir: .tf, .tofu, .hcl and their .json forms, sorted. */
 export function corpusFiles(dir, out = []) {

@@ -14,24 +14,11 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { CORPUS_VERSION, generateCorpus } from "./corpus.mjs";
+import { median, childEnv } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
 const CLI = path.join(ROOT, "bin", "tfcapi-lint.js");
-
-function median(values) {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
-
-function childEnv() {
-  const env = { ...process.env, NO_COLOR: "1" };
-  delete env.NODE_EXTRA_CA_CERTS;
-  delete env.NODE_OPTIONS;
-  delete env.FORCE_COLOR;
-  return env;
-}
 
 function moduleBytes(dir) {
   let n = 0;
