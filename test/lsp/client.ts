@@ -3,7 +3,7 @@
  * built CLI (`node bin/tfcapi-lint.js lsp --stdio`), recording every
  * notification and answering the server's requests as an editor would.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node.js";
@@ -40,6 +40,24 @@ export interface CodeAction {
 }
 
 export const uri = (abs: string): string => pathToFileURL(abs).href;
+
+/** A finding as the CLI's JSON report gives it: what the editors must show. */
+export interface CliFinding {
+  id: string;
+  severity: "error" | "warning" | "info";
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+}
+
+/** What the CLI reports for a module directory (`--format json`). */
+export function cliFindings(dir: string, extra: string[] = []): CliFinding[] {
+  const r = spawnSync(process.execPath, [BIN, "--format", "json", ...extra, "."], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+  return (JSON.parse(r.stdout) as { findings: CliFinding[] }).findings;
+}
 
 /** Apply LSP text edits (UTF-16 positions) to a text. */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {

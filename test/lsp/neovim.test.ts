@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../ship/helpers.js";
-import { BIN, REPO } from "./client.js";
+import { BIN, cliFindings, REPO } from "./client.js";
 
 const nvim = spawnSync("nvim", ["--version"], { encoding: "utf8" });
 const HAVE_NVIM = nvim.status === 0;
@@ -31,17 +31,6 @@ interface NvimDiagnostic {
   message: string;
   source: string;
   code: string;
-}
-
-interface CliFinding {
-  id: string;
-  severity: "error" | "warning" | "info";
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
 }
 
 const INIT = `
@@ -122,8 +111,7 @@ describe.skipIf(!HAVE_NVIM)("Neovim headless with editors/nvim/tfcapi-lint.lua",
   });
 
   function cli(dir: string): NvimDiagnostic[] {
-    const r = spawnSync(process.execPath, [BIN, "--format", "json", "."], { cwd: dir, encoding: "utf8" });
-    return (JSON.parse(r.stdout) as { findings: CliFinding[] }).findings.map((f) => ({
+    return cliFindings(dir).map((f) => ({
       file: f.file,
       lnum: f.line - 1,
       col: f.column - 1,

@@ -11,26 +11,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../ship/helpers.js";
-import { applyEdits, BIN, LspClient, REPO, uri, type CodeAction, type Diagnostic } from "./client.js";
+import { applyEdits, BIN, cliFindings, LspClient, REPO, uri, type CliFinding, type CodeAction, type Diagnostic } from "./client.js";
 
 const DOCS = "https://github.com/captf-io/tfcapi-lint/blob/main/rules/";
-
-interface CliFinding {
-  id: string;
-  severity: "error" | "warning" | "info";
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  message: string;
-}
-
-/** What the CLI reports for a module directory (`--format json`). */
-function cliFindings(dir: string, extra: string[] = []): CliFinding[] {
-  const r = spawnSync(process.execPath, [BIN, "--format", "json", ...extra, "."], { cwd: dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
-  return (JSON.parse(r.stdout) as { findings: CliFinding[] }).findings;
-}
 
 /** A CLI finding as the server must show it (ASCII lines: UTF-16 columns are characters). */
 function asDiagnostic(f: CliFinding): Diagnostic {
