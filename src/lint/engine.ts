@@ -12,7 +12,7 @@ import { loadModule, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
-import type { Finding, Fix, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
+import type { Finding, Fix, RelatedLocation, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
 import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, LINT_REGISTRY as REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
@@ -209,8 +209,21 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
     file,
     range,
     message: input.message,
+    ...(input.related && input.related.length > 0 ? { related: checkedRelated(input.related, knownFiles) } : {}),
     ...(input.fix ? { fix: withinOf(input.fix, file === "" ? undefined : file, input.range, unit) } : {}),
   };
+}
+
+function checkedRelated(related: ReportInput["related"], knownFiles: ReadonlySet<string>): RelatedLocation[] {
+  if (!Array.isArray(related)) throw new Error("report(): related must be an array of { file, range, message }");
+  return related.map((r) => {
+    const raw: unknown = r?.file;
+    const file = raw && typeof raw === "object" && typeof (raw as { path?: unknown }).path === "string" ? (raw as { path: string }).path : raw;
+    if (typeof file !== "string" || !knownFiles.has(file)) throw new Error(`report(): related file "${String(file)}" is not a file of this module`);
+    if (!r.range || !isPosition(r.range.start) || !isPosition(r.range.end)) throw new Error("report(): a related range must be { start, end } positions");
+    if (typeof r.message !== "string" || r.message === "") throw new Error("report(): a related location needs a non-empty message");
+    return { file, range: r.range, message: r.message };
+  });
 }
 
 /** Lint the module in `dir`. Never throws on user input. */
@@ -371,7 +384,10 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
   }
 
   // Findings outlive the syntax tree (and cross threads): plain ranges.
-  for (const f of all) f.range = plainRange(f.range);
+  for (const f of all) {
+    f.range = plainRange(f.range);
+    if (f.related) for (const r of f.related) r.range = plainRange(r.range);
+  }
 
   if (opts.excludeFile) {
     const ex = opts.excludeFile;

@@ -45,8 +45,24 @@ export interface Finding {
   range: Range;
   message: string;
   fix?: Fix;
+  /**
+   * The path the rule followed to reach the finding, from the reported node
+   * to the value's origin: each hop (a local, a variable, a resource
+   * argument, a for_each entry) with its file and exact range. Absent when
+   * the rule followed nothing (formats then show nothing extra).
+   */
+  related?: RelatedLocation[];
   /** Set by suppress.ts when an inline ignore comment covers the finding. */
   suppressed?: { justification: string; file: string; line: number };
+}
+
+/** One hop of a finding's path (Finding.related). */
+export interface RelatedLocation {
+  /** Path relative to the root module directory, `/`-separated (a SourceFile is accepted in report()). */
+  file: string;
+  range: Range;
+  /** A short label: `local.api_port`, `each.value.port <- local.listeners["api"]`. */
+  message: string;
 }
 
 export interface ReportInput {
@@ -57,6 +73,8 @@ export interface ReportInput {
   /** Override the rule's default severity for this finding (e.g. error/warning halves). */
   severity?: Severity;
   fix?: Fix;
+  /** The hops followed to the value's origin (see Finding.related); `file` may be a SourceFile. */
+  related?: readonly { file: string | SourceFile; range: Range; message: string }[];
 }
 
 export interface RuleContext {
