@@ -433,6 +433,8 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     }
 
     const modules: ModuleReport[] = [];
+    // What --quiet hides still goes to the --full-report files.
+    const fullModules: ModuleReport[] = [];
     let failed = false;
     let diffs = "";
     let warnings = 0;
@@ -469,6 +471,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const failOn = plan.effective.failOn.value;
       if (report.findings.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn))) failed = true;
       if (args.quiet) {
+        if (args.fullReport.length > 0) fullModules.push({ ...report });
         report.findings = report.findings.filter((f) => f.severity === "error");
         report.summary = recount(report.findings);
       }
@@ -501,7 +504,8 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       if (checked.format === "text" && args.outputFile === undefined) io.stdout(diffs);
       else io.stderr(diffs);
     }
-    if (!(await writeReports(run, text, args, io))) return EXIT_READ;
+    const full: RunReport = args.quiet && args.fullReport.length > 0 ? { ...run, modules: fullModules } : run;
+    if (!(await writeReports(run, text, args, io, full))) return EXIT_READ;
     if (checked.format === "compact" && !args.quiet) {
       // Compact stdout holds findings only (problem matchers read it); the
       // role used and how it was chosen go to stderr.
