@@ -461,7 +461,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       for (const e of outcome.readErrors) {
         const file = e.file === "" ? report.dir : path.join(report.dir, ...e.file.split("/"));
         const shown = joinDisplay(plan.target.display, e.file);
-        problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir, ...(e.kind === "rule-failed" ? { ruleFailure: true } : {}) });
+        problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir, ...(e.kind === "rule-failed" ? { ruleFailure: true, ...(e.ruleId !== undefined ? { ruleId: e.ruleId } : {}) } : {}) });
       }
       if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
       // --quiet only hides: what fails the run is decided on every finding.

@@ -54,6 +54,8 @@ export interface ReadError {
   message: string;
   /** Set when the problem is a rule that failed (threw or reported nonsense), not a file that could not be read. */
   kind?: "rule-failed";
+  /** The rule that failed (with kind "rule-failed"). */
+  ruleId?: string;
 }
 
 export type LintOutcome =
@@ -291,7 +293,7 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
     const msg = err instanceof Error ? err.message : String(err);
     const who = rule.plugin ? `rule ${rule.id} of plugin ${rule.plugin}` : `rule ${rule.id}`;
     const hint = rule.plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
-    ruleFailures.push({ file: "", kind: "rule-failed", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
+    ruleFailures.push({ file: "", kind: "rule-failed", ruleId: rule.id, message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
   };
   // The rules that returned visitors, per unit, in rule order (src/lint/shared-walk.ts).
   const subscribers = new Map<ModuleUnit, Subscriber[]>();

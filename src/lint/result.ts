@@ -68,6 +68,8 @@ export interface ReadProblem {
   moduleDir?: string;
   /** Not something unread but a rule that failed (threw, or reported something that is no finding). */
   ruleFailure?: boolean;
+  /** The rule that failed, when `ruleFailure` is set (JUnit fails that rule's test case). */
+  ruleId?: string;
 }
 
 /** What a report calls a problem of the run: `read-error`, or `rule-error` for a rule that failed. */
