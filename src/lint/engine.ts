@@ -47,6 +47,12 @@ export interface LintOptions {
   displayPath?: string;
   /** Clock for ignore expiry (tests). */
   now?: Date;
+  /**
+   * The module's config lists plugins that were not loaded (the language
+   * server with plugins off): an ignore comment naming a rule outside the
+   * built-in groups may name one of theirs, and is not reported as unknown.
+   */
+  unloadedPlugins?: boolean;
 }
 
 export interface ReadError {
@@ -127,6 +133,12 @@ function decideRole(unit: ModuleUnit, opts: LintOptions):
 }
 
 const PARSE_RULE = "syntax/parse";
+/** The groups of the built-in rule ids (`input`, `output`, `lint`, ...): a plugin's rule ids start with its own name. */
+let builtinGroups: Set<string> | undefined;
+function isBuiltinGroup(group: string): boolean {
+  builtinGroups ??= new Set([...BUILTIN_RULES, ...META_RULES].map((r) => r.id.split("/")[0]!));
+  return builtinGroups.has(group);
+}
 
 /** A diagnostic as one message line: "Summary: detail." */
 function diagnosticText(summary: string, detail: string): string {
@@ -370,7 +382,7 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
     if (sups.length > 0) {
       const rootFiles = new Set(load.root.allFiles.map((f) => f.path));
       const meta = applySuppressions(findings, sups, {
-        isKnownRule: (id) => isKnownRule(id) || defaults.has(id),
+        isKnownRule: (id) => isKnownRule(id) || defaults.has(id) || (opts.unloadedPlugins === true && !isBuiltinGroup(id.split("/")[0]!)),
         isActiveRule: (id) => active(id) && (rules.some((r) => r.id === id && r.roles.includes(role)) || id === SOURCE_ESCAPE),
         reportUnused: opts.reportUnusedIgnores === true,
         rootFiles,
