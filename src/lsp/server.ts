@@ -572,27 +572,58 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
 
   // --- Code actions ------------------------------------------------------------
 
+  /** Rule ids whose unsettled fixes the user was told about (once each). */
+  const toldUnsettled = new Set<string>();
+
+  /**
+   * Fix all in one file, in passes as --fix does: a rule whose fixes still
+   * change the file after MAX_FIX_PASSES passes is left out (with one
+   * warning naming it), never applied that many times.
+   */
   function fixAllText(m: Tracked, result: Result, rel: string): string | null {
     if (result.outcome.kind !== "report") return null;
     const original = result.outcome.report.sources.get(rel);
     if (original === undefined) return null;
+    const first = result.outcome.report;
     const abs = path.join(m.dir, ...rel.split("/"));
-    let text = original;
-    let report: ModuleReport = result.outcome.report;
-    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-      const fixes = fixesByFile(report.findings).get(rel);
-      if (!fixes) break;
-      // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
-      const r = fixFileText(rel, text, fixes);
-      if (r.kind !== "fixed") break;
-      text = r.text;
-      const ov = new Map(result.opts.overlay ?? []);
-      ov.set(abs, text);
-      const again = lintModule(m.dir, { ...result.opts, overlay: ov });
-      if (again.kind !== "report") break;
-      report = again.report;
+    const skip = new Set<string>();
+    for (;;) {
+      let text = original;
+      let report: ModuleReport = first;
+      let settled = false;
+      for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+        const fixes = fixesByFile(report.findings.filter((f) => !skip.has(f.ruleId))).get(rel);
+        // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
+        const r = fixes ? fixFileText(rel, text, fixes) : null;
+        if (!r || r.kind !== "fixed") {
+          settled = true;
+          break;
+        }
+        text = r.text;
+        const ov = new Map(result.opts.overlay ?? []);
+        ov.set(abs, text);
+        const again = lintModule(m.dir, { ...result.opts, overlay: ov });
+        if (again.kind !== "report") {
+          settled = true;
+          break;
+        }
+        report = again.report;
+      }
+      const unsettled = settled ? [] : [...new Set(report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId)).map((f) => f.ruleId))].filter((id) => {
+        const own = fixesByFile(report.findings.filter((f) => f.ruleId === id)).get(rel);
+        return own !== undefined && fixFileText(rel, text, own).kind === "fixed";
+      });
+      if (unsettled.length === 0) return text === original ? null : text;
+      for (const id of unsettled.sort()) {
+        skip.add(id);
+        if (toldUnsettled.has(id)) continue;
+        toldUnsettled.add(id);
+        void connection.sendNotification(ShowMessageNotification.type, {
+          type: MessageType.Warning,
+          message: `tfcapi-lint: the fixes of rule ${id} did not settle in ${MAX_FIX_PASSES} passes (each pass changed ${rel} again); Fix all leaves them out and applies the other rules' fixes`,
+        });
+      }
     }
-    return text === original ? null : text;
   }
 
   function codeActions(uri: string, range: Range, only: readonly string[] | undefined): CodeAction[] {

@@ -8,54 +8,7 @@ import { describe, expect, it } from "vitest";
 import { cpSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { hasStackTrace, REPO, runCli, tempDir, writeTree } from "../e2e/helpers.js";
-
-/** Two fixable rules on the launch template: one that settles after one pass, one that never does. */
-const PLUGIN = `
-const templates = (ctx) => [...ctx.expressions.resources.values()].filter((r) => r.type === "aws_launch_template");
-
-export default {
-  name: "loop",
-  rules: [
-    {
-      id: "loop/described",
-      severity: "warning",
-      roles: ["machinepool"],
-      summary: "Launch templates have a description",
-      fixable: true,
-      check(ctx) {
-        for (const r of templates(ctx)) {
-          if (r.body.attributes.some((a) => a.name === "description")) continue;
-          const at = r.block.closeBraceRange.start.offset;
-          ctx.report({
-            message: r.address + " has no description; add one",
-            file: r.file,
-            range: r.block.labelRanges[1],
-            fix: { description: "add a description", edits: [{ file: r.file.path, start: at, end: at, text: '  description = "pool nodes"\\n' }] },
-          });
-        }
-      },
-    },
-    {
-      id: "loop/stamp",
-      severity: "warning",
-      roles: ["machinepool"],
-      summary: "Stamps every launch template, again and again",
-      fixable: true,
-      check(ctx) {
-        for (const r of templates(ctx)) {
-          const at = r.block.openBraceRange.end.offset;
-          ctx.report({
-            message: r.address + " is not stamped",
-            file: r.file,
-            range: r.block.labelRanges[1],
-            fix: { description: "stamp it", edits: [{ file: r.file.path, start: at, end: at, text: "\\n  # stamped" }] },
-          });
-        }
-      },
-    },
-  ],
-};
-`;
+import { DESCRIBED, LOOP_PLUGIN as PLUGIN, ORIGINAL } from "./loop-plugin.js";
 
 /** What the compact format says on stderr first: the role of the module. */
 const ROLE = "tfcapi-lint: pool: role machinepool (detected)\n";
@@ -66,13 +19,6 @@ function repo(): string {
   writeTree(root, { "lint/loop.mjs": PLUGIN, ".tfcapi-lint.hcl": 'plugins = ["./lint/loop.mjs"]\n' });
   return root;
 }
-
-const ORIGINAL = readFileSync(path.join(REPO, "examples", "machinepool-aws", "main.tf"), "utf8");
-/** main.tf with loop/described's fix, the one that settles. */
-const DESCRIBED = ORIGINAL.replace(
-  /(resource "aws_launch_template" "node" \{[\s\S]*?\n)(\}\n)/,
-  (_m, body: string, close: string) => `${body}  description = "pool nodes"\n${close}`,
-);
 
 describe("--fix with a plugin fix that does not settle", () => {
   it("says so, naming the rule and the file, applies none of its fixes and the other rules' fixes", () => {
