@@ -323,7 +323,7 @@ export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
        tfcapi-lint image <ref> [options]
        tfcapi-lint schema --role ROLE <dir>
-       tfcapi-lint lsp [--stdio]              (the language server, for editors)
+       tfcapi-lint lsp [--stdio] [--no-plugins]  (the language server, for editors)
        tfcapi-lint rules [--format json]
        tfcapi-lint explain <rule-id> [--format json]
        tfcapi-lint version [--json]
