@@ -355,7 +355,7 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
    */
   async function loadPluginsFor(dir: string): Promise<void> {
     const config = configFor(dir);
-    if (!config || config.plugins.length === 0 || pluginRules.has(config)) return;
+    if (!pluginsOn || !config || config.plugins.length === 0 || pluginRules.has(config)) return;
     try {
       pluginRules.set(config, await pluginRulesOf(config));
       if (pluginFailed.delete(config)) contribute(`config:${config.path}`, new Map([[uriOf(config.path), []]]));
