@@ -21,7 +21,7 @@
  */
 import type { Attribute, Block, Body, Range } from "../hcl/ast.js";
 import type { ChainStep } from "../terraform/graph-api.js";
-import type { Declared, Module, ModuleCall, Resource, SourceFile } from "../terraform/model.js";
+import type { Declared, Module, ModuleCall, Output, Resource, SourceFile } from "../terraform/model.js";
 import { fileOf } from "../terraform/module.js";
 import type { Site } from "./values.js";
 
@@ -84,6 +84,12 @@ export function moduleArgumentHop(call: ModuleCall, name: string): Hop | null {
   const attr = call.args.get(name);
   if (!attr) return null;
   return { file: fileOf(call, attr), range: attr.expr.range, message: `module.${call.name}.${name}` };
+}
+
+/** An output's value expression, labelled `output.provider_id_list`. */
+export function outputHop(output: Output): Hop | null {
+  if (!output.valueAttr || !output.value) return null;
+  return { file: fileOf(output, output.valueAttr), range: output.value.range, message: `output.${output.name}` };
 }
 
 /** The `for_each` / `count` expression of a resource or module call, labelled `aws_instance.node for_each`. */
