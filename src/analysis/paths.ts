@@ -122,6 +122,19 @@ function attributeHolding(body: Body, range: Range, prefix: string): { attr: Att
   return null;
 }
 
+/**
+ * The argument of a resource or module call whose expression holds `range`
+ * (a reference found in it), labelled with its path
+ * (`aws_autoscaling_group.pool.max_size`); null when none does.
+ */
+export function holdingArgumentHop(decl: Resource | ModuleCall, range: Range): Hop | null {
+  const body = "address" in decl ? decl.body : decl.block.body;
+  const held = attributeHolding(body, range, "");
+  if (!held) return null;
+  if ("address" in decl) return argumentHop(decl, held.attr, held.path);
+  return { file: fileOf(decl, held.attr), range: held.attr.expr.range, message: `module.${decl.name}.${held.path}` };
+}
+
 /** The hop of a resource, data source or module call on a path: the argument holding `next`, else its header. */
 function objectHop(module: Module, address: string, next: Range | null): Hop | null {
   if (address.startsWith("module.")) {
