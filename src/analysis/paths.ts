@@ -15,15 +15,18 @@
  *   holding the next reference (`aws_launch_template.pool.user_data`), or,
  *   where the path ends, its declaration header;
  * - `each.*` / `count.index`: the `for_each` / `count` expression of the
- *   resource the reference is in.
+ *   resource the reference is in; one instance's `for_each` entry, or one
+ *   entry of a local map, where the map is written (`forEachEntryHop`,
+ *   `mapEntryHop`).
  * A step that names nothing in the module (an undeclared local, `path.*`)
  * adds no hop. Hops are never repeated.
  */
-import type { Attribute, Block, Body, Range } from "../hcl/ast.js";
+import type { Attribute, Block, Body, Expression, Range } from "../hcl/ast.js";
+import { objectKeyName } from "../hcl/walk.js";
 import type { ChainStep } from "../terraform/graph-api.js";
 import type { Declared, Module, ModuleCall, Output, Resource, SourceFile } from "../terraform/model.js";
 import { fileOf } from "../terraform/module.js";
-import type { Site } from "./values.js";
+import { resolveStrict, type Site } from "./values.js";
 
 /** One hop, as `ctx.report({ related })` takes it. */
 export interface Hop {
@@ -98,6 +101,50 @@ export function iterationHop(decl: Resource | ModuleCall, kind: "for_each" | "co
   if (!attr) return null;
   const label = "address" in decl ? decl.address : `module.${decl.name}`;
   return { file: fileOf(decl, attr), range: attr.expr.range, message: `${label} ${kind}` };
+}
+
+/**
+ * The entry under `key` of the map or object `expr` certainly is (through
+ * parentheses and locals): its value expression, with the locals passed.
+ */
+function entryOf(module: Module, file: SourceFile, expr: Expression, key: string): { hop: Range; file: SourceFile; via: string[] } | null {
+  const s = resolveStrict(module, { expr, file, via: [] });
+  if (s.expr.kind !== "ObjectCons") return null;
+  // The last item with the key wins, as in Terraform.
+  for (let i = s.expr.items.length - 1; i >= 0; i--) {
+    const item = s.expr.items[i]!;
+    if (objectKeyName(item) === key) return { hop: item.value.range, file: s.file, via: [...s.via] };
+  }
+  return null;
+}
+
+/**
+ * The entry `key` of a local map (`local.api_ports["kube_apiserver"]`): the
+ * entry's value, labelled so; null when the local is not certainly a map
+ * literal holding that key.
+ */
+export function mapEntryHop(module: Module, localName: string, key: string): Hop | null {
+  const bare = localName.startsWith("local.") ? localName.slice(6) : localName;
+  const local = module.locals.get(bare);
+  if (!local) return null;
+  const entry = entryOf(module, local.file, local.value, key);
+  if (!entry) return null;
+  return { file: entry.file, range: entry.hop, message: `local.${bare}[${JSON.stringify(key)}]` };
+}
+
+/**
+ * The `for_each` entry of one instance (`each.key` = `key`) of a resource or
+ * module call: the entry's value where the map is written (in the
+ * `for_each` itself or in the local it names), labelled
+ * `aws_lb_listener.api["https"] (for_each entry)`; null when the entry
+ * cannot be told for certain.
+ */
+export function forEachEntryHop(module: Module, decl: Resource | ModuleCall, key: string): Hop | null {
+  if (!decl.forEach) return null;
+  const entry = entryOf(module, fileOf(decl, decl.forEach), decl.forEach.expr, key);
+  if (!entry) return null;
+  const label = "address" in decl ? decl.address : `module.${decl.name}`;
+  return { file: entry.file, range: entry.hop, message: `${label}[${JSON.stringify(key)}] (for_each entry)` };
 }
 
 /** The locals a values Site passed through (see values.ts), as hops. */
