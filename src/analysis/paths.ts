@@ -147,8 +147,14 @@ export function forEachEntryHop(module: Module, decl: Resource | ModuleCall, key
   return { file: entry.file, range: entry.hop, message: `${label}[${JSON.stringify(key)}] (for_each entry)` };
 }
 
-/** The locals a values Site passed through (see values.ts), as hops. */
-export function siteHops(module: Module, site: Pick<Site, "via">): Hop[] {
+/**
+ * What a values Site followed (see values.ts), as hops: its `trail` when the
+ * analysis kept one (iteration: locals, `for_each`/`count` expressions,
+ * entries, other instances' arguments, each already a hop), else the locals
+ * of its `via`.
+ */
+export function siteHops(module: Module, site: Pick<Site, "via"> & { trail?: readonly Hop[] }): Hop[] {
+  if (site.trail && site.trail.length > 0) return joinHops(site.trail);
   return localHops(module, site.via);
 }
 

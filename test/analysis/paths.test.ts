@@ -188,6 +188,9 @@ describe("analysis/paths", () => {
     expect(alt!.via).toEqual(["local.payload"]);
     const hops = siteHops(module, alt!);
     expect(plain(hops)).toEqual(["main.tf 2:15-2:33 local.payload"]);
+    // A site that kept a trail (the iteration analysis) gives its trail, each hop once.
+    const entry = { file: tpl.file, range: tokens.expr.range, message: "entry" };
+    expect(plain(siteHops(module, { via: ["local.payload"], trail: [entry, entry, hops[0]!] }))).toEqual(["main.tf 10:19-10:32 entry", "main.tf 2:15-2:33 local.payload"]);
     expect(plain(joinHops(hops, [null, localHop(module, "payload"), variableHop(module, "bootstrap_data")], hops))).toEqual([
       "main.tf 2:15-2:33 local.payload",
       "variables.tf 1:1-1:26 var.bootstrap_data (variable)",
