@@ -176,6 +176,8 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
   let pluginsOn = options.plugins !== false;
   /** Why plugins are off, for the message. */
   let pluginsOffBy = "--no-plugins";
+  /** The client shows a diagnostic's relatedInformation (the path a finding followed). */
+  let relatedInformation = false;
 
   const log = (text: string): void => {
     try {
@@ -438,7 +440,12 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
     const result: Result = { generation, outcome, opts, indexes: null, placed: new Map(), files: new Map(), read: new Set() };
     if (outcome.kind === "report") {
       result.indexes = new Indexes(outcome.report.sources, encoding);
-      result.placed = placeFindings(outcome.report, result.indexes);
+      const dir = outcome.report.dir;
+      result.placed = placeFindings(
+        outcome.report,
+        result.indexes,
+        relatedInformation ? (file) => uriOf(path.join(dir, ...file.split("/"))) : undefined,
+      );
       for (const u of outcome.load.units) {
         for (const f of u.allFiles) {
           result.files.set(f.path, f);
@@ -717,6 +724,7 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
         pluginsOffBy = "initializationOptions.plugins is false";
       }
       watchDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+      relatedInformation = params.capabilities.textDocument?.publishDiagnostics?.relatedInformation === true;
       return {
         capabilities: {
           positionEncoding: encoding,
