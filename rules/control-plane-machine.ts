@@ -5,5 +5,7 @@
  */
 import type { RuleDefinition } from "../src/lint/types.js";
 import providerIdFormat from "./output/provider-id-format.js";
+import lbRegistrationMissing from "./machine/lb-registration-missing.js";
+import lbRegistrationUngated from "./machine/lb-registration-ungated.js";
 
-export const CONTROL_PLANE_MACHINE_RULES: readonly RuleDefinition[] = [providerIdFormat];
+export const CONTROL_PLANE_MACHINE_RULES: readonly RuleDefinition[] = [providerIdFormat, lbRegistrationMissing, lbRegistrationUngated];
