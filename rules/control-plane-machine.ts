@@ -7,5 +7,6 @@ import type { RuleDefinition } from "../src/lint/types.js";
 import providerIdFormat from "./output/provider-id-format.js";
 import lbRegistrationMissing from "./machine/lb-registration-missing.js";
 import lbRegistrationUngated from "./machine/lb-registration-ungated.js";
+import nodeLabelsRestricted from "./pool/node-labels-restricted.js";
 
-export const CONTROL_PLANE_MACHINE_RULES: readonly RuleDefinition[] = [providerIdFormat, lbRegistrationMissing, lbRegistrationUngated];
+export const CONTROL_PLANE_MACHINE_RULES: readonly RuleDefinition[] = [providerIdFormat, lbRegistrationMissing, lbRegistrationUngated, nodeLabelsRestricted];
