@@ -220,7 +220,7 @@ export default defineRule({
   id: "machine/lb-registration-missing",
   severity: "warning",
   roles: ["machine"],
-  summary: "a machine handed a backend group id by the cluster module registers in it (and a scripted registration also deregisters on destroy)",
+  summary: "A machine handed a backend group id by the cluster module registers in it (and a scripted registration also deregisters on destroy)",
   scope: "root",
   fixable: false,
   tags: ["contract", "machine", "control-plane", "load-balancer"],

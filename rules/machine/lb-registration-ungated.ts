@@ -88,7 +88,7 @@ export default defineRule({
   id: "machine/lb-registration-ungated",
   severity: "warning",
   roles: ["machine"],
-  summary: "a load-balancer backend membership exists only for control-plane machines (its count/for_each depends on var.control_plane)",
+  summary: "A load-balancer backend membership exists only for control-plane machines (its count/for_each depends on var.control_plane)",
   scope: "root",
   fixable: false,
   tags: ["contract", "machine", "control-plane", "load-balancer"],

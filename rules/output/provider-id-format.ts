@@ -382,7 +382,7 @@ export default defineRule({
   id: "output/provider-id-format",
   severity: "error",
   roles: ["machine", "machinepool"],
-  summary: "provider IDs have the exact shape the cloud's controller manager writes on the Node (aws:///<zone>/<id>, gce://<project>/<zone>/<name>, ...)",
+  summary: "Provider IDs have the exact shape the cloud's controller manager writes on the Node (aws:///ZONE/ID, gce://PROJECT/ZONE/NAME, ...)",
   scope: "root",
   fixable: false,
   tags: ["contract", "outputs", "control-plane"],
