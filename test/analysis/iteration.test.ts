@@ -138,7 +138,7 @@ resource "aws_lb_listener" "l" {
     const [lport] = instanceArgument(m, l, "supervisor", "port");
     const [lalt] = alternatives(m, lport!);
     expect(hops(lalt!)).toEqual([
-      'aws_lb_target_group.tg["supervisor"].port @main.tf:15:14',
+      'aws_lb_target_group.tg["supervisor"].port @main.tf:16:14',
       "aws_lb_target_group.tg for_each @main.tf:14:14",
       "local.api_ports @main.tf:8:15",
       'local.api_ports["supervisor"] @main.tf:10:22',
