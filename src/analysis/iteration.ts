@@ -386,7 +386,9 @@ export function iterationExpand(module: Module, site: Site, opts: ExpandOptions,
           if (forBinding.condition && foldBool(module, { ...fixed, expr: forBinding.condition }, depth + 1, budget) === false) continue;
           const v = forBinding.keyOf !== undefined ? entry.key : entry.value;
           if (v) walkPath(module, v, e.traversal.slice(1), 0, site, opts, out, depth + 1, budget);
+          else out.push(site);
         }
+        if (!coll.complete) out.push(site);
         return true;
       }
       if (site.scope?.has(root.name)) return true;
@@ -621,8 +623,12 @@ function stepInto(module: Module, alt: Site, steps: readonly Step[], i: number, 
     if (k.known && entry.keyConst !== null && String(entry.keyConst) !== String(k.key)) continue;
     matched = true;
     if (entry.value) walkPath(module, entry.value, steps, i + 1, here, opts, out, depth + 1, budget);
+    else out.push(here);
   }
-  if (!matched && r.complete) budget.missing = true;
+  if (!matched) {
+    if (r.complete) budget.missing = true;
+    else out.push(here);
+  }
 }
 
 function isResourceRef(module: Module, e: ScopeTraversal): boolean {
@@ -666,7 +672,10 @@ function resourceStep(module: Module, r: Resource, steps: readonly Step[], i: nu
       instanceStep(module, r, known, steps, i + 1, here, opts, out, depth + 1, budget);
     } else instanceStep(module, r, inst, steps, i + 1, here, opts, out, depth + 1, budget);
   }
-  if (!matched && all.complete) budget.missing = true;
+  if (!matched) {
+    if (all.complete) budget.missing = true;
+    else out.push(here);
+  }
 }
 
 function instanceStep(module: Module, r: Resource, inst: Instance, steps: readonly Step[], i: number, here: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {

@@ -8,6 +8,12 @@
  * in a literal map); anything else is unknown and yields nothing, so rules
  * stay silent on it. Each conditional branch knows what its condition tells
  * (guards.ts): under `x != null ? A : B`, `x` is not null in `A`.
+ *
+ * A site inside a resource made by `resourceSite` (iteration.ts) is
+ * evaluated one instance at a time, with `each`, `count` and `dynamic`
+ * iterators bound, and looks deeper (traversals into locals and resources,
+ * indexes, templates, `format`): see iteration.ts. Sites without `iter` are
+ * evaluated as described above, unchanged.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
 import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
