@@ -1,17 +1,12 @@
 /**
  * The machine half of the cloud knowledge base (src/contract/cloud/instances.ts,
- * memberships.ts), and the `related` hops of the control-plane machine rules
- * (the fixture runner compares findings without them).
+ * memberships.ts). The rules that read it are tested by their fixtures
+ * (fixtures/output/provider-id-format, fixtures/machine/*,
+ * fixtures/pool/node-labels-restricted), `related` hops included.
  */
 import { describe, expect, it } from "vitest";
-import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { INSTANCE_TYPES, PROVIDER_ID_SCHEMES, instanceType, providerIdScheme } from "../src/contract/cloud/instances.js";
 import { MEMBERSHIP_TYPES, isBackendIdStep, membershipType, SCRIPTED_REGISTRATION } from "../src/contract/cloud/memberships.js";
-import { lintModule } from "../src/lint/engine.js";
-import type { Role } from "../src/contract/roles-api.js";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 describe("instance table", () => {
   it("names the attribute each instance type puts in the providerID's instance segment", () => {
@@ -91,53 +86,5 @@ describe("membership table", () => {
     expect(SCRIPTED_REGISTRATION[3]!.deregister.test("openstack loadbalancer member delete pool m")).toBe(true);
     expect(pair("gcloud compute instance-groups unmanaged add-instances api --instances=n")).toBe(4);
     expect(pair("echo hello")).toBe(-1);
-  });
-});
-
-/** The findings of one rule on a fixture, with their related hops as `file:line:column message`. */
-function related(rule: string, fixture: string, role: Role): { line: number; column: number; related: string[] | undefined }[] {
-  const out = lintModule(path.join(ROOT, "fixtures", rule, fixture), { role, only: [rule], now: new Date("2026-01-01T00:00:00Z") });
-  if (out.kind !== "report") throw new Error(out.kind);
-  return out.report.findings.map((f) => ({
-    line: f.range.start.line,
-    column: f.range.start.column,
-    related: f.related?.map((r) => `${r.file}:${r.range.start.line}:${r.range.start.column}-${r.range.end.line}:${r.range.end.column} ${r.message}`),
-  }));
-}
-
-describe("related hops of the control-plane machine rules", () => {
-  it("output/provider-id-format: the output, then each local followed", () => {
-    expect(related("output/provider-id-format", "aws-missing-slash-via-local", "machine")).toEqual([
-      { line: 3, column: 17, related: ['outputs.tf:7:3-7:28 output "provider_id"', "outputs.tf:3:3-3:87 local.provider_id"] },
-    ]);
-    expect(related("output/provider-id-format", "gcp-pool-self-link", "machinepool")).toEqual([
-      { line: 2, column: 78, related: ['outputs.tf:10:3-10:42 output "provider_id_list"', "outputs.tf:2:3-2:139 local.member_provider_ids"] },
-      { line: 19, column: 19, related: undefined },
-    ]);
-    // Found in the output's own expression: nothing to follow.
-    expect(related("output/provider-id-format", "aws-bare-instance-id", "machine")).toEqual([{ line: 2, column: 11, related: undefined }]);
-  });
-
-  it("machine/lb-registration-missing: the local that holds the unused read", () => {
-    expect(related("machine/lb-registration-missing", "aws-reads-group-never-registers", "machine")).toEqual([
-      { line: 4, column: 30, related: ["main.tf:4:3-4:71 local.api_target_group_arn"] },
-    ]);
-  });
-
-  it("pool/node-labels-restricted: from the boot configuration back to the variable", () => {
-    expect(related("pool/node-labels-restricted", "aws-unfiltered", "machinepool")).toEqual([
-      {
-        line: 3,
-        column: 25,
-        related: [
-          "main.tf:9:3-9:54 aws_launch_template.pool.user_data (boot configuration)",
-          "userdata.tf:10:1-10:31 data.cloudinit_config.node",
-          "userdata.tf:7:3-7:117 local.kubelet_drop_in",
-          "userdata.tf:6:3-6:131 local.kubelet_labels_flag",
-          "userdata.tf:3:3-5:4 local.kubelet_node_labels",
-          "variables.tf:64:1-64:23 var.node_labels",
-        ],
-      },
-    ]);
   });
 });

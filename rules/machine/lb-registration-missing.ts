@@ -12,6 +12,7 @@ import type { Module, SourceFile } from "../../src/terraform/model.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { isBackendIdStep, MEMBERSHIP_TYPES, SCRIPTED_REGISTRATION } from "../../src/contract/cloud/memberships.js";
 import { isStubModule, membershipsOf } from "../../src/analysis/memberships.js";
+import { localHop } from "../../src/analysis/paths.js";
 
 const OUTPUTS = "var.captf_cluster_outputs";
 
@@ -168,7 +169,8 @@ function checkReads(ctx: RuleContext, provs: readonly Provisioner[]): void {
     if (done.has(r.step)) continue;
     done.add(r.step);
     const text = exprText(r.holder.file.hcl, r.node);
-    const related = r.holder.owner.startsWith("local.") ? [{ file: r.holder.file, range: r.holder.attr.range, message: r.holder.owner }] : [];
+    const hop = r.holder.owner.startsWith("local.") ? localHop(m, r.holder.owner) : null;
+    const related = hop ? [hop] : [];
     ctx.report({
       message: `This machine module reads the backend group id ${text} from captf_cluster_outputs, but nothing registers the machine in it (no membership resource's group argument, module call or registering provisioner uses it): a control-plane machine never joins the API load balancer, so the control plane is unreachable through its endpoint; add ${suggestion(m)}, counted on var.control_plane`,
       file: r.holder.file,

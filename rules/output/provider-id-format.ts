@@ -5,12 +5,13 @@
  * The shapes and the instance attributes come from
  * src/contract/cloud/instances.ts.
  */
-import type { Expression, Range, ScopeTraversal, TemplatePart } from "../../src/hcl/ast.js";
+import type { Expression, ScopeTraversal, TemplatePart } from "../../src/hcl/ast.js";
 import { constantValue, exprText, unwrap } from "../../src/hcl/walk.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import { fileOf } from "../../src/terraform/module.js";
-import type { Module, SourceFile } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/model.js";
 import { alternatives, listElements, objectViews, resolveStrict, type Binding, type Site } from "../../src/analysis/values.js";
+import { joinHops, outputHop, siteHops, type Hop } from "../../src/analysis/paths.js";
 import {
   instanceType,
   providerIdScheme,
@@ -332,22 +333,12 @@ function schemeOf(pieces: readonly Piece[]): string | null {
 
 // ------------------------------------------------------------ reporting
 
-/** The locals (and `for` collections) followed to reach the candidate, as related hops. */
-function hopsOf(module: Module, site: Site): { file: SourceFile; range: Range; message: string }[] {
-  const hops: { file: SourceFile; range: Range; message: string }[] = [];
-  for (const address of site.via) {
-    const local = module.locals.get(address.slice("local.".length));
-    if (local) hops.push({ file: local.file, range: local.attr.range, message: address });
-  }
-  return hops;
-}
-
 interface Target {
   /** What the message calls the value (`provider_id`, `an element of provider_id_list`). */
   label: string;
   site: Site;
-  /** The output attribute, the first hop when the candidate is elsewhere. */
-  origin: { file: SourceFile; range: Range; message: string };
+  /** The output's value, the first hop when the candidate is reached through locals. */
+  origin: Hop | null;
 }
 
 function targetsOf(ctx: RuleContext): Target[] {
@@ -358,7 +349,7 @@ function targetsOf(ctx: RuleContext): Target[] {
     if (!o?.value || !o.valueAttr) return;
     const file = fileOf(o, o.valueAttr);
     const site: Site = { expr: o.value, file, via: [] };
-    const origin = { file, range: o.valueAttr.range, message: `output "${name}"` };
+    const origin = outputHop(o);
     for (const s of pick ? pick(site) : [site]) out.push({ label, site: s, origin });
   };
   if (ctx.role === "machine") add("provider_id", "provider_id");
@@ -422,7 +413,7 @@ export default defineRule({
         }
         if (message === null) continue;
         seen.add(key);
-        const hops = [...(c.site.file === target.origin.file && c.site.via.length === 0 ? [] : [target.origin]), ...hopsOf(m, c.site)];
+        const hops = c.site.via.length === 0 ? [] : joinHops([target.origin], siteHops(m, c.site));
         ctx.report({ message, file: c.site.file, range: expr.range, ...(hops.length > 0 ? { related: hops } : {}) });
       }
     }

@@ -12,6 +12,7 @@ import type { Module, Resource, SourceFile } from "../../src/terraform/model.js"
 import type { ChainStep, DependencyGraph } from "../../src/terraform/graph-api.js";
 import { attributesAt } from "../../src/analysis/attributes.js";
 import { USER_DATA_ARGUMENTS } from "../../src/contract/providers.js";
+import { argumentHop, chainHops, joinHops } from "../../src/analysis/paths.js";
 
 const TARGET = "var.node_labels";
 
@@ -29,12 +30,12 @@ function bootConfigPaths(type: string): (readonly string[])[] {
 }
 
 /** The first boot-configuration argument `var.node_labels` reaches, with the chain. */
-function renderedAt(m: Module, graph: DependencyGraph): { resource: Resource; attr: Attribute; chain: ChainStep[] } | null {
+function renderedAt(m: Module, graph: DependencyGraph): { resource: Resource; attr: Attribute; path: string; chain: ChainStep[] } | null {
   for (const resource of [...m.resources.values(), ...m.dataSources.values()]) {
     for (const path of bootConfigPaths(resource.type)) {
       for (const attr of attributesAt(resource.body, path)) {
         const chain = graph.reaches(attr.expr, TARGET, { throughResources: true });
-        if (chain) return { resource, attr, chain };
+        if (chain) return { resource, attr, path: path.join("."), chain };
       }
     }
   }
@@ -100,25 +101,6 @@ function filtersRestricted(cond: Expression): boolean {
   return readsLabels && namesDomain;
 }
 
-/** The declaration ranges of the chain's steps, as related hops (the reference that reached each one). */
-function hops(m: Module, chain: readonly ChainStep[], start: { file: SourceFile; range: Range; message: string }): { file: SourceFile; range: Range; message: string }[] {
-  const out = [start];
-  for (const step of chain) {
-    const a = step.address;
-    if (a.startsWith("local.")) {
-      const l = m.locals.get(a.slice(6));
-      if (l) out.push({ file: l.file, range: l.attr.range, message: a });
-    } else if (a.startsWith("var.")) {
-      const v = m.variables.get(a.slice(4));
-      if (v) out.push({ file: v.file, range: blockHeaderRange(v.block), message: a });
-    } else {
-      const r = m.resources.get(a) ?? m.dataSources.get(a);
-      if (r) out.push({ file: r.file, range: blockHeaderRange(r.block), message: a });
-    }
-  }
-  return out;
-}
-
 export default defineRule({
   id: "pool/node-labels-restricted",
   severity: "warning",
@@ -136,9 +118,8 @@ export default defineRule({
     if (fors.some((f) => f.node.condition !== null)) return;
     if (conditions(m).some(filtersRestricted)) return;
     const bootFile = fileOf(rendered.resource, rendered.attr);
-    const boot = { file: bootFile, range: rendered.attr.range, message: `${rendered.resource.address}.${rendered.attr.name} (boot configuration)` };
     const first = fors[0];
-    const related = hops(m, rendered.chain, boot);
+    const related = joinHops([argumentHop(rendered.resource, rendered.attr, rendered.path)], chainHops(m, rendered.chain, rendered.resource));
     ctx.report({
       message: `node_labels reach the kubelet's registration through ${rendered.resource.address}.${rendered.attr.name} without a filter: a MachinePool label such as node-role.kubernetes.io/worker (any kubernetes.io or k8s.io prefix the NodeRestriction admission plugin reserves) makes the kubelet refuse to start, and the pool's instances never become Nodes; drop those keys, e.g. with if !can(regex("(^|\\\\.)(kubernetes|k8s)\\\\.io/", ${first?.node.keyVar ?? "k"})) in ${first ? "this for expression" : "the for expression that renders them"}`,
       file: first ? first.file : bootFile,
