@@ -13,6 +13,9 @@ import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { isBackendIdStep, MEMBERSHIP_TYPES, SCRIPTED_REGISTRATION } from "../../src/contract/cloud/memberships.js";
 import { isStubModule, membershipsOf } from "../../src/analysis/memberships.js";
 import { localHop } from "../../src/analysis/paths.js";
+import { resourceSite } from "../../src/analysis/iteration.js";
+import { alternatives, classify, type Site } from "../../src/analysis/values.js";
+import type { Resource } from "../../src/terraform/model.js";
 
 const OUTPUTS = "var.captf_cluster_outputs";
 
@@ -142,6 +145,26 @@ function suggestion(m: Module): string {
   return "a membership resource (aws_lb_target_group_attachment, azurerm_network_interface_backend_address_pool_association, google_compute_instance_group_membership, openstack_lb_member_v2, oci_network_load_balancer_backend) whose group argument is this value";
 }
 
+/** References to the iteration of the resource the expression is in (`each.value`, `count.index`). */
+function iterationRefs(graph: DependencyGraph, expr: Expression): { each: boolean; count: boolean } {
+  const keys = [...graph.dependencies(expr).keys()];
+  return { each: keys.some((k) => k.startsWith("each.")), count: keys.some((k) => k.startsWith("count.")) };
+}
+
+/**
+ * What a group argument is made of: its expression and, when it reads
+ * `each.*` or `count.index`, the resource's `for_each` or `count`
+ * (`target_group_arn = each.value` takes its value from the `for_each`).
+ */
+function groupExpressions(graph: DependencyGraph, resource: Resource, attr: Attribute): Expression[] {
+  const refs = iterationRefs(graph, attr.expr);
+  return [
+    attr.expr,
+    ...(refs.each && resource.forEach ? [resource.forEach.expr] : []),
+    ...(refs.count && resource.count ? [resource.count.expr] : []),
+  ];
+}
+
 function checkReads(ctx: RuleContext, provs: readonly Provisioner[]): void {
   const m = ctx.expressions;
   const graph = ctx.graph;
@@ -154,7 +177,7 @@ function checkReads(ctx: RuleContext, provs: readonly Provisioner[]): void {
   const registering = new Set(provs.filter((p) => SCRIPTED_REGISTRATION.some((s) => s.register.test(p.text))).map((p) => p.owner));
   const consumingResources = new Set([...memberships.map((x) => x.resource.address), ...registering]);
   const consumers: Expression[] = [
-    ...memberships.flatMap((x) => x.group.map((a) => a.expr)),
+    ...memberships.flatMap((x) => x.group.flatMap((a) => groupExpressions(graph, x.resource, a))),
     ...[...m.moduleCalls.values()].flatMap((c) => [...c.args.values()].map((a) => a.expr)),
     ...[...registering].flatMap((address) => graph.resourceExpressions(m.resources.get(address)!)),
   ];
@@ -184,21 +207,39 @@ function checkFixedGroups(ctx: RuleContext): void {
   const m = ctx.expressions;
   for (const { resource, group } of membershipsOf(m, ["member"])) {
     if (group.length === 0) continue;
+    const values = new Map<Attribute, Site>();
     const kinds = group.map((a) => {
-      const deps = [...ctx.graph.dependencies(a.expr).keys()].filter((k) => !k.startsWith("local."));
+      // Evaluated per instance: `each.value` over a literal map of ARNs is a constant.
+      const alts = alternatives(m, resourceSite(m, resource, a.expr), { scalar: true });
+      if (alts.length > 0 && alts.every((x) => {
+        const c = classify(x.expr);
+        return c.kind === "string" && typeof c.value === "string";
+      })) {
+        if (unwrap(alts[0]!.expr) !== unwrap(a.expr)) values.set(a, alts[0]!);
+        return "constant";
+      }
+      const deps = groupExpressions(ctx.graph, resource, a)
+        .flatMap((e) => [...ctx.graph.dependencies(e).keys()])
+        .filter((k) => !k.startsWith("local.") && !k.startsWith("each.") && !k.startsWith("count."));
       if (deps.length === 0) return "constant";
       return deps.every((k) => k.startsWith("data.")) ? "data" : "input";
     });
     if (kinds.includes("input")) continue;
     const attr = group[0]!;
     const what = group
-      .map((a, i) => (kinds[i] === "constant" ? `${a.name} = ${exprText(fileOf(resource, a).hcl, a.expr)}` : `${a.name} from a data source`))
+      .map((a, i) => {
+        if (kinds[i] !== "constant") return `${a.name} from a data source`;
+        const v = values.get(a);
+        const written = `${a.name} = ${exprText(fileOf(resource, a).hcl, a.expr)}`;
+        return v ? `${written}, which is ${exprText(v.file.hcl, v.expr)}` : written;
+      })
       .join(", ");
     const how = kinds.every((k) => k === "constant") ? "a constant" : kinds.every((k) => k === "data") ? "a data-source lookup" : "constants and data-source lookups only";
     ctx.report({
       message: `${resource.address} names its backend group with ${how} (${what}), not with the id the cluster module publishes in captf_cluster_outputs: the machine registers in whatever that finds, not in its own cluster's API backend; read the group id from var.captf_cluster_outputs`,
       file: fileOf(resource, attr),
       range: attr.expr.range,
+      ...(values.get(attr)?.trail?.length ? { related: values.get(attr)!.trail! } : {}),
     });
   }
 }
