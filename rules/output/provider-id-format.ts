@@ -11,7 +11,7 @@ import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import { fileOf } from "../../src/terraform/module.js";
 import type { Module } from "../../src/terraform/model.js";
 import { alternatives, listElements, objectViews, resolveStrict, type Binding, type Site } from "../../src/analysis/values.js";
-import { joinHops, outputHop, siteHops, type Hop } from "../../src/analysis/paths.js";
+import { joinHops, localHops, outputHop, siteHops, type Hop } from "../../src/analysis/paths.js";
 import {
   instanceType,
   providerIdScheme,
@@ -41,7 +41,9 @@ type Piece =
   | { kind: "lit"; text: string }
   | { kind: "hole"; attr: InstanceAttr | null }
   /** Any number (at least one) of whole segments: the rest of an Azure resource id. */
-  | { kind: "multi" };
+  | { kind: "multi" }
+  /** Text of unknown shape (a function result, a conditional): it may hold slashes, so nothing is checked. */
+  | { kind: "wild" };
 
 /** A providerID candidate: a string template (or literal, or `format`) the value reaches. */
 interface Candidate {
@@ -49,6 +51,8 @@ interface Candidate {
   pieces: Piece[] | null;
   /** Set when the candidate is directly an instance attribute (no scheme at all). */
   bare: InstanceAttr | null;
+  /** Locals followed inside its interpolations (`"aws:///${local.node_path}"`). */
+  spliced: string[];
 }
 
 // ------------------------------------------------------------ references
@@ -126,12 +130,26 @@ function isAzureId(e: Expression): boolean {
   return type.startsWith("azurerm_") && firstAttr(rest) === "id" && rest.filter((s) => s.kind === "TraverseAttr").length === 1;
 }
 
+/** Single-valued functions that add no text of their own: the pieces are their argument's. */
+const TRANSPARENT = new Set(["tostring", "nonsensitive", "sensitive"]);
+
 /** What an interpolated expression contributes to the providerID text. */
-function piecesOfInterp(module: Module, site: Site, e: Expression): Piece[] {
+function piecesOfInterp(module: Module, site: Site, e: Expression, depth: number, spliced: string[]): Piece[] {
   const here: Site = { ...site, expr: e };
   const strict = site.scope && site.scope.size > 0 ? { ...here, expr: unwrap(e) } : resolveStrict(module, here);
+  for (const v of strict.via.slice(site.via.length)) if (!spliced.includes(v)) spliced.push(v);
   const c = constantValue(strict.expr);
   if (c.known && (typeof c.value === "string" || typeof c.value === "number")) return [{ kind: "lit", text: String(c.value) }];
+  const x = strict.expr;
+  if (depth > MAX_DEPTH) return [{ kind: "wild" }];
+  // A template held in a local (`local.zone_and_id = "${zone}/${id}"`) is spliced in.
+  if (x.kind === "Template") return piecesOfTemplate(module, strict, x.parts, depth + 1, spliced) ?? [{ kind: "wild" }];
+  if (x.kind === "FunctionCall") {
+    if (!x.expandFinal && x.name === "format" && x.args.length > 0) return piecesOfFormat(module, strict, x.args, depth + 1, spliced) ?? [{ kind: "wild" }];
+    if (!x.expandFinal && TRANSPARENT.has(x.name) && x.args.length === 1) return piecesOfInterp(module, strict, x.args[0]!, depth + 1, spliced);
+    return [{ kind: "wild" }];
+  }
+  if (x.kind !== "ScopeTraversal" && x.kind !== "RelativeTraversal" && x.kind !== "Index" && x.kind !== "Splat") return [{ kind: "wild" }];
   const attr = instanceAttrOf(module, strict, strict.expr);
   if (attr && attr.row.resourcePath === attr.attr) {
     // A VM's id: /subscriptions/<s>/resourceGroups/<g>/providers/Microsoft.Compute/virtualMachines/<name>.
@@ -148,18 +166,18 @@ function piecesOfInterp(module: Module, site: Site, e: Expression): Piece[] {
   return [{ kind: "hole", attr: null }];
 }
 
-function piecesOfTemplate(module: Module, site: Site, parts: readonly TemplatePart[]): Piece[] | null {
+function piecesOfTemplate(module: Module, site: Site, parts: readonly TemplatePart[], depth: number, spliced: string[]): Piece[] | null {
   const out: Piece[] = [];
   for (const p of parts) {
     if (p.kind === "TemplateLiteral") out.push({ kind: "lit", text: p.value });
-    else if (p.kind === "TemplateInterp") out.push(...piecesOfInterp(module, site, p.expr));
+    else if (p.kind === "TemplateInterp") out.push(...piecesOfInterp(module, site, p.expr, depth, spliced));
     else return null;
   }
   return out;
 }
 
 /** `format("aws:///%s/%s", a, b)` with a constant format: `%s`, `%d`, `%v` take the arguments in order. */
-function piecesOfFormat(module: Module, site: Site, args: readonly Expression[]): Piece[] | null {
+function piecesOfFormat(module: Module, site: Site, args: readonly Expression[], depth: number, spliced: string[]): Piece[] | null {
   const f = constantValue(resolveStrict(module, { ...site, expr: args[0]! }).expr);
   if (!f.known || typeof f.value !== "string") return null;
   const out: Piece[] = [];
@@ -183,7 +201,7 @@ function piecesOfFormat(module: Module, site: Site, args: readonly Expression[])
     if (!arg) return null;
     if (lit) out.push({ kind: "lit", text: lit });
     lit = "";
-    out.push(...piecesOfInterp(module, site, arg));
+    out.push(...piecesOfInterp(module, site, arg, depth, spliced));
   }
   if (lit) out.push({ kind: "lit", text: lit });
   return out;
@@ -197,11 +215,13 @@ function collect(module: Module, site: Site, out: Candidate[], depth: number): v
   for (const alt of alternatives(module, site, { scalar: true })) {
     const e = alt.expr;
     switch (e.kind) {
-      case "Template":
-        out.push({ site: alt, pieces: piecesOfTemplate(module, alt, e.parts), bare: null });
+      case "Template": {
+        const spliced: string[] = [];
+        out.push({ site: alt, pieces: piecesOfTemplate(module, alt, e.parts, 0, spliced), bare: null, spliced });
         break;
+      }
       case "LiteralValue":
-        if (e.type === "string") out.push({ site: alt, pieces: [{ kind: "lit", text: String(e.value) }], bare: null });
+        if (e.type === "string") out.push({ site: alt, pieces: [{ kind: "lit", text: String(e.value) }], bare: null, spliced: [] });
         break;
       case "TupleCons":
         for (const x of e.exprs) collect(module, { ...alt, expr: x }, out, depth + 1);
@@ -218,7 +238,8 @@ function collect(module: Module, site: Site, out: Candidate[], depth: number): v
       case "FunctionCall":
         if (e.expandFinal) break;
         if (e.name === "format" && e.args.length > 0) {
-          out.push({ site: alt, pieces: piecesOfFormat(module, alt, e.args), bare: null });
+          const spliced: string[] = [];
+          out.push({ site: alt, pieces: piecesOfFormat(module, alt, e.args, 0, spliced), bare: null, spliced });
         } else if (THROUGH.has(e.name)) {
           for (const a of e.args) collect(module, { ...alt, expr: a }, out, depth + 1);
         }
@@ -226,7 +247,7 @@ function collect(module: Module, site: Site, out: Candidate[], depth: number): v
       case "ScopeTraversal":
       case "Splat": {
         const attr = instanceAttrOf(module, alt, e);
-        if (attr) out.push({ site: alt, pieces: null, bare: attr });
+        if (attr) out.push({ site: alt, pieces: null, bare: attr, spliced: [] });
         break;
       }
       default:
@@ -250,7 +271,7 @@ function segmentsOf(pieces: readonly Piece[]): Segment[] {
       cur = [];
       continue;
     }
-    if (p.kind === "hole") {
+    if (p.kind !== "lit") {
       cur.push(p);
       continue;
     }
@@ -272,20 +293,20 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Can this segment be the pattern segment? */
-function segmentFits(seg: Extract<Segment, { multi: false }>, pat: ProviderIdSegment): boolean {
+/** Can this segment be the pattern segment? `fold`: literals compare without case (Azure). */
+function segmentFits(seg: Extract<Segment, { multi: false }>, pat: ProviderIdSegment, fold: boolean): boolean {
   const allLit = seg.pieces.every((p) => p.kind === "lit");
   const text = seg.pieces.map((p) => (p.kind === "lit" ? p.text : "")).join("");
   if ("literal" in pat) {
-    if (allLit) return text === pat.literal;
-    const re = new RegExp(`^${seg.pieces.map((p) => (p.kind === "lit" ? escapeRegExp(p.text) : "[^/]*")).join("")}$`);
+    if (allLit) return fold ? text.toLowerCase() === pat.literal.toLowerCase() : text === pat.literal;
+    const re = new RegExp(`^${seg.pieces.map((p) => (p.kind === "lit" ? escapeRegExp(p.text) : "[^/]*")).join("")}$`, fold ? "i" : "");
     return re.test(pat.literal);
   }
   return allLit ? text.length > 0 : true;
 }
 
 /** Each way the candidate's segments line up with the shape: the part each single-hole segment fills. */
-function alignments(segs: readonly Segment[], pat: readonly ProviderIdSegment[]): { part: ProviderIdPart; attr: InstanceAttr }[][] {
+function alignments(segs: readonly Segment[], pat: readonly ProviderIdSegment[], fold: boolean): { part: ProviderIdPart; attr: InstanceAttr }[][] {
   const out: { part: ProviderIdPart; attr: InstanceAttr }[][] = [];
   const go = (i: number, j: number, acc: { part: ProviderIdPart; attr: InstanceAttr }[]): void => {
     if (out.length > 16) return;
@@ -298,7 +319,7 @@ function alignments(segs: readonly Segment[], pat: readonly ProviderIdSegment[])
       for (let k = j + 1; k <= pat.length; k++) go(i + 1, k, acc);
       return;
     }
-    if (j >= pat.length || !segmentFits(seg, pat[j]!)) return;
+    if (j >= pat.length || !segmentFits(seg, pat[j]!, fold)) return;
     const p = pat[j]!;
     const only = seg.pieces.length === 1 ? seg.pieces[0]! : null;
     const next = "part" in p && only?.kind === "hole" && only.attr ? [...acc, { part: p.part, attr: only.attr }] : acc;
@@ -311,10 +332,14 @@ function alignments(segs: readonly Segment[], pat: readonly ProviderIdSegment[])
 type Verdict = { ok: true } | { ok: false; kind: "shape" } | { ok: false; kind: "attr"; attr: InstanceAttr; want: string };
 
 function judge(scheme: ProviderIdScheme, pieces: readonly Piece[]): Verdict {
+  // Text of unknown shape may supply any slashes and segments.
+  if (pieces.some((p) => p.kind === "wild")) return { ok: true };
   const segs = segmentsOf(pieces);
   let wrong: Verdict | null = null;
+  // Azure resource paths are compared without case (the provider ID's case is not checked).
+  const fold = scheme.cloud === "azure";
   for (const shape of scheme.shapes) {
-    for (const fill of alignments(segs, shape.segments)) {
+    for (const fill of alignments(segs, shape.segments, fold)) {
       const bad = fill.find((f) => f.part === "instance" && f.attr.row.parts.instance !== undefined && f.attr.attr !== f.attr.row.parts.instance);
       if (!bad) return { ok: true };
       wrong ??= { ok: false, kind: "attr", attr: bad.attr, want: bad.attr.row.parts.instance! };
@@ -413,7 +438,7 @@ export default defineRule({
         }
         if (message === null) continue;
         seen.add(key);
-        const hops = c.site.via.length === 0 ? [] : joinHops([target.origin], siteHops(m, c.site));
+        const hops = joinHops(c.site.via.length === 0 ? [] : [target.origin], siteHops(m, c.site), localHops(m, c.spliced));
         ctx.report({ message, file: c.site.file, range: expr.range, ...(hops.length > 0 ? { related: hops } : {}) });
       }
     }
