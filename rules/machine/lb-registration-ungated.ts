@@ -103,7 +103,7 @@ export default defineRule({
       const gate = resource.count ?? resource.forEach;
       const what = gate ? `its ${gate.name} does not depend on var.control_plane` : "it has no count or for_each";
       ctx.report({
-        message: `${resource.address} puts every machine of this module, workers included, into the backend group its ${row.group[0]!.join(".")} names: ${what}; a worker in the API backend receives API traffic it cannot answer, so gate it, e.g. count = var.control_plane ? 1 : 0`,
+        message: `${resource.address} puts every machine of this module, workers included, into the backend group its ${row.group[0]!.join(".")} names: ${what}; a worker in the API backend receives API traffic it cannot answer, so gate it: ${resource.forEach ? "make the for_each collection empty unless var.control_plane is true" : "e.g. count = var.control_plane ? 1 : 0"}`,
         file: gate ? fileOf(resource, gate) : resource.file,
         range: gate ? gate.range : blockHeaderRange(resource.block),
       });
