@@ -131,7 +131,9 @@ function isAzureId(e: Expression): boolean {
 }
 
 /** Single-valued functions that add no text of their own: the pieces are their argument's. */
-const TRANSPARENT = new Set(["tostring", "nonsensitive", "sensitive"]);
+const TRANSPARENT = new Set(["tostring", "nonsensitive", "sensitive", "one"]);
+/** Functions that return one of their arguments. */
+const PICK = new Set(["try", "coalesce"]);
 
 /** What an interpolated expression contributes to the providerID text. */
 function piecesOfInterp(module: Module, site: Site, e: Expression, depth: number, spliced: string[]): Piece[] {
@@ -147,6 +149,12 @@ function piecesOfInterp(module: Module, site: Site, e: Expression, depth: number
   if (x.kind === "FunctionCall") {
     if (!x.expandFinal && x.name === "format" && x.args.length > 0) return piecesOfFormat(module, strict, x.args, depth + 1, spliced) ?? [{ kind: "wild" }];
     if (!x.expandFinal && TRANSPARENT.has(x.name) && x.args.length === 1) return piecesOfInterp(module, strict, x.args[0]!, depth + 1, spliced);
+    if (!x.expandFinal && PICK.has(x.name) && x.args.length > 0) {
+      // One segment when every argument is one (`try(aws_instance.n[0].id, "")`): the first argument's.
+      const each = x.args.map((a) => piecesOfInterp(module, strict, a, depth + 1, spliced));
+      const single = (ps: Piece[]): boolean => ps.length === 1 && (ps[0]!.kind === "hole" || (ps[0]!.kind === "lit" && !ps[0]!.text.includes("/")));
+      if (each.every((ps) => single(ps) || (ps.length === 1 && ps[0]!.kind === "lit" && ps[0]!.text === ""))) return each[0]!;
+    }
     return [{ kind: "wild" }];
   }
   if (x.kind !== "ScopeTraversal" && x.kind !== "RelativeTraversal" && x.kind !== "Index" && x.kind !== "Splat") return [{ kind: "wild" }];
