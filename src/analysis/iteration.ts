@@ -39,7 +39,7 @@ import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Rang
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
 import { blocksOf, fileOf } from "../terraform/module.js";
 import type { Module, Resource, SourceFile } from "../terraform/model.js";
-import { alternativesWithin, expandInto, forBody, STEP_LIMIT, type Budget, type ExpandOptions, type Site, type TrailHop } from "./values.js";
+import { alternativesWithin, expandInto, forBody, STEP_LIMIT, type Budget, type Element, type ExpandOptions, type Site, type TrailHop } from "./values.js";
 
 // ------------------------------------------------------------------ types
 
@@ -90,6 +90,8 @@ export interface Entry {
   keyConst: string | number | null;
   value: IterValue | null;
   certain: boolean;
+  /** The entry of a `for` over a collection of unknown elements: it stands for each of them. */
+  generic?: boolean;
 }
 
 /** The entries of a collection; `complete` is false when there may be others (or their number is unknown). */
@@ -302,6 +304,38 @@ export function collectionEntries(module: Module, site: Site, forEach = false): 
 }
 
 // -------------------------------------------------- internal, for values.ts
+
+/**
+ * The elements of a list-like alternative in iteration mode (values.ts
+ * `listElements`): one per entry, each with its variables bound; an entry
+ * standing for unknown elements is `fromFor`.
+ */
+export function iterationElements(module: Module, alt: Site, depth: number, budget: Budget): Element[] {
+  const r = entriesOfLeaf(module, alt, "list", depth, budget);
+  if (!r) return [];
+  const out: Element[] = [];
+  for (const x of r.entries) {
+    if (!x.value) continue;
+    out.push({ site: valueSite(x.value, alt), fromFor: x.generic === true });
+  }
+  return out;
+}
+
+/** A value as a site: itself, or a reference naming the instance or resource (unknown for tuples and unknown keys). */
+function valueSite(v: IterValue, at: Site): Site {
+  switch (v.kind) {
+    case "site":
+      return v.site;
+    case "instance": {
+      const t = instanceTraversal(v.resource, v.instance, at);
+      return t ? { ...at, expr: t } : at;
+    }
+    case "resource":
+      return { ...at, expr: resourceTraversal(v.resource, at.expr.range) };
+    case "tuple":
+      return at;
+  }
+}
 
 /** The iteration scope without `names` (a `for` rebinds them). */
 export function withoutNames(iter: IterScope, names: readonly (string | null)[]): IterScope {
@@ -869,7 +903,7 @@ function forEntries(module: Module, alt: Site, e: ForExpr, mode: Mode, depth: nu
     // value evaluated with the variables bound to the whole collection.
     const value = forBody(alt, e, e.valExpr);
     const key = e.form === "object" ? forBody(alt, e, e.keyExpr!) : mode === "set" ? value : null;
-    entries.push({ key: key ? siteValue(key) : null, keyConst: null, value: e.group ? null : siteValue(value), certain: false });
+    entries.push({ key: key ? siteValue(key) : null, keyConst: null, value: e.group ? null : siteValue(value), certain: false, generic: true });
   }
   return { entries: e.form === "object" ? dedupeLast(entries) : entries, complete: coll.complete };
 }
@@ -913,9 +947,10 @@ function callEntries(module: Module, alt: Site, e: FunctionCall, mode: Mode, dep
         const r = entriesOf(module, arg(n), "list", depth + 1, budget);
         // A later key replaces an earlier one; an unknown later map may replace any.
         const later = new Set(r.entries.filter((x) => x.certain && x.keyConst !== null).map((x) => String(x.keyConst)));
+        const maybeLater = new Set(r.entries.filter((x) => !x.certain && x.keyConst !== null).map((x) => String(x.keyConst)));
         const unknownKeys = !r.complete || r.entries.some((x) => x.keyConst === null);
         out.entries = out.entries.filter((x) => x.keyConst === null || !later.has(String(x.keyConst)));
-        if (unknownKeys) out.entries = out.entries.map((x) => ({ ...x, certain: false }));
+        out.entries = out.entries.map((x) => (unknownKeys || (x.keyConst !== null && maybeLater.has(String(x.keyConst))) ? { ...x, certain: false } : x));
         out.entries.push(...r.entries);
         if (!r.complete) out.complete = false;
       }
@@ -963,6 +998,42 @@ function callEntries(module: Module, alt: Site, e: FunctionCall, mode: Mode, dep
         return { key: mode === "set" ? v : keyConst === null ? null : siteValue(literalSite(keyConst, alt)), keyConst, value: v, certain: x.certain };
       });
       return { entries, complete: r.complete };
+    }
+    case "range": {
+      const nums: number[] = [];
+      for (let n = 0; n < e.args.length; n++) {
+        const c = foldConst(module, arg(n), depth + 1, budget);
+        if (!c.known || typeof c.value !== "number") return null;
+        nums.push(c.value);
+      }
+      if (nums.length < 1 || nums.length > 3) return null;
+      const [start, end, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? (nums[0]! <= nums[1]! ? 1 : -1)];
+      if (step === 0) return null;
+      const entries: Entry[] = [];
+      for (let v = start; step > 0 ? v < end : v > end; v += step) {
+        if (entries.length >= MAX_ENTRIES) return { entries, complete: false };
+        const el = literalSite(v, alt);
+        entries.push({ key: siteValue(mode === "set" ? el : literalSite(entries.length, alt)), keyConst: mode === "set" ? String(v) : entries.length, value: siteValue(el), certain: true });
+      }
+      return { entries, complete: true };
+    }
+    case "zipmap": {
+      if (e.args.length !== 2) return null;
+      const ks = entriesOf(module, arg(0), "list", depth + 1, budget);
+      const vs = entriesOf(module, arg(1), "list", depth + 1, budget);
+      const exact = (r: Entries): boolean => r.complete && r.entries.every((x) => x.certain);
+      if (!exact(ks) || !exact(vs) || ks.entries.length !== vs.entries.length) return { entries: [], complete: false };
+      const entries: Entry[] = ks.entries.map((k, idx) => {
+        const keyConst = k.value?.kind === "site" ? scalarKey(foldConst(module, k.value.site, depth + 1, budget)) : null;
+        return { key: k.value, keyConst, value: vs.entries[idx]!.value, certain: true };
+      });
+      return { entries: dedupeLast(entries), complete: true };
+    }
+    case "jsondecode": {
+      // jsondecode(jsonencode(x)) is x.
+      const inner = e.args.length === 1 ? unwrap(e.args[0]!) : null;
+      if (inner?.kind !== "FunctionCall" || inner.name !== "jsonencode" || inner.args.length !== 1 || inner.expandFinal) return null;
+      return entriesOf(module, { ...alt, expr: inner.args[0]! }, mode, depth + 1, budget);
     }
     case "distinct":
     case "compact": {
@@ -1349,6 +1420,19 @@ function iterationCall(module: Module, site: Site, e: FunctionCall, opts: Expand
         } else if (typeof c.value === "number") out.push(s);
         else if (typeof c.value === "string" && /^-?\d+(\.\d+)?$/.test(c.value.trim())) out.push(literalSite(Number(c.value), s));
       }
+      return true;
+    }
+    case "length": {
+      if (e.args.length !== 1) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
+      if (!r.complete || !r.entries.every((x) => x.certain)) return false;
+      out.push(literalSite(r.entries.length, site));
+      return true;
+    }
+    case "jsondecode": {
+      const inner = e.args.length === 1 ? unwrap(e.args[0]!) : null;
+      if (inner?.kind !== "FunctionCall" || inner.name !== "jsonencode" || inner.args.length !== 1 || inner.expandFinal) return false;
+      expandInto(module, { ...site, expr: inner.args[0]! }, opts, out, depth + 1, budget);
       return true;
     }
     case "one":

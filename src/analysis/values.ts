@@ -20,7 +20,7 @@ import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstV
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
-import { iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
+import { iterationElements, iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -517,6 +517,9 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
     const e = alt.expr;
     if (e.kind === "TupleCons") {
       for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
+    } else if (alt.iter && !(e.kind === "FunctionCall" && (LIST_UNION.has(e.name) || e.name === "flatten"))) {
+      // Iteration mode: one element per entry, each with its variables bound (iteration.ts).
+      for (const el of iterationElements(module, alt, depth + 1, budget)) pushElement(module, el.site, el.fromFor, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
       pushElement(module, forBody(alt, e, e.valExpr), true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
