@@ -39,7 +39,7 @@ import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Rang
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
 import { blocksOf, fileOf } from "../terraform/module.js";
 import type { Module, Resource, SourceFile } from "../terraform/model.js";
-import { alternativesWithin, expandInto, forBody, STEP_LIMIT, type Budget, type Element, type ExpandOptions, type Site, type TrailHop } from "./values.js";
+import { expandInto, forBody, STEP_LIMIT, type Budget, type Element, type ExpandOptions, type Site, type TrailHop } from "./values.js";
 
 // ------------------------------------------------------------------ types
 
@@ -118,7 +118,9 @@ export interface Instance {
  * others than those listed, or their number is unknown (`count =
  * var.n`, `for_each = var.m`): then an instance with a null key stands for
  * the unknown ones, so that arguments not depending on the key still
- * evaluate. A `count` that is certainly 0 gives no instance.
+ * evaluate. A `count` that is certainly 0 gives no instance. A key whose
+ * entry differs between branches (`merge(m, var.x ? { b = 2 } : {})`)
+ * appears once per branch, each possible.
  */
 export interface Instances {
   mode: "single" | "count" | "for_each";
@@ -188,17 +190,23 @@ export function instanceSite(module: Module, resource: Resource, instance: Insta
 
 const instancesCache = new WeakMap<Resource, Instances>();
 const computing = new Set<Resource>();
+/** Resources whose instances are computed inside each other's (`for_each = aws_x.prev`, chained). */
+const MAX_NESTED_RESOURCES = 24;
 
 /** The instances of `resource` (computed once per resource). */
 export function instancesOf(module: Module, resource: Resource): Instances {
   const cached = instancesCache.get(resource);
   if (cached) return cached;
-  if (computing.has(resource)) return unknownInstances(resource);
+  if (computing.has(resource) || computing.size >= MAX_NESTED_RESOURCES) return unknownInstances(resource);
   computing.add(resource);
   try {
-    const result = computeInstances(module, resource, { steps: 0 });
+    const result = computeInstances(module, resource, { steps: 0 }, computing.size * 8);
     instancesCache.set(resource, result);
     return result;
+  } catch (err) {
+    // Nesting too deep for the stack: nothing is known of the instances.
+    if (err instanceof RangeError) return unknownInstances(resource);
+    throw err;
   } finally {
     computing.delete(resource);
   }
@@ -216,8 +224,12 @@ export function instanceByKey(module: Module, resource: Resource, key: string | 
  * `instance` may be given by key (`instanceByKey`).
  */
 export function instanceArgument(module: Module, resource: Resource, instance: Instance | string | number, path: string | readonly string[]): Site[] {
-  const inst = typeof instance === "object" ? instance : instanceByKey(module, resource, instance);
-  if (!inst) return [];
+  if (typeof instance !== "object") {
+    // Every instance with that key (one per branch when its entry differs between branches).
+    const same = instancesOf(module, resource).instances.filter((i) => i.key !== null && String(i.key) === String(instance));
+    return same.flatMap((i) => instanceArgument(module, resource, i, path));
+  }
+  const inst = instance;
   const steps = typeof path === "string" ? [path] : path;
   if (steps.length === 0) return [];
   if (steps.length === 1) {
@@ -557,7 +569,7 @@ function walkPath(module: Module, val: IterValue, steps: readonly Step[], i: num
   }
   switch (val.kind) {
     case "site": {
-      for (const alt of alternativesWithin(module, val.site, {}, budget)) stepInto(module, alt, steps, i, here, opts, out, depth + 1, budget);
+      for (const alt of altsAt(module, val.site, {}, depth + 1, budget)) stepInto(module, alt, steps, i, here, opts, out, depth + 1, budget);
       return;
     }
     case "tuple": {
@@ -740,13 +752,20 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
 
 // ---------------------------------------------------------------- entries
 
+/** The alternatives of `site` at `depth` (the depth limit holds across iteration's own recursion). */
+function altsAt(module: Module, site: Site, opts: ExpandOptions, depth: number, budget: Budget): Site[] {
+  const out: Site[] = [];
+  expandInto(module, site, opts, out, depth, budget);
+  return out;
+}
+
 type Mode = "list" | "set";
 
 /** The entries of the collection `site` evaluates to (each alternative; several make them possible). */
 function entriesOf(module: Module, site: Site, mode: Mode, depth: number, budget: Budget): Entries {
   if (depth > MAX_DEPTH || budget.steps > STEP_LIMIT) return { entries: [], complete: false };
   const s: Site = site.iter ? site : { ...site, iter: EMPTY_ITER };
-  const alts = alternativesWithin(module, s, {}, budget);
+  const alts = altsAt(module, s, {}, depth + 1, budget);
   const out: Entries = { entries: [], complete: alts.length > 0 };
   for (const alt of alts) {
     const r = entriesOfLeaf(module, alt, mode, depth + 1, budget) ?? { entries: [], complete: false };
@@ -833,7 +852,7 @@ function resourceEntries(module: Module, r: Resource, at: Site): Entries | null 
 /** The elements a splat iterates: a list's, or the value itself when it is a single object or instance. */
 function splatSource(module: Module, site: Site, depth: number, budget: Budget): Entries {
   const out: Entries = { entries: [], complete: true };
-  const alts = alternativesWithin(module, site, {}, budget);
+  const alts = altsAt(module, site, {}, depth + 1, budget);
   if (alts.length === 0) return { entries: [], complete: false };
   for (const alt of alts) {
     const e = alt.expr;
@@ -1056,7 +1075,7 @@ function flattenInto(module: Module, site: Site, out: Entries, depth: number, bu
       return;
     }
     if (x.value?.kind === "site") {
-      const alts = alternativesWithin(module, x.value.site, {}, budget);
+      const alts = altsAt(module, x.value.site, {}, depth + 1, budget);
       const lists = alts.filter((a) => isListForm(a.expr));
       if (lists.length > 0) {
         if (lists.length !== alts.length) out.complete = false;
@@ -1113,11 +1132,11 @@ function unknownInstances(resource: Resource): Instances {
   return { mode: "single", complete: true, instances: [{ key: null, certain: true, value: null, binding: null }] };
 }
 
-function computeInstances(module: Module, resource: Resource, budget: Budget): Instances {
+function computeInstances(module: Module, resource: Resource, budget: Budget, depth: number): Instances {
   if (resource.forEach) {
     const expr = resource.forEach.expr;
     const site: Site = { expr, file: fileOf(resource, expr), via: [], iter: EMPTY_ITER };
-    const r = entriesOf(module, site, "set", 0, budget);
+    const r = entriesOf(module, site, "set", depth, budget);
     const complete = r.complete && budget.steps <= STEP_LIMIT;
     const origin: TrailHop = { file: site.file, range: expr.range, message: `${resource.address} for_each` };
     const instances: Instance[] = r.entries.map((x) => {
@@ -1135,7 +1154,7 @@ function computeInstances(module: Module, resource: Resource, budget: Budget): I
   if (resource.count) {
     const expr = resource.count.expr;
     const site: Site = { expr, file: fileOf(resource, expr), via: [], iter: EMPTY_ITER };
-    const leaves = alternativesWithin(module, site, { scalar: true }, budget);
+    const leaves = altsAt(module, site, { scalar: true }, depth, budget);
     const counts = leaves.map((l) => constantValue(l.expr));
     const numbers = counts.map((c) => (c.known && typeof c.value === "number" && Number.isInteger(c.value) && c.value >= 0 ? c.value : -1));
     if (leaves.length === 0 || numbers.some((n) => n < 0) || budget.steps > STEP_LIMIT) return unknownInstances(resource);

@@ -143,9 +143,17 @@ export interface ExpandOptions {
  */
 export function alternatives(module: Module, site: Site, opts: ExpandOptions = {}): Site[] {
   const budget: Budget = { steps: 0 };
-  if (!site.iter?.pending) return alternativesWithin(module, site, opts, budget);
+  if (!site.iter) return alternativesWithin(module, site, opts, budget);
   // One instance at a time, so that `each.key` and `each.value` stay together.
-  return distinctSites(splitInstances(module, site, budget).flatMap((s) => alternativesWithin(module, s, opts, budget)));
+  const out: Site[] = [];
+  try {
+    for (const s of splitInstances(module, site, budget)) expand(module, s, opts, out, 0, budget);
+  } catch (err) {
+    // Iteration through resources nested too deep for the stack: what was
+    // found so far are alternatives; the others are dropped.
+    if (!(err instanceof RangeError)) throw err;
+  }
+  return distinctSites(out);
 }
 
 /** Sites without repeats (instances of one resource often reach the same leaf). */
@@ -488,8 +496,12 @@ function objectViewsOf(module: Module, alt: Site, fromFor: boolean, depth: numbe
 export function objectViews(module: Module, site: Site, fromFor = false): ObjectView[] {
   const out: ObjectView[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
-    for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
+      for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+    }
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
   }
   return out;
 }
@@ -507,7 +519,11 @@ export interface Element {
 export function listElements(module: Module, site: Site): Element[] {
   const out: Element[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
+  }
   return out;
 }
 

@@ -588,6 +588,18 @@ resource "x_self" "s" {
     expect(lits(m, arg(m, "x_self.s", ["port"]))).toEqual([]);
   });
 
+  it("resources iterating each other in a chain: a short chain is followed, a very long one stops without a stack overflow", () => {
+    const locals = ["l0 = { a = { port = 1 } }"];
+    for (let i = 1; i < 3000; i++) locals.push(`l${i} = { a = local.l${i - 1}.a }`);
+    const chain = ['resource "x_r" "r0" {\n  for_each = { a = { port = 1 } }\n  port = each.value.port\n}'];
+    for (let i = 1; i < 5000; i++) chain.push(`resource "x_r" "r${i}" {\n  for_each = x_r.r${i - 1}\n  port = each.value.port\n}`);
+    const m = mod(`locals {\n${locals.join("\n")}\n}\n${chain.join("\n")}\nresource "x_deep" "d" {\n  for_each = local.l2999\n  port = each.value.port\n}\n`);
+    expect(known(m, arg(m, "x_r.r5", ["port"]))).toEqual([1]);
+    expect(instancesOf(m, res(m, "x_r.r5")).instances.map((i) => i.key)).toEqual(["a"]);
+    expect(lits(m, arg(m, "x_r.r4999", ["port"]))).toEqual([]);
+    expect(lits(m, arg(m, "x_deep.d", ["port"]))).toEqual([]);
+  });
+
   it("exponential local chains and huge collections stop within the budget", () => {
     const locals = ["l0 = { a = 1, b = 2 }"];
     for (let i = 1; i < 60; i++) locals.push(`l${i} = merge(local.l${i - 1}, { for k, v in local.l${i - 1} : k => local.l${i - 1}[k] })`);
@@ -650,7 +662,8 @@ resource "x_splat" "s" {
   it("merge: a later key that may be there makes the earlier entry possible", () => {
     expect(keys("x_merge_maybe.m")).toEqual({ complete: true, keys: [["a", true], ["b", false], ["b", false]] });
     const r = res(m, "x_merge_maybe.m");
-    expect(instanceArgument(m, r, "b", "port").flatMap((s) => known(m, s))).toEqual([2]);
+    expect(instanceArgument(m, r, "b", "port").flatMap((s) => known(m, s))).toEqual([2, 20]);
+    expect(instanceArgument(m, r, instanceByKey(m, r, "b")!, "port").flatMap((s) => known(m, s))).toEqual([2]);
     expect(known(m, arg(m, "x_merge_maybe.m", ["port"]))).toEqual([1, 2, 20]);
   });
 
