@@ -690,3 +690,32 @@ resource "x_splat" "s" {
     ]);
   });
 });
+
+describe("alternatives across instances", () => {
+  const m = mod(`
+resource "aws_instance" "cp" {
+  for_each          = { a = "eu-west-1a", b = "eu-west-1b" }
+  availability_zone = each.value
+}
+resource "x_pid" "p" {
+  for_each    = aws_instance.cp
+  provider_id = format("aws:///%s/%s", each.value.availability_zone, each.value.id)
+  protocol    = "TCP"
+}
+`);
+
+  it("a template left unfolded is kept once per instance, each with its own bindings", () => {
+    const alts = alternatives(m, arg(m, "x_pid.p", ["provider_id"]));
+    expect(alts.map((a) => a.expr.kind)).toEqual(["Template", "Template"]);
+    const zones = alts.map((a) => {
+      const t = a.expr;
+      const interp = t.kind === "Template" ? t.parts.find((p) => p.kind === "TemplateInterp") : undefined;
+      return interp && interp.kind === "TemplateInterp" ? known(m, { ...a, expr: interp.expr }) : [];
+    });
+    expect(zones).toEqual([["eu-west-1a"], ["eu-west-1b"]]);
+  });
+
+  it("the same literal reached from every instance is one alternative", () => {
+    expect(lits(m, arg(m, "x_pid.p", ["protocol"]))).toEqual(['"TCP"']);
+  });
+});
