@@ -1441,6 +1441,28 @@ function iterationCall(module: Module, site: Site, e: FunctionCall, opts: Expand
       }
       return true;
     }
+    case "lower":
+    case "upper":
+    case "trimspace": {
+      if (e.args.length !== 1) return false;
+      const all = foldAll(module, { ...site, expr: e.args[0]! }, depth + 1, budget);
+      if (all === null || all.some((v) => typeof v !== "string")) return false;
+      const f = (v: string): string => (e.name === "lower" ? v.toLowerCase() : e.name === "upper" ? v.toUpperCase() : v.trim());
+      for (const v of all) out.push(literalSite(f(v as string), site));
+      return true;
+    }
+    case "contains": {
+      if (e.args.length !== 2) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
+      const x = foldConst(module, { ...site, expr: e.args[1]! }, depth + 1, budget);
+      if (!x.known || x.value === null || typeof x.value === "object") return false;
+      const values = r.entries.map((en) => (en.value?.kind === "site" ? foldConst(module, en.value.site, depth + 1, budget) : { known: false as const }));
+      const equal = values.map((v) => v.known && v.value === x.value);
+      if (r.entries.some((en, idx) => en.certain && equal[idx])) out.push(literalSite(true, site));
+      else if (r.complete && values.every((v) => v.known && v.value !== null && typeof v.value !== "object") && !equal.some(Boolean)) out.push(literalSite(false, site));
+      else return false;
+      return true;
+    }
     case "length": {
       if (e.args.length !== 1) return false;
       const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);

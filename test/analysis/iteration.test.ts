@@ -719,3 +719,36 @@ resource "x_pid" "p" {
     expect(lits(m, arg(m, "x_pid.p", ["protocol"]))).toEqual(['"TCP"']);
   });
 });
+
+describe("string functions and contains under iteration", () => {
+  const m = mod(`
+variable "extra" {}
+locals {
+  listeners = { api = { protocol = "tcp" }, sup = { protocol = " Tcp " } }
+}
+resource "x_str" "s" {
+  for_each = local.listeners
+  protocol = upper(trimspace(each.value.protocol))
+  lower    = lower(each.key)
+}
+resource "x_contains" "c" {
+  for_each = { for k, v in local.listeners : k => v if contains(["sup"], k) }
+  name     = each.key
+}
+resource "x_contains_unknown" "c" {
+  for_each = { for k, v in local.listeners : k => v if contains(var.extra, k) }
+  name     = each.key
+}
+`);
+  it("lower, upper, trimspace fold per instance", () => {
+    expect(known(m, arg(m, "x_str.s", ["protocol"]))).toEqual(["TCP"]);
+    expect(known(m, arg(m, "x_str.s", ["lower"]))).toEqual(["api", "sup"]);
+  });
+  it("contains over a known list decides a for's if; over an unknown list the entries are possible", () => {
+    expect(instancesOf(m, res(m, "x_contains.c")).instances.map((i) => [i.key, i.certain])).toEqual([["sup", true]]);
+    expect(instancesOf(m, res(m, "x_contains_unknown.c")).instances.map((i) => [i.key, i.certain])).toEqual([
+      ["api", false],
+      ["sup", false],
+    ]);
+  });
+});
