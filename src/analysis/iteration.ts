@@ -498,7 +498,8 @@ type Step = Traverser | { kind: "KeyExpr"; key: Site; range?: Range };
 
 function boundTraversal(module: Module, site: Site, binding: IterBinding, rest: Traverser[], opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
   if (binding.role === "var") {
-    if (binding.value) walkPath(module, binding.value, rest, 0, site, opts, out, depth + 1, budget);
+    if (binding.value) walkPath(module, withTrail(binding.value, site.trail, binding), rest, 0, site, opts, out, depth + 1, budget);
+    else out.push(site);
     return;
   }
   const first = rest[0];
@@ -511,9 +512,15 @@ function boundTraversal(module: Module, site: Site, binding: IterBinding, rest: 
 /** `val` reached from a site with `trail` through `binding`: the iteration's hops around the value's own. */
 function withTrail(val: IterValue, trail: readonly TrailHop[] | undefined, binding: IterBinding): IterValue {
   if (val.kind !== "site") return val;
-  const before = [...(trail ?? []), ...(binding.origin ? [binding.origin] : [])];
-  const after = binding.entry ? [binding.entry] : [];
-  return { kind: "site", site: { ...val.site, trail: [...before, ...(val.site.trail ?? []).filter((h) => !before.includes(h)), ...after] } };
+  const hops = [...(trail ?? []), ...(binding.origin ? [binding.origin] : []), ...(val.site.trail ?? []), ...(binding.entry ? [binding.entry] : [])];
+  const seen = new Set<string>();
+  const joined = hops.filter((h) => {
+    const k = `${h.file.path}\u0000${h.range.start.offset}\u0000${h.range.end.offset}\u0000${h.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { kind: "site", site: { ...val.site, trail: joined } };
 }
 
 /** The hop of an entry: its value (or key), labelled with the collection (`local.ports["api"]`). */

@@ -752,3 +752,36 @@ resource "x_contains_unknown" "c" {
     ]);
   });
 });
+
+describe("trails through for expressions and counts", () => {
+  const m = mod(`locals {
+  ports = [
+    { name = "api", port = 6443 },
+    { name = "sup", port = 9345 },
+  ]
+}
+resource "x_for" "f" {
+  for_each = { for p in local.ports : p.name => p }
+  port     = each.value.port
+}
+resource "x_count" "c" {
+  count = 2
+  port  = local.ports[count.index].port
+}
+`);
+  const hops = (s: Site) => (s.trail ?? []).map((h) => `${h.message} @${h.range.start.line}:${h.range.start.column}`);
+
+  it("each.value from a for over a local: the for_each, the local, the entry", () => {
+    const [s] = instanceArgument(m, res(m, "x_for.f"), "sup", "port");
+    const alts = alternatives(m, s!);
+    expect(alts.map((a) => [a.expr.kind === "LiteralValue" ? a.expr.value : a.expr.kind, hops(a)])).toEqual([
+      [9345, ["x_for.f for_each @8:14", 'x_for.f for_each["sup"] @8:49', "local.ports @2:11"]],
+    ]);
+  });
+
+  it("count.index: the count expression and the local indexed", () => {
+    const [s] = instanceArgument(m, res(m, "x_count.c"), 1, "port");
+    const alts = alternatives(m, s!);
+    expect(alts.map((a) => [a.expr.kind === "LiteralValue" ? a.expr.value : a.expr.kind, hops(a)])).toEqual([[9345, ["local.ports @2:11"]]]);
+  });
+});
