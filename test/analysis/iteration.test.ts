@@ -785,3 +785,27 @@ resource "x_count" "c" {
     expect(alts.map((a) => [a.expr.kind === "LiteralValue" ? a.expr.value : a.expr.kind, hops(a)])).toEqual([[9345, ["local.ports @2:11"]]]);
   });
 });
+
+describe("JSON syntax", () => {
+  it("for_each, each.value and dynamic blocks with an iterator read the same as native syntax", () => {
+    const root = tempDir();
+    const json = {
+      locals: { rules: { api: { port: 6443 }, sup: { port: 9345 } } },
+      resource: {
+        x_sg: {
+          s: {
+            for_each: "${local.rules}",
+            port: "${each.value.port}",
+            dynamic: { ingress: { for_each: "${[each.value.port, 10250]}", iterator: "it", content: { from_port: "${it.value}" } } },
+          },
+        },
+      },
+    };
+    writeTree(root, { "m/main.tf.json": JSON.stringify(json, null, 2) });
+    const m = loadModule(`${root}/m`).root.expressions;
+    const r = res(m, "x_sg.s");
+    expect(instancesOf(m, r).instances.map((i) => i.key)).toEqual(["api", "sup"]);
+    expect(instanceArgument(m, r, "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, r, "sup", ["ingress", "from_port"]).map((s) => known(m, s))).toEqual([[9345], [10250]]);
+  });
+});
