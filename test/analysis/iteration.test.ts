@@ -809,3 +809,31 @@ describe("JSON syntax", () => {
     expect(instanceArgument(m, r, "sup", ["ingress", "from_port"]).map((s) => known(m, s))).toEqual([[9345], [10250]]);
   });
 });
+
+describe("nested blocks of another resource", () => {
+  const m = mod(`
+locals {
+  ports = { api = 6443, sup = 9345 }
+}
+resource "aws_lb_target_group" "tg" {
+  for_each = local.ports
+  port     = each.value
+  health_check {
+    port     = each.key == "sup" ? 9345 : "traffic-port"
+    protocol = "TCP"
+  }
+}
+resource "x_probe" "p" {
+  for_each = local.ports
+  port     = aws_lb_target_group.tg[each.key].health_check[0].port
+  proto    = one(aws_lb_target_group.tg[each.key].health_check[*].protocol)
+  missing  = aws_lb_target_group.tg[each.key].health_check[3].port
+}
+`);
+  it("x.block[0].arg reads the block's argument in the same instance", () => {
+    const r = res(m, "x_probe.p");
+    expect(instanceArgument(m, r, "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, r, "api", "port").flatMap((s) => known(m, s))).toEqual(["traffic-port"]);
+    expect(lits(m, arg(m, "x_probe.p", ["missing"]))).toEqual([]);
+  });
+});
