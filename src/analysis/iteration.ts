@@ -1541,11 +1541,20 @@ function iterationCall(module: Module, site: Site, e: FunctionCall, opts: Expand
     case "one":
     case "element": {
       if ((e.name === "one" && e.args.length !== 1) || (e.name === "element" && e.args.length !== 2)) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
       if (e.name === "element") {
-        walkPath(module, siteValue({ ...site, expr: e.args[0]! }), [{ kind: "KeyExpr", key: { ...site, expr: e.args[1]! } }], 0, site, opts, out, depth + 1, budget);
+        // element() wraps around: index modulo the length, when both are known.
+        const idx = foldConst(module, { ...site, expr: e.args[1]! }, depth + 1, budget);
+        const exact = r.complete && r.entries.length > 0 && r.entries.every((x) => x.certain);
+        const n = idx.known && typeof idx.value === "number" && Number.isInteger(idx.value) && idx.value >= 0 && exact ? idx.value % r.entries.length : null;
+        const chosen = n === null ? r.entries : [r.entries[n]!];
+        for (const x of chosen) {
+          if (x.value) walkPath(module, x.value, [], 0, site, opts, out, depth + 1, budget);
+          else out.push(site);
+        }
+        if (!r.complete) out.push(site);
         return true;
       }
-      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
       if (r.entries.length === 0) {
         if (!r.complete) out.push(site);
         return true;

@@ -368,6 +368,10 @@ resource "x_cond_count" "c" {
   count = var.rke2 ? 2 : 1
   port  = [6443, 9345][count.index]
 }
+resource "x_element" "e" {
+  count = 3
+  port  = element([6443, 9345], count.index)
+}
 resource "x_zero" "z" {
   count = 0
   port  = 1
@@ -405,6 +409,11 @@ resource "x_reads" "r" {
   it("a conditional of constants: up to the largest, those above the smallest possible", () => {
     expect(keys("x_cond_count.c")).toEqual({ mode: "count", complete: true, keys: [[0, true], [1, false]] });
     expect(known(m, arg(m, "x_cond_count.c", ["port"]))).toEqual([6443, 9345]);
+  });
+
+  it("element() wraps around the list", () => {
+    const r = res(m, "x_element.e");
+    expect([0, 1, 2].map((i) => instanceArgument(m, r, i, "port").flatMap((s) => known(m, s)))).toEqual([[6443], [9345], [6443]]);
   });
 
   it("count = 0: no instance, no value", () => {
