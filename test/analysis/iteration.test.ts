@@ -846,3 +846,39 @@ resource "x_probe" "p" {
     expect(lits(m, arg(m, "x_probe.p", ["missing"]))).toEqual([]);
   });
 });
+
+describe("missing keys and try", () => {
+  const m = mod(`
+locals {
+  listeners = {
+    api = { port = 6443, health_port = 6443 }
+    sup = { port = 9345 }
+  }
+}
+resource "aws_lb_target_group" "tg" {
+  for_each = local.listeners
+  port     = each.value.port
+  check    = try(each.value.health_port, each.value.port)
+  fallback = lookup(each.value, "health_port", 1)
+}
+resource "x_other" "o" {
+  for_each = toset(["api", "gone"])
+  port     = aws_lb_target_group.tg[each.key].port
+}
+`);
+  const tg = res(m, "aws_lb_target_group.tg");
+
+  it("try: the first argument when the entry has it, the fallback when it certainly lacks it", () => {
+    expect(instanceArgument(m, tg, "api", "check").flatMap((s) => known(m, s))).toEqual([6443]);
+    expect(instanceArgument(m, tg, "sup", "check").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, tg, "api", "fallback").flatMap((s) => known(m, s))).toEqual([6443]);
+    expect(instanceArgument(m, tg, "sup", "fallback").flatMap((s) => known(m, s))).toEqual([1]);
+  });
+
+  it("a key the other resource certainly lacks gives nothing; a key it has, its value", () => {
+    const o = res(m, "x_other.o");
+    expect(instanceByKey(m, tg, "gone")).toBeNull();
+    expect(instanceArgument(m, o, "gone", "port").flatMap((s) => lits(m, s))).toEqual([]);
+    expect(instanceArgument(m, o, "api", "port").flatMap((s) => known(m, s))).toEqual([6443]);
+  });
+});
