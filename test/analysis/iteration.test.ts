@@ -837,6 +837,18 @@ resource "x_probe" "p" {
   port     = aws_lb_target_group.tg[each.key].health_check[0].port
   proto    = one(aws_lb_target_group.tg[each.key].health_check[*].protocol)
   missing  = aws_lb_target_group.tg[each.key].health_check[3].port
+  ports    = aws_lb_target_group.tg[each.key].health_check[*].port
+}
+resource "aws_lb" "single" {
+  dynamic "subnet_mapping" {
+    for_each = ["a", "b"]
+    content {
+      subnet_id = "subnet-\${subnet_mapping.value}"
+    }
+  }
+}
+resource "x_single" "s" {
+  subnets = aws_lb.single.subnet_mapping[*].subnet_id
 }
 `);
   it("x.block[0].arg reads the block's argument in the same instance", () => {
@@ -844,6 +856,14 @@ resource "x_probe" "p" {
     expect(instanceArgument(m, r, "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
     expect(instanceArgument(m, r, "api", "port").flatMap((s) => known(m, s))).toEqual(["traffic-port"]);
     expect(lits(m, arg(m, "x_probe.p", ["missing"]))).toEqual([]);
+  });
+
+  it("x.block[*].arg and one(...) over another instance's blocks, literal or dynamic", () => {
+    const r = res(m, "x_probe.p");
+    expect(instanceArgument(m, r, "sup", "proto").flatMap((s) => known(m, s))).toEqual(["TCP"]);
+    const [ports] = instanceArgument(m, r, "sup", "ports");
+    expect(listElements(m, ports!).map((e) => known(m, e.site))).toEqual([[9345]]);
+    expect(listElements(m, arg(m, "x_single.s", ["subnets"])).map((e) => known(m, e.site))).toEqual([["subnet-a"], ["subnet-b"]]);
   });
 });
 
