@@ -31,15 +31,27 @@
  * branches' entries, possible); `setproduct` (tuples); `concat`,
  * `flatten`, `values`, `keys`; splats; resources with `count`/`for_each`.
  *
+ * Sites evaluated here carry a `trail` (values.ts): the locals followed, the
+ * `for_each`/`count`/`dynamic` expression and the entry an iteration name
+ * stood for, the arguments of other instances read, in order, in the shape
+ * `ctx.report({ related })` takes.
+ *
  * Everything runs within the budget of the question (values.ts): deep or
  * self-referencing input stops early, dropping alternatives, never adding
- * one. Instances of a resource are computed once per resource.
+ * one; resources whose instances depend on each other in a long chain stop
+ * at a fixed nesting. Instances of a resource are computed once per
+ * resource.
+ *
+ * Another instance's nested blocks are read too (`x[k].block[0].arg`,
+ * `x[k].block[*].arg`, literal or dynamic). Not followed (unknown): module
+ * call outputs, data sources, `for` grouping (`...`), `format` verbs other
+ * than `%s`, `%d`, `%v`, `%%`.
  */
 import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Range, ScopeTraversal, TemplateExpr, TemplatePart, Traverser } from "../hcl/ast.js";
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
 import { blocksOf, fileOf } from "../terraform/module.js";
 import type { Module, Resource, SourceFile } from "../terraform/model.js";
-import { alternativesWithin, expandInto, forBody, STEP_LIMIT, type Budget, type ExpandOptions, type Site, type TrailHop } from "./values.js";
+import { expandInto, forBody, STEP_LIMIT, type Budget, type Element, type ExpandOptions, type Site, type TrailHop } from "./values.js";
 
 // ------------------------------------------------------------------ types
 
@@ -51,7 +63,8 @@ export type IterValue =
   | { kind: "site"; site: Site }
   | { kind: "tuple"; items: IterValue[]; site: Site }
   | { kind: "instance"; resource: Resource; instance: Instance; site: Site }
-  | { kind: "resource"; resource: Resource; site: Site };
+  | { kind: "resource"; resource: Resource; site: Site }
+  | { kind: "blocks"; blocks: BlockSite[]; complete: boolean; site: Site; ref?: ScopeTraversal };
 
 /**
  * What one name is bound to: `each` / a dynamic iterator (`.key`, `.value`),
@@ -90,6 +103,8 @@ export interface Entry {
   keyConst: string | number | null;
   value: IterValue | null;
   certain: boolean;
+  /** The entry of a `for` over a collection of unknown elements: it stands for each of them. */
+  generic?: boolean;
 }
 
 /** The entries of a collection; `complete` is false when there may be others (or their number is unknown). */
@@ -116,7 +131,9 @@ export interface Instance {
  * others than those listed, or their number is unknown (`count =
  * var.n`, `for_each = var.m`): then an instance with a null key stands for
  * the unknown ones, so that arguments not depending on the key still
- * evaluate. A `count` that is certainly 0 gives no instance.
+ * evaluate. A `count` that is certainly 0 gives no instance. A key whose
+ * entry differs between branches (`merge(m, var.x ? { b = 2 } : {})`)
+ * appears once per branch, each possible.
  */
 export interface Instances {
   mode: "single" | "count" | "for_each";
@@ -186,17 +203,23 @@ export function instanceSite(module: Module, resource: Resource, instance: Insta
 
 const instancesCache = new WeakMap<Resource, Instances>();
 const computing = new Set<Resource>();
+/** Resources whose instances are computed inside each other's (`for_each = aws_x.prev`, chained). */
+const MAX_NESTED_RESOURCES = 24;
 
 /** The instances of `resource` (computed once per resource). */
 export function instancesOf(module: Module, resource: Resource): Instances {
   const cached = instancesCache.get(resource);
   if (cached) return cached;
-  if (computing.has(resource)) return unknownInstances(resource);
+  if (computing.has(resource) || computing.size >= MAX_NESTED_RESOURCES) return unknownInstances(resource);
   computing.add(resource);
   try {
-    const result = computeInstances(module, resource, { steps: 0 });
+    const result = computeInstances(module, resource, { steps: 0 }, computing.size * 8);
     instancesCache.set(resource, result);
     return result;
+  } catch (err) {
+    // Nesting too deep for the stack: nothing is known of the instances.
+    if (err instanceof RangeError) return unknownInstances(resource);
+    throw err;
   } finally {
     computing.delete(resource);
   }
@@ -214,8 +237,12 @@ export function instanceByKey(module: Module, resource: Resource, key: string | 
  * `instance` may be given by key (`instanceByKey`).
  */
 export function instanceArgument(module: Module, resource: Resource, instance: Instance | string | number, path: string | readonly string[]): Site[] {
-  const inst = typeof instance === "object" ? instance : instanceByKey(module, resource, instance);
-  if (!inst) return [];
+  if (typeof instance !== "object") {
+    // Every instance with that key (one per branch when its entry differs between branches).
+    const same = instancesOf(module, resource).instances.filter((i) => i.key !== null && String(i.key) === String(instance));
+    return same.flatMap((i) => instanceArgument(module, resource, i, path));
+  }
+  const inst = instance;
   const steps = typeof path === "string" ? [path] : path;
   if (steps.length === 0) return [];
   if (steps.length === 1) {
@@ -244,33 +271,41 @@ export function dynamicBlocks(module: Module, resource: Resource, path: string |
   const insts = instance ? [instance] : all.instances;
   if (!instance && !all.complete) set.complete = false;
   const budget: Budget = { steps: 0 };
-  const walk = (body: Body, names: ReadonlyMap<string, IterBinding>, i: number, certain: boolean, inst: Instance): void => {
-    if (set.blocks.length >= MAX_ENTRIES * 4) {
-      set.complete = false;
-      return;
-    }
-    const type = steps[i]!;
-    const last = i === steps.length - 1;
-    for (const b of blocksOf(body, type)) {
-      if (last) set.blocks.push({ resource, instance: inst, block: b, dynamic: null, certain, iter: { names } });
-      else walk(b.body, names, i + 1, certain, inst);
-    }
-    for (const d of body.blocks) {
-      if (d.type !== "dynamic" || d.labels[0] !== type) continue;
-      const { entries, complete } = dynamicEntries(module, resource, d, names, budget);
-      if (!complete) set.complete = false;
-      const name = iteratorName(d);
-      for (const entry of entries) {
-        const inner = new Map(names);
-        inner.set(name, dynamicBinding(resource, d, entry));
-        for (const c of blocksOf(d.body, "content")) {
-          if (last) set.blocks.push({ resource, instance: inst, block: c, dynamic: d, certain: certain && entry.certain, iter: { names: inner } });
-          else walk(c.body, inner, i + 1, certain && entry.certain, inst);
-        }
+  let level: BlockSite[] = insts.map((inst) => ({ resource, instance: inst, block: resource.block, dynamic: null, certain: inst.certain, iter: { names: namesOf(inst) } }));
+  for (const type of steps) {
+    const next: BlockSite[] = [];
+    for (const parent of level) {
+      const r = blocksIn(module, parent, parent.block === resource.block ? resource.body : parent.block.body, type, budget);
+      if (!r.complete) set.complete = false;
+      next.push(...r.blocks);
+      if (next.length >= MAX_ENTRIES * 4) {
+        set.complete = false;
+        break;
       }
     }
-  };
-  for (const inst of insts) walk(resource.body, namesOf(inst), 0, inst.certain, inst);
+    level = next;
+  }
+  set.blocks = level;
+  return set;
+}
+
+/** The blocks `type` directly in `body` (of `parent`'s instance and bindings): literal ones, and one per entry of each `dynamic "type"`. */
+function blocksIn(module: Module, parent: BlockSite, body: Body, type: string, budget: Budget): BlockSet {
+  const { resource, instance } = parent;
+  const names = parent.iter.names;
+  const set: BlockSet = { complete: true, blocks: [] };
+  for (const b of blocksOf(body, type)) set.blocks.push({ resource, instance, block: b, dynamic: null, certain: parent.certain, iter: { names } });
+  for (const d of body.blocks) {
+    if (d.type !== "dynamic" || d.labels[0] !== type) continue;
+    const { entries, complete } = dynamicEntries(module, resource, d, names, budget);
+    if (!complete) set.complete = false;
+    const name = iteratorName(d);
+    for (const entry of entries) {
+      const inner = new Map(names);
+      inner.set(name, dynamicBinding(resource, d, entry));
+      for (const c of blocksOf(d.body, "content")) set.blocks.push({ resource, instance, block: c, dynamic: d, certain: parent.certain && entry.certain, iter: { names: inner } });
+    }
+  }
   return set;
 }
 
@@ -302,6 +337,39 @@ export function collectionEntries(module: Module, site: Site, forEach = false): 
 }
 
 // -------------------------------------------------- internal, for values.ts
+
+/**
+ * The elements of a list-like alternative in iteration mode (values.ts
+ * `listElements`): one per entry, each with its variables bound; an entry
+ * standing for unknown elements is `fromFor`.
+ */
+export function iterationElements(module: Module, alt: Site, depth: number, budget: Budget): Element[] {
+  const r = entriesOfLeaf(module, alt, "list", depth, budget);
+  if (!r) return [];
+  const out: Element[] = [];
+  for (const x of r.entries) {
+    if (!x.value) continue;
+    out.push({ site: valueSite(x.value, alt), fromFor: x.generic === true });
+  }
+  return out;
+}
+
+/** A value as a site: itself, or a reference naming the instance or resource (unknown for tuples and unknown keys). */
+function valueSite(v: IterValue, at: Site): Site {
+  switch (v.kind) {
+    case "site":
+      return v.site;
+    case "instance": {
+      const t = instanceTraversal(v.resource, v.instance, at);
+      return t ? { ...at, expr: t } : at;
+    }
+    case "resource":
+      return { ...at, expr: resourceTraversal(v.resource, at.expr.range) };
+    case "tuple":
+    case "blocks":
+      return at;
+  }
+}
 
 /** The iteration scope without `names` (a `for` rebinds them). */
 export function withoutNames(iter: IterScope, names: readonly (string | null)[]): IterScope {
@@ -413,9 +481,13 @@ export function iterationExpand(module: Module, site: Site, opts: ExpandOptions,
       if (b?.value) walkPath(module, b.value, [], 0, site, opts, out, depth + 1, budget);
       return true;
     }
-    case "RelativeTraversal":
-      walkPath(module, { kind: "site", site: { ...site, expr: e.source } }, e.traversal, 0, site, opts, out, depth + 1, budget);
+    case "RelativeTraversal": {
+      // A splat's element (`x[*].a`): its value as bound, not re-read as an expression.
+      const item = unwrap(e.source).kind === "AnonSymbol" ? names.get(SPLAT)?.value : undefined;
+      if (item) walkPath(module, item, e.traversal, 0, site, opts, out, depth + 1, budget);
+      else walkPath(module, { kind: "site", site: { ...site, expr: e.source } }, e.traversal, 0, site, opts, out, depth + 1, budget);
       return true;
+    }
     case "Index":
       walkPath(module, { kind: "site", site: { ...site, expr: e.collection } }, [{ kind: "KeyExpr", key: { ...site, expr: e.key } }], 0, site, opts, out, depth + 1, budget);
       return true;
@@ -452,7 +524,8 @@ type Step = Traverser | { kind: "KeyExpr"; key: Site; range?: Range };
 
 function boundTraversal(module: Module, site: Site, binding: IterBinding, rest: Traverser[], opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
   if (binding.role === "var") {
-    if (binding.value) walkPath(module, binding.value, rest, 0, site, opts, out, depth + 1, budget);
+    if (binding.value) walkPath(module, withTrail(binding.value, site.trail, binding), rest, 0, site, opts, out, depth + 1, budget);
+    else out.push(site);
     return;
   }
   const first = rest[0];
@@ -465,9 +538,15 @@ function boundTraversal(module: Module, site: Site, binding: IterBinding, rest: 
 /** `val` reached from a site with `trail` through `binding`: the iteration's hops around the value's own. */
 function withTrail(val: IterValue, trail: readonly TrailHop[] | undefined, binding: IterBinding): IterValue {
   if (val.kind !== "site") return val;
-  const before = [...(trail ?? []), ...(binding.origin ? [binding.origin] : [])];
-  const after = binding.entry ? [binding.entry] : [];
-  return { kind: "site", site: { ...val.site, trail: [...before, ...(val.site.trail ?? []).filter((h) => !before.includes(h)), ...after] } };
+  const hops = [...(trail ?? []), ...(binding.origin ? [binding.origin] : []), ...(val.site.trail ?? []), ...(binding.entry ? [binding.entry] : [])];
+  const seen = new Set<string>();
+  const joined = hops.filter((h) => {
+    const k = `${h.file.path}\u0000${h.range.start.offset}\u0000${h.range.end.offset}\u0000${h.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { kind: "site", site: { ...val.site, trail: joined } };
 }
 
 /** The hop of an entry: its value (or key), labelled with the collection (`local.ports["api"]`). */
@@ -523,7 +602,7 @@ function walkPath(module: Module, val: IterValue, steps: readonly Step[], i: num
   }
   switch (val.kind) {
     case "site": {
-      for (const alt of alternativesWithin(module, val.site, {}, budget)) stepInto(module, alt, steps, i, here, opts, out, depth + 1, budget);
+      for (const alt of altsAt(module, val.site, {}, depth + 1, budget)) stepInto(module, alt, steps, i, here, opts, out, depth + 1, budget);
       return;
     }
     case "tuple": {
@@ -537,6 +616,9 @@ function walkPath(module: Module, val: IterValue, steps: readonly Step[], i: num
     }
     case "resource":
       resourceStep(module, val.resource, steps, i, here, opts, out, depth, budget);
+      return;
+    case "blocks":
+      blocksStep(module, val, steps, i, here, opts, out, depth, budget);
       return;
     case "instance":
       instanceStep(module, val.resource, val.instance, steps, i, here, opts, out, depth, budget);
@@ -558,9 +640,86 @@ function emitValue(module: Module, val: IterValue, here: Site, opts: ExpandOptio
     case "resource":
       out.push({ ...here, expr: resourceTraversal(val.resource, here.expr.range) });
       return;
+    case "blocks":
+      out.push(val.ref ? { ...here, expr: val.ref } : here);
+      return;
     case "tuple":
       out.push(here);
       return;
+  }
+}
+
+/**
+ * `aws_x.y[k].block` (or `aws_x.y.block` for a single resource) naming a
+ * nested block type: its blocks as a list (`[*]`, `one(...)`), null when
+ * the traversal is not that.
+ */
+function blockListEntries(module: Module, r: Resource, e: ScopeTraversal, at: Site): Entries | null {
+  const rest = e.traversal.slice(2);
+  const all = instancesOf(module, r);
+  let insts: Instance[];
+  let name: Traverser | undefined;
+  if (all.mode === "single") {
+    if (rest.length !== 1) return null;
+    insts = all.instances;
+    name = rest[0];
+  } else {
+    if (rest.length !== 2 || rest[0]!.kind !== "TraverseIndex") return null;
+    const key = rest[0]!.key;
+    insts = all.instances.filter((i) => i.key === null || String(i.key) === String(key));
+    name = rest[1];
+  }
+  if (name?.kind !== "TraverseAttr" || !hasBlock(r.body, name.name) || r.body.attributes.some((a) => a.name === name.name)) return null;
+  const out: Entries = { entries: [], complete: insts.length === 1 };
+  for (const inst of insts) {
+    const set = dynamicBlocks(module, r, name.name, inst);
+    if (!set.complete) out.complete = false;
+    const literal = set.complete && set.blocks.every((b) => b.dynamic === null);
+    set.blocks.forEach((b, idx) => {
+      const keyConst = literal ? idx : null;
+      out.entries.push({
+        key: keyConst === null ? null : siteValue(literalSite(idx, at)),
+        keyConst,
+        value: { kind: "blocks", blocks: [b], complete: true, site: at },
+        certain: b.certain && insts.length === 1,
+      });
+    });
+  }
+  return out;
+}
+
+function hasBlock(body: Body, type: string): boolean {
+  return blocksOf(body, type).length > 0 || body.blocks.some((b) => b.type === "dynamic" && b.labels[0] === type);
+}
+
+/**
+ * Steps into nested blocks: `[n]` picks the n-th when every block is
+ * literal (else any of them, possible); an argument name reads it in each
+ * block; a nested block type goes one level down.
+ */
+function blocksStep(module: Module, val: Extract<IterValue, { kind: "blocks" }>, steps: readonly Step[], i: number, here: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
+  const step = steps[i]!;
+  if (step.kind !== "TraverseAttr") {
+    const k = stepKey(module, step, depth + 1, budget);
+    const literal = val.complete && val.blocks.every((b) => b.dynamic === null);
+    let chosen = val.blocks;
+    if (k.known && literal) {
+      const b = typeof k.key === "number" || /^\d+$/.test(k.key) ? val.blocks[Number(k.key)] : undefined;
+      chosen = b ? [b] : [];
+      if (!b) budget.missing = true;
+    } else if (!val.complete) out.push(here);
+    walkPath(module, { ...val, blocks: chosen }, steps, i + 1, here, opts, out, depth + 1, budget);
+    return;
+  }
+  for (const b of val.blocks) {
+    const attr = b.block.body.attributes.find((a) => a.name === step.name);
+    if (attr) {
+      const s: Site = { expr: attr.expr, file: fileOf(b.resource, attr.expr), via: here.via, iter: b.iter, trail: here.trail ?? [] };
+      walkPath(module, { kind: "site", site: s }, steps, i + 1, here, opts, out, depth + 1, budget);
+    } else if (hasBlock(b.block.body, step.name)) {
+      const inner = blocksIn(module, b, b.block.body, step.name, budget);
+      walkPath(module, { kind: "blocks", blocks: inner.blocks, complete: inner.complete, site: here }, steps, i + 1, here, opts, out, depth + 1, budget);
+    } else out.push(here);
   }
 }
 
@@ -690,6 +849,13 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
     return;
   }
   const attr = META_ARGUMENTS.has(step.name) ? undefined : r.body.attributes.find((a) => a.name === step.name);
+  if (!attr && !META_ARGUMENTS.has(step.name) && hasBlock(r.body, step.name)) {
+    // A nested block (`aws_lb_target_group.tg[k].health_check[0].port`).
+    const set = dynamicBlocks(module, r, step.name, inst);
+    const ref = instanceTraversal(r, inst, here, [{ kind: "TraverseAttr", name: step.name, range: here.expr.range }]);
+    walkPath(module, { kind: "blocks", blocks: set.blocks, complete: set.complete, site: here, ...(ref ? { ref } : {}) }, steps, i + 1, here, opts, out, depth + 1, budget);
+    return;
+  }
   if (attr) {
     const s = instanceSite(module, r, inst, attr.expr);
     const key = inst.binding === null || inst.key === null ? "" : `[${JSON.stringify(inst.key)}]`;
@@ -706,13 +872,20 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
 
 // ---------------------------------------------------------------- entries
 
+/** The alternatives of `site` at `depth` (the depth limit holds across iteration's own recursion). */
+function altsAt(module: Module, site: Site, opts: ExpandOptions, depth: number, budget: Budget): Site[] {
+  const out: Site[] = [];
+  expandInto(module, site, opts, out, depth, budget);
+  return out;
+}
+
 type Mode = "list" | "set";
 
 /** The entries of the collection `site` evaluates to (each alternative; several make them possible). */
 function entriesOf(module: Module, site: Site, mode: Mode, depth: number, budget: Budget): Entries {
   if (depth > MAX_DEPTH || budget.steps > STEP_LIMIT) return { entries: [], complete: false };
   const s: Site = site.iter ? site : { ...site, iter: EMPTY_ITER };
-  const alts = alternativesWithin(module, s, {}, budget);
+  const alts = altsAt(module, s, {}, depth + 1, budget);
   const out: Entries = { entries: [], complete: alts.length > 0 };
   for (const alt of alts) {
     const r = entriesOfLeaf(module, alt, mode, depth + 1, budget) ?? { entries: [], complete: false };
@@ -774,7 +947,7 @@ function entriesOfLeaf(module: Module, alt: Site, mode: Mode, depth: number, bud
       const r = resourceOf(module, e);
       if (!r) return null;
       if (e.traversal.length === 2) return resourceEntries(module, r, alt);
-      return null;
+      return blockListEntries(module, r, e, alt);
     }
     case "FunctionCall":
       return callEntries(module, alt, e, mode, depth, budget);
@@ -799,14 +972,14 @@ function resourceEntries(module: Module, r: Resource, at: Site): Entries | null 
 /** The elements a splat iterates: a list's, or the value itself when it is a single object or instance. */
 function splatSource(module: Module, site: Site, depth: number, budget: Budget): Entries {
   const out: Entries = { entries: [], complete: true };
-  const alts = alternativesWithin(module, site, {}, budget);
+  const alts = altsAt(module, site, {}, depth + 1, budget);
   if (alts.length === 0) return { entries: [], complete: false };
   for (const alt of alts) {
     const e = alt.expr;
     const r = e.kind === "ScopeTraversal" ? resourceOf(module, e) : null;
     let part: Entries | null;
     if (e.kind === "ObjectCons") part = { entries: [{ key: null, keyConst: 0, value: siteValue(alt), certain: true }], complete: true };
-    else if (r && instancesOf(module, r).mode === "single") {
+    else if (r && e.kind === "ScopeTraversal" && e.traversal.length === 2 && instancesOf(module, r).mode === "single") {
       part = { entries: [{ key: null, keyConst: 0, value: { kind: "instance", resource: r, instance: instancesOf(module, r).instances[0]!, site: alt }, certain: true }], complete: true };
     } else if (r && e.kind === "ScopeTraversal" && e.traversal.length === 3 && e.traversal[2]!.kind === "TraverseIndex") {
       // `aws_x.y[k][*]`: the one instance.
@@ -869,7 +1042,7 @@ function forEntries(module: Module, alt: Site, e: ForExpr, mode: Mode, depth: nu
     // value evaluated with the variables bound to the whole collection.
     const value = forBody(alt, e, e.valExpr);
     const key = e.form === "object" ? forBody(alt, e, e.keyExpr!) : mode === "set" ? value : null;
-    entries.push({ key: key ? siteValue(key) : null, keyConst: null, value: e.group ? null : siteValue(value), certain: false });
+    entries.push({ key: key ? siteValue(key) : null, keyConst: null, value: e.group ? null : siteValue(value), certain: false, generic: true });
   }
   return { entries: e.form === "object" ? dedupeLast(entries) : entries, complete: coll.complete };
 }
@@ -913,9 +1086,10 @@ function callEntries(module: Module, alt: Site, e: FunctionCall, mode: Mode, dep
         const r = entriesOf(module, arg(n), "list", depth + 1, budget);
         // A later key replaces an earlier one; an unknown later map may replace any.
         const later = new Set(r.entries.filter((x) => x.certain && x.keyConst !== null).map((x) => String(x.keyConst)));
+        const maybeLater = new Set(r.entries.filter((x) => !x.certain && x.keyConst !== null).map((x) => String(x.keyConst)));
         const unknownKeys = !r.complete || r.entries.some((x) => x.keyConst === null);
         out.entries = out.entries.filter((x) => x.keyConst === null || !later.has(String(x.keyConst)));
-        if (unknownKeys) out.entries = out.entries.map((x) => ({ ...x, certain: false }));
+        out.entries = out.entries.map((x) => (unknownKeys || (x.keyConst !== null && maybeLater.has(String(x.keyConst))) ? { ...x, certain: false } : x));
         out.entries.push(...r.entries);
         if (!r.complete) out.complete = false;
       }
@@ -964,6 +1138,42 @@ function callEntries(module: Module, alt: Site, e: FunctionCall, mode: Mode, dep
       });
       return { entries, complete: r.complete };
     }
+    case "range": {
+      const nums: number[] = [];
+      for (let n = 0; n < e.args.length; n++) {
+        const c = foldConst(module, arg(n), depth + 1, budget);
+        if (!c.known || typeof c.value !== "number") return null;
+        nums.push(c.value);
+      }
+      if (nums.length < 1 || nums.length > 3) return null;
+      const [start, end, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? (nums[0]! <= nums[1]! ? 1 : -1)];
+      if (step === 0) return null;
+      const entries: Entry[] = [];
+      for (let v = start; step > 0 ? v < end : v > end; v += step) {
+        if (entries.length >= MAX_ENTRIES) return { entries, complete: false };
+        const el = literalSite(v, alt);
+        entries.push({ key: siteValue(mode === "set" ? el : literalSite(entries.length, alt)), keyConst: mode === "set" ? String(v) : entries.length, value: siteValue(el), certain: true });
+      }
+      return { entries, complete: true };
+    }
+    case "zipmap": {
+      if (e.args.length !== 2) return null;
+      const ks = entriesOf(module, arg(0), "list", depth + 1, budget);
+      const vs = entriesOf(module, arg(1), "list", depth + 1, budget);
+      const exact = (r: Entries): boolean => r.complete && r.entries.every((x) => x.certain);
+      if (!exact(ks) || !exact(vs) || ks.entries.length !== vs.entries.length) return { entries: [], complete: false };
+      const entries: Entry[] = ks.entries.map((k, idx) => {
+        const keyConst = k.value?.kind === "site" ? scalarKey(foldConst(module, k.value.site, depth + 1, budget)) : null;
+        return { key: k.value, keyConst, value: vs.entries[idx]!.value, certain: true };
+      });
+      return { entries: dedupeLast(entries), complete: true };
+    }
+    case "jsondecode": {
+      // jsondecode(jsonencode(x)) is x.
+      const inner = e.args.length === 1 ? unwrap(e.args[0]!) : null;
+      if (inner?.kind !== "FunctionCall" || inner.name !== "jsonencode" || inner.args.length !== 1 || inner.expandFinal) return null;
+      return entriesOf(module, { ...alt, expr: inner.args[0]! }, mode, depth + 1, budget);
+    }
     case "distinct":
     case "compact": {
       if (e.args.length !== 1) return null;
@@ -985,7 +1195,7 @@ function flattenInto(module: Module, site: Site, out: Entries, depth: number, bu
       return;
     }
     if (x.value?.kind === "site") {
-      const alts = alternativesWithin(module, x.value.site, {}, budget);
+      const alts = altsAt(module, x.value.site, {}, depth + 1, budget);
       const lists = alts.filter((a) => isListForm(a.expr));
       if (lists.length > 0) {
         if (lists.length !== alts.length) out.complete = false;
@@ -1042,11 +1252,11 @@ function unknownInstances(resource: Resource): Instances {
   return { mode: "single", complete: true, instances: [{ key: null, certain: true, value: null, binding: null }] };
 }
 
-function computeInstances(module: Module, resource: Resource, budget: Budget): Instances {
+function computeInstances(module: Module, resource: Resource, budget: Budget, depth: number): Instances {
   if (resource.forEach) {
     const expr = resource.forEach.expr;
     const site: Site = { expr, file: fileOf(resource, expr), via: [], iter: EMPTY_ITER };
-    const r = entriesOf(module, site, "set", 0, budget);
+    const r = entriesOf(module, site, "set", depth, budget);
     const complete = r.complete && budget.steps <= STEP_LIMIT;
     const origin: TrailHop = { file: site.file, range: expr.range, message: `${resource.address} for_each` };
     const instances: Instance[] = r.entries.map((x) => {
@@ -1064,7 +1274,7 @@ function computeInstances(module: Module, resource: Resource, budget: Budget): I
   if (resource.count) {
     const expr = resource.count.expr;
     const site: Site = { expr, file: fileOf(resource, expr), via: [], iter: EMPTY_ITER };
-    const leaves = alternativesWithin(module, site, { scalar: true }, budget);
+    const leaves = altsAt(module, site, { scalar: true }, depth, budget);
     const counts = leaves.map((l) => constantValue(l.expr));
     const numbers = counts.map((c) => (c.known && typeof c.value === "number" && Number.isInteger(c.value) && c.value >= 0 ? c.value : -1));
     if (leaves.length === 0 || numbers.some((n) => n < 0) || budget.steps > STEP_LIMIT) return unknownInstances(resource);
@@ -1351,14 +1561,58 @@ function iterationCall(module: Module, site: Site, e: FunctionCall, opts: Expand
       }
       return true;
     }
+    case "lower":
+    case "upper":
+    case "trimspace": {
+      if (e.args.length !== 1) return false;
+      const all = foldAll(module, { ...site, expr: e.args[0]! }, depth + 1, budget);
+      if (all === null || all.some((v) => typeof v !== "string")) return false;
+      const f = (v: string): string => (e.name === "lower" ? v.toLowerCase() : e.name === "upper" ? v.toUpperCase() : v.trim());
+      for (const v of all) out.push(literalSite(f(v as string), site));
+      return true;
+    }
+    case "contains": {
+      if (e.args.length !== 2) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
+      const x = foldConst(module, { ...site, expr: e.args[1]! }, depth + 1, budget);
+      if (!x.known || x.value === null || typeof x.value === "object") return false;
+      const values = r.entries.map((en) => (en.value?.kind === "site" ? foldConst(module, en.value.site, depth + 1, budget) : { known: false as const }));
+      const equal = values.map((v) => v.known && v.value === x.value);
+      if (r.entries.some((en, idx) => en.certain && equal[idx])) out.push(literalSite(true, site));
+      else if (r.complete && values.every((v) => v.known && v.value !== null && typeof v.value !== "object") && !equal.some(Boolean)) out.push(literalSite(false, site));
+      else return false;
+      return true;
+    }
+    case "length": {
+      if (e.args.length !== 1) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
+      if (!r.complete || !r.entries.every((x) => x.certain)) return false;
+      out.push(literalSite(r.entries.length, site));
+      return true;
+    }
+    case "jsondecode": {
+      const inner = e.args.length === 1 ? unwrap(e.args[0]!) : null;
+      if (inner?.kind !== "FunctionCall" || inner.name !== "jsonencode" || inner.args.length !== 1 || inner.expandFinal) return false;
+      expandInto(module, { ...site, expr: inner.args[0]! }, opts, out, depth + 1, budget);
+      return true;
+    }
     case "one":
     case "element": {
       if ((e.name === "one" && e.args.length !== 1) || (e.name === "element" && e.args.length !== 2)) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
       if (e.name === "element") {
-        walkPath(module, siteValue({ ...site, expr: e.args[0]! }), [{ kind: "KeyExpr", key: { ...site, expr: e.args[1]! } }], 0, site, opts, out, depth + 1, budget);
+        // element() wraps around: index modulo the length, when both are known.
+        const idx = foldConst(module, { ...site, expr: e.args[1]! }, depth + 1, budget);
+        const exact = r.complete && r.entries.length > 0 && r.entries.every((x) => x.certain);
+        const n = idx.known && typeof idx.value === "number" && Number.isInteger(idx.value) && idx.value >= 0 && exact ? idx.value % r.entries.length : null;
+        const chosen = n === null ? r.entries : [r.entries[n]!];
+        for (const x of chosen) {
+          if (x.value) walkPath(module, x.value, [], 0, site, opts, out, depth + 1, budget);
+          else out.push(site);
+        }
+        if (!r.complete) out.push(site);
         return true;
       }
-      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
       if (r.entries.length === 0) {
         if (!r.complete) out.push(site);
         return true;

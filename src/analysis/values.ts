@@ -16,11 +16,11 @@
  * evaluated as described above, unchanged.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
-import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
+import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap, walkExpression } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
-import { iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
+import { iterationElements, iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -143,17 +143,65 @@ export interface ExpandOptions {
  */
 export function alternatives(module: Module, site: Site, opts: ExpandOptions = {}): Site[] {
   const budget: Budget = { steps: 0 };
-  if (!site.iter?.pending) return alternativesWithin(module, site, opts, budget);
+  if (!site.iter) return alternativesWithin(module, site, opts, budget);
   // One instance at a time, so that `each.key` and `each.value` stay together.
-  return distinctSites(splitInstances(module, site, budget).flatMap((s) => alternativesWithin(module, s, opts, budget)));
+  const out: Site[] = [];
+  try {
+    for (const s of splitInstances(module, site, budget)) expand(module, s, opts, out, 0, budget);
+  } catch (err) {
+    // Iteration through resources nested too deep for the stack: what was
+    // found so far are alternatives; the others are dropped.
+    if (!(err instanceof RangeError)) throw err;
+  }
+  return distinctSites(out);
 }
 
-/** Sites without repeats (instances of one resource often reach the same leaf). */
+const bindingIds = new WeakMap<object, number>();
+let nextBindingId = 1;
+
+/** A number per iteration binding set, so that leaves evaluated under different bindings stay apart. */
+function bindingId(site: Site): number {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return 0;
+  let id = bindingIds.get(names);
+  if (id === undefined) {
+    id = nextBindingId++;
+    bindingIds.set(names, id);
+  }
+  return id;
+}
+
+/** Whether `site`'s expression mentions a name its iteration binds (`each`, an iterator, a fixed `for` variable). */
+function readsBoundName(site: Site): boolean {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return false;
+  let found = false;
+  walkExpression(site.expr, (e) => {
+    if (found) return false;
+    if (e.kind === "AnonSymbol") found = true;
+    else if (e.kind === "ScopeTraversal") {
+      const root = e.traversal[0];
+      if (root && root.kind === "TraverseRoot" && names.has(root.name)) found = true;
+    }
+    return !found;
+  }, false);
+  return found;
+}
+
+/** Leaves whose parts a rule may evaluate further (under the leaf's bindings). */
+const COMPOUND = new Set(["Template", "For", "ObjectCons", "TupleCons", "FunctionCall", "Splat", "BinaryOp", "UnaryOp"]);
+
+/**
+ * Sites without repeats (instances of one resource often reach the same
+ * leaf): the same literal or reference at the same place is one; a compound
+ * leaf is kept once per binding of the iteration names.
+ */
 function distinctSites(sites: Site[]): Site[] {
   const seen = new Set<string>();
   const out: Site[] = [];
   for (const s of sites) {
-    const c = s.expr.kind === "LiteralValue" ? JSON.stringify(s.expr.value) : "";
+    const k0 = constantValue(s.expr);
+    const c = k0.known ? JSON.stringify(k0.value) : COMPOUND.has(s.expr.kind) && readsBoundName(s) ? `#${bindingId(s)}` : "";
     const k = `${s.file.path}:${s.expr.range.start.offset}:${s.expr.range.end.offset}:${s.expr.kind}:${c}`;
     if (seen.has(k)) continue;
     seen.add(k);
@@ -488,8 +536,12 @@ function objectViewsOf(module: Module, alt: Site, fromFor: boolean, depth: numbe
 export function objectViews(module: Module, site: Site, fromFor = false): ObjectView[] {
   const out: ObjectView[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
-    for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
+      for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+    }
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
   }
   return out;
 }
@@ -507,7 +559,11 @@ export interface Element {
 export function listElements(module: Module, site: Site): Element[] {
   const out: Element[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
+  }
   return out;
 }
 
@@ -517,6 +573,9 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
     const e = alt.expr;
     if (e.kind === "TupleCons") {
       for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
+    } else if (alt.iter && !(e.kind === "FunctionCall" && (LIST_UNION.has(e.name) || e.name === "flatten"))) {
+      // Iteration mode: one element per entry, each with its variables bound (iteration.ts).
+      for (const el of iterationElements(module, alt, depth + 1, budget)) pushElement(module, el.site, el.fromFor, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
       pushElement(module, forBody(alt, e, e.valExpr), true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
