@@ -11,8 +11,14 @@ export interface Target {
   dir: string;
   /** The directory as shown to the user (derived from the path given). */
   display: string;
-  /** Found by --recursive below a path given (not the path itself). */
-  fromRecursion?: boolean;
+  /**
+   * Found by the run, not named: a directory --recursive walked (the path
+   * given included), the directory of a module file named one by one, or a
+   * directory above such files. A found directory is linted only when its
+   * role is set or detected on enough evidence; otherwise it is skipped
+   * with a note (or, when its role is ambiguous, reported as such).
+   */
+  found?: boolean;
   /** The module file the path named (absolute), when a file was given. */
   file?: string;
 }
@@ -144,7 +150,7 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
         hasModuleFile = true;
       }
     }
-    if (hasModuleFile) out.push({ dir: abs, display: shown, ...(rel !== "" ? { fromRecursion: true } : {}) });
+    if (hasModuleFile) out.push({ dir: abs, display: shown, found: true });
     for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name));
   };
   walk(root.dir, "");
