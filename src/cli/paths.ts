@@ -84,6 +84,8 @@ export interface Walk {
   targets: Target[];
   /** Directories that could not be read, each named. */
   problems: PathError[];
+  /** How many directories and module files the walk left out because they are excluded. */
+  excluded: number;
 }
 
 /**
@@ -98,11 +100,12 @@ export interface Walk {
 export function findModuleDirs(root: Target, excluded: (absDir: string) => boolean, seen: Set<string> = new Set()): Walk {
   const out: Target[] = [];
   const problems: PathError[] = [];
+  let excludedCount = 0;
   let rootReal: string;
   try {
     rootReal = realpathSync(root.dir);
   } catch (err) {
-    return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)] };
+    return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)], excluded: 0 };
   }
   const walk = (abs: string, rel: string): void => {
     const shown = joinDisplay(root.display, rel);
@@ -116,7 +119,10 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
     if (!isInside(real, rootReal)) return;
     if (seen.has(real)) return;
     seen.add(real);
-    if (rel !== "" && excluded(abs)) return;
+    if (rel !== "" && excluded(abs)) {
+      excludedCount++;
+      return;
+    }
     let entries: Dirent[];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
@@ -146,15 +152,16 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
       }
       if (isDir) {
         if (!SKIP_DIRS.has(e.name)) subdirs.push(e.name);
-      } else if (isFile && isModuleFileName(e.name) && !excluded(full)) {
-        hasModuleFile = true;
+      } else if (isFile && isModuleFileName(e.name)) {
+        if (excluded(full)) excludedCount++;
+        else hasModuleFile = true;
       }
     }
     if (hasModuleFile) out.push({ dir: abs, display: shown, found: true });
     for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name));
   };
   walk(root.dir, "");
-  return { targets: out, problems };
+  return { targets: out, problems, excluded: excludedCount };
 }
 
 /** Is `p` equal to `root` or inside it (both real, absolute paths)? */

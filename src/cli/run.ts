@@ -6,7 +6,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
-import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
+import { describeDetection, lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { BUILTIN_RULES, LINT_REGISTRY } from "../lint/meta-rules.js";
 import { roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
@@ -335,7 +335,10 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const config = resolver.forDir(target.dir);
       await pluginRulesOf(config);
       checkRuleFlags(args);
-      io.stdout(printEffective(effectiveConfig(config, cli), args.printConfig, checked.format === "json"));
+      const effective = effectiveConfig(config, cli);
+      // Without a role set, say what detection makes of the module there.
+      const detection = effective.role ? null : describeDetection(target.dir);
+      io.stdout(printEffective(effective, args.printConfig, checked.format === "json", detection));
       return EXIT_OK;
     }
 
@@ -387,13 +390,15 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     };
     const walked = new Set<string>();
     // --recursive: what each path given yielded (to say so when it holds no module at all).
-    const walks: { root: Target; dirs: string[]; problems: number }[] = [];
+    const walks: { root: Target; problems: number; excluded: number }[] = [];
+    const walkedDirs: string[] = [];
     for (const root of roots) {
       if (args.recursive) {
         const walk = findModuleDirs(root, (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs), walked);
         for (const t of walk.targets) add(t);
         for (const e of walk.problems) problem(e);
-        walks.push({ root, dirs: walk.targets.map((t) => realOf(t.dir)), problems: walk.problems.length });
+        walks.push({ root, problems: walk.problems.length, excluded: walk.excluded });
+        for (const t of walk.targets) walkedDirs.push(realOf(t.dir));
       } else {
         add(root);
       }
@@ -500,14 +505,21 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     // held module files, or every one was skipped) is said to be so, as a
     // directory without module files named directly is.
     for (const w of walks) {
-      // Something under it was reported, or could not be read or told: that says enough.
-      if (w.dirs.some((d) => reported.has(d))) continue;
+      // Something under it was reported, could not be read, or could not be
+      // told: that says enough.
       const rootReal = realOf(w.root.dir);
+      if ([...reported].some((d) => isAtOrUnder(d, rootReal))) continue;
       if (w.problems > 0 || problems.some((p) => isAtOrUnder(realOf(p.path), rootReal))) continue;
+      const dirs = walkedDirs.filter((d) => isAtOrUnder(d, rootReal)).length;
+      if (dirs === 0 && w.excluded > 0) {
+        // The config left nothing: said, not an error (as for a path named directly that it excludes).
+        io.stderr(`tfcapi-lint: ${w.root.display}: not linted: every module file in this directory or below is excluded by the config\n`);
+        continue;
+      }
       const what =
-        w.dirs.length === 0
+        dirs === 0
           ? "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory or below"
-          : `no CAPTF role module in this directory or below (${w.dirs.length === 1 ? "1 directory" : `${w.dirs.length} directories`} with module files, none showing enough evidence of a role); set role in .tfcapi-lint.hcl or pass --role to lint them`;
+          : `no CAPTF role module in this directory or below (${dirs === 1 ? "1 directory" : `${dirs} directories`} with module files, none showing enough evidence of a role); set role in .tfcapi-lint.hcl or pass --role to lint them`;
       problems.push({ path: w.root.dir, directory: true, message: `${w.root.display}: ${what}` });
     }
     let warningLimit: WarningLimit | undefined;

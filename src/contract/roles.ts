@@ -171,10 +171,12 @@ interface Found {
   file: string;
   line: number;
   text: string;
+  /** Weightiest first: 0 an identifying input, 1 a reserved input, 2 an input with a common name, 3 an output. */
+  rank: number;
 }
 
-function byPlace(a: Found, b: Found): number {
-  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line;
+function byWeightThenPlace(a: Found, b: Found): number {
+  return a.rank - b.rank || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
 }
 
 /**
@@ -187,24 +189,27 @@ function byPlace(a: Found, b: Found): number {
  *    guess (the caller asks for `--role`).
  * 2. Strength: the chosen role's evidence is `enough` when the module
  *    declares one of the reserved `captf_*` inputs of that role, or two of
- *    its inputs with names only the contract uses (`machine_name`,
+ *    its identifying inputs (`identifyingInputs`: `machine_name`,
  *    `bootstrap_data`, ...). Outputs and common names never suffice: an
  *    ordinary module may have an `instances` output or an `autoscaling`
  *    variable, and a test wrapper re-exports a role module's outputs.
  *
- * Evidence lists what counted, sorted by place: role inputs and outputs
- * (`machine input "machine_name" (variables.tf:5)`), reserved inputs and
- * the role's other inputs that only CAPTF modules declare.
+ * Evidence lists every declaration that counted in either step, weightiest
+ * first (identifying inputs, reserved inputs, inputs with common names,
+ * outputs), each in file and line order: `machine input "machine_name"
+ * (variables.tf:5)`.
  */
 export function detectRole(unit: ModuleUnit): RoleDetection {
   const decl = unit.declarations;
-  const variable = (name: string, what: string): Found | null => {
+  const variable = (name: string, what: string, rank: number): Found | null => {
     const v = decl.variables.get(name);
-    return v ? { file: v.file.path, line: v.range.start.line, text: `${what} "${name}" (${v.file.path}:${v.range.start.line})` } : null;
+    if (!v) return null;
+    const where = `${v.file.path}:${v.range.start.line}${rank === 2 ? ", a common name" : ""}`;
+    return { file: v.file.path, line: v.range.start.line, text: `${what} "${name}" (${where})`, rank };
   };
   const output = (name: string, what: string): Found | null => {
     const o = decl.outputs.get(name);
-    return o ? { file: o.file.path, line: o.range.start.line, text: `${what} "${name}" (${o.file.path}:${o.range.start.line})` } : null;
+    return o ? { file: o.file.path, line: o.range.start.line, text: `${what} "${name}" (${o.file.path}:${o.range.start.line})`, rank: 3 } : null;
   };
   const scores = new Map<Role, number>();
   const chosenBy = new Map<Role, Found[]>();
@@ -213,7 +218,7 @@ export function detectRole(unit: ModuleUnit): RoleDetection {
     const found: Found[] = [];
     for (const name of DISTINCTIVE[role].variables) {
       const common = COMMON_INPUT_NAMES.has(name);
-      const f = variable(name, common ? `${role} input (common name)` : `${role} input`);
+      const f = variable(name, `${role} input`, common ? 2 : 0);
       if (!f) continue;
       score += common ? DETECTION_WEIGHTS.commonInput : DETECTION_WEIGHTS.input;
       found.push(f);
@@ -225,31 +230,34 @@ export function detectRole(unit: ModuleUnit): RoleDetection {
       found.push(f);
     }
     scores.set(role, score);
-    chosenBy.set(role, found.sort(byPlace));
+    chosenBy.set(role, found);
   }
   const best = Math.max(...ROLES.map((r) => scores.get(r)!));
   if (best === 0) return { role: null, reason: "none", candidates: [], evidence: sharedEvidence(unit) };
   const top = ROLES.filter((r) => scores.get(r) === best);
-  if (top.length > 1) return { role: null, reason: "ambiguous", candidates: top, evidence: ROLES.flatMap((r) => chosenBy.get(r)!.map((f) => f.text)) };
+  if (top.length > 1) {
+    return { role: null, reason: "ambiguous", candidates: top, evidence: ROLES.flatMap((r) => chosenBy.get(r)!.sort(byWeightThenPlace).map((f) => f.text)) };
+  }
   const role = top[0]!;
 
-  // Strength: the role's reserved inputs, and its inputs that only CAPTF modules declare.
-  const reserved: Found[] = [];
-  const specific: Found[] = [];
-  const more: Found[] = [];
+  // Strength: the role's reserved inputs, and its identifying inputs.
+  const evidence = chosenBy.get(role)!;
   const counted = new Set(DISTINCTIVE[role].variables);
+  let reserved = 0;
+  let identifying = 0;
   for (const spec of CONTRACT.inputs[role]) {
     const isReserved = spec.name.startsWith(CONTRACT.reservedPrefix);
     if (!isReserved && COMMON_INPUT_NAMES.has(spec.name)) continue;
-    const f = variable(spec.name, isReserved ? "reserved input" : `${role} input`);
+    const f = variable(spec.name, isReserved ? "reserved input" : `${role} input`, isReserved ? 1 : 0);
     if (!f) continue;
-    (isReserved ? reserved : specific).push(f);
-    if (isReserved || !counted.has(spec.name)) more.push(f);
+    if (isReserved) reserved++;
+    else identifying++;
+    if (!counted.has(spec.name)) evidence.push(f);
   }
-  const evidence = [...chosenBy.get(role)!, ...more].sort(byPlace).map((f) => f.text);
-  const enough = reserved.length > 0 || specific.length >= 2;
-  if (enough) return { role, evidence, enough };
-  return { role, evidence, enough, weak: wrapperOf(unit) ?? { kind: "weak" } };
+  const texts = evidence.sort(byWeightThenPlace).map((f) => f.text);
+  const enough = reserved > 0 || identifying >= 2;
+  if (enough) return { role, evidence: texts, enough };
+  return { role, evidence: texts, enough, weak: wrapperOf(unit) ?? { kind: "weak" } };
 }
 
 /** A module declaring none of the contract's inputs (of any role) that calls a local module: what it calls. */
@@ -270,11 +278,12 @@ function sharedEvidence(unit: ModuleUnit): string[] {
   const outputs = new Set(ROLES.flatMap((r) => CONTRACT.outputs[r]));
   for (const name of inputs) {
     const v = decl.variables.get(name);
-    if (v) found.push({ file: v.file.path, line: v.range.start.line, text: `${name.startsWith(CONTRACT.reservedPrefix) ? "reserved input" : "contract input"} "${name}" (${v.file.path}:${v.range.start.line})` });
+    const reserved = name.startsWith(CONTRACT.reservedPrefix);
+    if (v) found.push({ file: v.file.path, line: v.range.start.line, text: `${reserved ? "reserved input" : "contract input"} "${name}" (${v.file.path}:${v.range.start.line})`, rank: reserved ? 1 : 0 });
   }
   for (const name of outputs) {
     const o = decl.outputs.get(name);
-    if (o) found.push({ file: o.file.path, line: o.range.start.line, text: `contract output "${name}" (${o.file.path}:${o.range.start.line})` });
+    if (o) found.push({ file: o.file.path, line: o.range.start.line, text: `contract output "${name}" (${o.file.path}:${o.range.start.line})`, rank: 3 });
   }
-  return found.sort(byPlace).map((f) => f.text);
+  return found.sort(byWeightThenPlace).map((f) => f.text);
 }

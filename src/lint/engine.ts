@@ -145,6 +145,44 @@ function decideRole(unit: ModuleUnit, opts: LintOptions):
   };
 }
 
+/**
+ * What role detection makes of a module directory, for `--print-config`:
+ * the role it detects, on what evidence, and what a run does with the
+ * directory named directly and found by a walk (`--recursive`, module files
+ * named one by one).
+ */
+export interface DetectionView {
+  role: Role | null;
+  evidence: string[];
+  /** Named directly: linted with `role`, or an error asking for `--role` (exit 3). */
+  whenNamed: "lint" | "error";
+  /** Found by a walk: linted, skipped with a note, or reported as of unknown role (exit 3). */
+  whenFound: "lint" | "skip" | "error";
+  /** The decision in a few words. */
+  summary: string;
+}
+
+/** Role detection on the module in `dir` (null when it holds no module file). */
+export function describeDetection(dir: string): DetectionView | null {
+  const load = loadModule(path.resolve(dir));
+  if (load.root.allFiles.length === 0) return null;
+  const d = detectRole(load.root);
+  if (d.role && d.enough) return { role: d.role, evidence: d.evidence, whenNamed: "lint", whenFound: "lint", summary: `${d.role}, on enough evidence: linted both when named directly and when found by --recursive` };
+  if (d.role) {
+    return {
+      role: d.role,
+      evidence: d.evidence,
+      whenNamed: "lint",
+      whenFound: "skip",
+      summary: `${d.role} when named directly; --recursive skips it: ${weakEvidenceText(d.role, d.weak)}`,
+    };
+  }
+  if (d.reason === "none") {
+    return { role: null, evidence: d.evidence, whenNamed: "error", whenFound: "skip", summary: "no role: it declares none of the role-specific inputs or outputs; named directly it is an error, --recursive skips it" };
+  }
+  return { role: null, evidence: d.evidence, whenNamed: "error", whenFound: "error", summary: `no role: it matches ${d.candidates.join(" and ")} equally; it is not linted without a role (exit 3)` };
+}
+
 /** Why a module that looks like `role` is not taken for one, in a few words. */
 function weakEvidenceText(role: Role, weak: WeakEvidence | undefined): string {
   if (weak?.kind === "wrapper") return `a wrapper of the local module "${weak.source}" that declares none of the contract's inputs`;
