@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectRole, identifyingInputs } from "../src/contract/roles.js";
 import type { Role } from "../src/contract/roles-api.js";
-import { lintModule } from "../src/lint/engine.js";
+import { describeDetection, lintModule } from "../src/lint/engine.js";
 import { loadModule } from "../src/terraform/load.js";
 import { REPO, tree } from "./cli/helpers.js";
 
@@ -125,6 +125,19 @@ describe("lintModule: requireRoleEvidence", () => {
     expect(named.kind === "report" ? [named.report.role, named.report.roleSource] : named).toEqual(["machinepool", "detected"]);
     const wrapper = lintModule(cliFixture("test-wrapper"), { requireRoleEvidence: true, ruleSet: [] });
     expect(wrapper.kind === "usage-error" ? wrapper.skip : wrapper.kind).toBe('a wrapper of the local module "../.." that declares none of the contract\'s inputs');
+  });
+
+  it("a module with a file that fails to parse is linted on the role alone: what is missing may be in that file", () => {
+    const dir = tree({ "variables.tf": 'variable "machine_name" {\n  type = string\n}\n', "broken.tf": 'resource "hcloud_server" "node" {\n  name = \n' });
+    const out = lintModule(dir, { requireRoleEvidence: true, only: ["syntax/parse"] });
+    expect(out.kind === "report" ? [out.report.role, out.report.findings.map((f) => `${f.ruleId} ${f.file}:${f.range.start.line}`)] : out).toEqual(["machine", ["syntax/parse broken.tf:2"]]);
+    expect(describeDetection(dir)).toEqual({
+      role: "machine",
+      evidence: ['machine input "machine_name" (variables.tf:1)'],
+      whenNamed: "lint",
+      whenFound: "lint",
+      summary: "machine on too little evidence, but a file fails to parse (it may hide the rest): linted both when named directly and when found by --recursive",
+    });
   });
 
   it("a role set by --role or the config needs no evidence", () => {

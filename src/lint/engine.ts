@@ -125,7 +125,10 @@ function decideRole(unit: ModuleUnit, opts: LintOptions):
   const d = detectRole(unit);
   const pass = "pass --role cluster|machine|machinepool";
   if (d.role) {
-    if (d.enough || opts.requireRoleEvidence !== true) return { role: d.role, source: "detected", evidence: d.evidence };
+    // A file that failed to parse may hide the declarations that would be
+    // enough: such a module is linted on the role alone, so that a broken
+    // CAPTF module is never skipped in silence.
+    if (d.enough || opts.requireRoleEvidence !== true || unit.hasParseErrors) return { role: d.role, source: "detected", evidence: d.evidence };
     const skip = weakEvidenceText(d.role, d.weak);
     return { error: `not linted: ${skip} (found: ${d.evidence.join("; ")}); ${pass}`, evidence: d.evidence, noRole: true, skip };
   }
@@ -168,6 +171,15 @@ export function describeDetection(dir: string): DetectionView | null {
   if (load.root.allFiles.length === 0) return null;
   const d = detectRole(load.root);
   if (d.role && d.enough) return { role: d.role, evidence: d.evidence, whenNamed: "lint", whenFound: "lint", summary: `${d.role}, on enough evidence: linted both when named directly and when found by --recursive` };
+  if (d.role && load.root.hasParseErrors) {
+    return {
+      role: d.role,
+      evidence: d.evidence,
+      whenNamed: "lint",
+      whenFound: "lint",
+      summary: `${d.role} on too little evidence, but a file fails to parse (it may hide the rest): linted both when named directly and when found by --recursive`,
+    };
+  }
   if (d.role) {
     return {
       role: d.role,
