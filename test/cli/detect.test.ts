@@ -73,6 +73,8 @@ describe("--recursive over a monorepo lints only the CAPTF modules (item 1)", ()
     expect(r.code).toBe(0);
     // The wrapper is not linted, so the module it calls is reported on its own, clean.
     expect(docs(r.stdout).map((d) => [d.module, d.role, d.roleSource, d.findings.length])).toEqual([["captf/machine", "machine", "detected", 0]]);
+    // The same on worker threads and on the main thread alone.
+    for (const jobs of ["1", "3"]) expect(runCli(["-r", "-f", "json", "--jobs", jobs, "."], { cwd: root })).toEqual(r);
   });
 
   it("the README's --recursive --format sarif -o lint.sarif . works on that layout (exit 0, file written)", () => {
