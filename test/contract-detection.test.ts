@@ -125,6 +125,9 @@ describe("lintModule: requireRoleEvidence", () => {
     expect(named.kind === "report" ? [named.report.role, named.report.roleSource] : named).toEqual(["machinepool", "detected"]);
     const wrapper = lintModule(cliFixture("test-wrapper"), { requireRoleEvidence: true, ruleSet: [] });
     expect(wrapper.kind === "usage-error" ? wrapper.skip : wrapper.kind).toBe('a wrapper of the local module "../.." that declares none of the contract\'s inputs');
+    // A role set by --role or the config needs no evidence.
+    const configured = lintModule(cliFixture("aurora-postgres"), { requireRoleEvidence: true, configRole: { role: "machinepool", origin: ".tfcapi-lint.hcl:1:8" }, ruleSet: [] });
+    expect(configured.kind === "report" ? configured.report.roleEvidence : configured).toEqual(['role = "machinepool" (.tfcapi-lint.hcl:1:8)']);
   });
 
   it("a module with a file that fails to parse is linted on the role alone: what is missing may be in that file", () => {
@@ -138,11 +141,6 @@ describe("lintModule: requireRoleEvidence", () => {
       whenFound: "lint",
       summary: "machine on too little evidence, but a file fails to parse (it may hide the rest): linted both when named directly and when found by --recursive",
     });
-  });
-
-  it("a role set by --role or the config needs no evidence", () => {
-    const out = lintModule(cliFixture("aurora-postgres"), { requireRoleEvidence: true, configRole: { role: "machinepool", origin: ".tfcapi-lint.hcl:1:8" }, ruleSet: [] });
-    expect(out.kind === "report" ? out.report.roleEvidence : out).toEqual(['role = "machinepool" (.tfcapi-lint.hcl:1:8)']);
   });
 
   it("no role at all, named directly: the error names the contract declarations it found", () => {
