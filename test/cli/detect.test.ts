@@ -213,6 +213,12 @@ describe("--recursive never stops early or goes silent (item 3)", () => {
     expect([byNames.code, byNames.stdout, byNames.stderr]).toEqual([0, "[]\n", POOL_NOTE]);
   });
 
+  it("a tree whose module files the config all excludes: a note, not an error (as for an excluded path named directly)", () => {
+    const root = tree({ ".tfcapi-lint.hcl": 'exclude = ["legacy/**"]\n', ...fixtureFiles("machine-clean", "legacy/vm/") });
+    const r = runCli(["-r", "-f", "json", "."], { cwd: root });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, "[]\n", "tfcapi-lint: .: not linted: every module file in this directory or below is excluded by the config\n"]);
+  });
+
   it("a path given twice, or inside another path given, is not said to hold nothing; one holding only ordinary modules is", () => {
     const root = monorepo();
     const r = runCli(["-r", "-f", "json", ".", "captf", "captf/machine", "."], { cwd: root });
