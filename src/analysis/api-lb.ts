@@ -109,6 +109,8 @@ export interface ProbeNode {
 
 /** One way traffic takes from the endpoint to the backends: frontend → (proxy) → group, with its probes. */
 export interface ApiPath {
+  /** The API LB the path runs through (null for GCP, where frontends sit on the address). */
+  lb: LbNode | null;
   frontend: FrontendNode | null;
   proxy: ProxyNode | null;
   group: GroupNode | null;
@@ -487,7 +489,8 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (direct) frontends.push({ resource: r, row, body: r.body, block: null, lb: null, certain: true, hops: [...direct, hop] });
     }
   }
-  if (lbs.size === 0 && frontends.length === 0) return null;
+  // An address in front of no LB is no API LB (an instance's address), unless frontends sit on addresses (GCP).
+  if (lbs.size === 0 && frontends.length === 0 && ![...addresses.values()].some((a) => a.row.frontendsOnAddress)) return null;
 
   // Groups and proxies behind each frontend; groups naming a frontend or an LB.
   const groups = new Map<string, GroupNode>();
@@ -506,7 +509,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     for (const address of namedResources(module, graph, fe.resource, fe.body, fe.row.groupArgs)) {
       const r = module.resources.get(address)!;
       if (backendGroupRow(r.type)) {
-        paths.push({ frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+        paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
         linked.add(address);
         any = true;
       } else if (proxyRow(r.type)) {
@@ -516,11 +519,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
         for (const g of namedResources(module, graph, r, r.body, proxy.row.groupArgs)) {
           const gr = module.resources.get(g)!;
           if (!backendGroupRow(gr.type)) continue;
-          paths.push({ frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
+          paths.push({ lb: fe.lb, frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
           linked.add(g);
           behind = true;
         }
-        if (!behind) paths.push({ frontend: fe, proxy, group: null, probes: [] });
+        if (!behind) paths.push({ lb: fe.lb, frontend: fe, proxy, group: null, probes: [] });
         any = true;
       }
     }
@@ -529,11 +532,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (!row || row.frontendArgs.length === 0) continue;
       const named = namedResources(module, graph, r, r.body, row.frontendArgs);
       if (!named.has(fe.resource.address) || fe.block) continue;
-      paths.push({ frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+      paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
       linked.add(r.address);
       any = true;
     }
-    if (!any) paths.push({ frontend: fe, proxy: null, group: null, probes: [] });
+    if (!any) paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: null, probes: [] });
   }
   for (const r of resources) {
     const row = backendGroupRow(r.type);
@@ -542,7 +545,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     if (!onLb) continue;
     // An Octavia pool that names a listener is behind that listener only.
     if (row.frontendArgs.some((p) => argumentSite(r, r.body, p) !== null)) continue;
-    paths.push({ frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
+    paths.push({ lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
   }
 
   // Probes: nested in a group (or the LB), named by a group or frontend, or naming a group.
