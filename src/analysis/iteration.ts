@@ -39,7 +39,7 @@ import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Rang
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
 import { blocksOf, fileOf } from "../terraform/module.js";
 import type { Module, Resource, SourceFile } from "../terraform/model.js";
-import { alternativesWithin, expandInto, forBody, STEP_LIMIT, type Budget, type ExpandOptions, type Site } from "./values.js";
+import { alternativesWithin, expandInto, forBody, STEP_LIMIT, type Budget, type ExpandOptions, type Site, type TrailHop } from "./values.js";
 
 // ------------------------------------------------------------------ types
 
@@ -62,6 +62,10 @@ export interface IterBinding {
   role: "entry" | "count" | "var";
   key: IterValue | null;
   value: IterValue | null;
+  /** The hop of the iterated expression (`for_each`, `count`, a dynamic block's `for_each`). */
+  origin?: TrailHop;
+  /** The hop of the entry this binding stands for (`local.api_ports["kube_apiserver"]`). */
+  entry?: TrailHop;
 }
 
 /** What is still to be split into instances (sites made by `resourceSite`). */
@@ -258,7 +262,7 @@ export function dynamicBlocks(module: Module, resource: Resource, path: string |
       const name = iteratorName(d);
       for (const entry of entries) {
         const inner = new Map(names);
-        inner.set(name, { role: "entry", key: entry.key, value: entry.value });
+        inner.set(name, dynamicBinding(resource, d, entry));
         for (const c of blocksOf(d.body, "content")) {
           if (last) set.blocks.push({ resource, instance: inst, block: c, dynamic: d, certain: certain && entry.certain, iter: { names: inner } });
           else walk(c.body, inner, i + 1, certain && entry.certain, inst);
@@ -326,7 +330,7 @@ export function splitInstances(module: Module, site: Site, budget: Budget): Site
         for (const entry of dynamicEntries(module, p.resource, d, n, budget).entries) {
           if (next.length >= MAX_ENTRIES) break;
           const m = new Map(n);
-          m.set(name, { role: "entry", key: entry.key, value: entry.value });
+          m.set(name, dynamicBinding(p.resource, d, entry));
           next.push(m);
         }
       }
@@ -452,8 +456,24 @@ function boundTraversal(module: Module, site: Site, binding: IterBinding, rest: 
   const first = rest[0];
   if (!first || first.kind !== "TraverseAttr") return;
   const head = binding.role === "count" ? (first.name === "index" ? binding.key : null) : first.name === "key" ? binding.key : first.name === "value" ? binding.value : null;
-  if (head) walkPath(module, head, rest.slice(1), 0, site, opts, out, depth + 1, budget);
+  if (head) walkPath(module, withTrail(head, site.trail, binding), rest.slice(1), 0, site, opts, out, depth + 1, budget);
   else out.push(site);
+}
+
+/** `val` reached from a site with `trail` through `binding`: the iteration's hops around the value's own. */
+function withTrail(val: IterValue, trail: readonly TrailHop[] | undefined, binding: IterBinding): IterValue {
+  if (val.kind !== "site") return val;
+  const before = [...(trail ?? []), ...(binding.origin ? [binding.origin] : [])];
+  const after = binding.entry ? [binding.entry] : [];
+  return { kind: "site", site: { ...val.site, trail: [...before, ...(val.site.trail ?? []).filter((h) => !before.includes(h)), ...after] } };
+}
+
+/** The hop of an entry: its value (or key), labelled with the collection (`local.ports["api"]`). */
+function entryHop(entry: Entry, fallback: string): TrailHop | undefined {
+  const v = entry.value?.kind === "site" ? entry.value.site : entry.key?.kind === "site" ? entry.key.site : null;
+  if (!v) return undefined;
+  const name = v.via.length > 0 ? v.via[v.via.length - 1]! : fallback;
+  return { file: v.file, range: v.expr.range, message: entry.keyConst === null ? `${name} entry` : `${name}[${JSON.stringify(entry.keyConst)}]` };
 }
 
 /** The value of `local.<name>` seen from `site` (iteration mode kept, names dropped). */
@@ -461,7 +481,7 @@ function localSite(module: Module, site: Site, name: string): Site | null {
   const local = module.locals.get(name);
   const address = `local.${name}`;
   if (!local || site.via.includes(address)) return null;
-  return { expr: local.value, file: local.file, via: [...site.via, address], iter: EMPTY_ITER };
+  return { expr: local.value, file: local.file, via: [...site.via, address], iter: EMPTY_ITER, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] };
 }
 
 function isStatic(steps: readonly Step[], i: number): steps is Traverser[] {
@@ -663,7 +683,9 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
   const attr = META_ARGUMENTS.has(step.name) ? undefined : r.body.attributes.find((a) => a.name === step.name);
   if (attr) {
     const s = instanceSite(module, r, inst, attr.expr);
-    walkPath(module, { kind: "site", site: { ...s, via: here.via } }, steps, i + 1, here, opts, out, depth + 1, budget);
+    const key = inst.binding === null || inst.key === null ? "" : `[${JSON.stringify(inst.key)}]`;
+    const hop: TrailHop = { file: s.file, range: attr.expr.range, message: `${r.address}${key}.${attr.name}` };
+    walkPath(module, { kind: "site", site: { ...s, via: here.via, trail: [...(here.trail ?? []), hop] } }, steps, i + 1, here, opts, out, depth + 1, budget);
     return;
   }
   // Not an argument: computed (or a nested block): unknown; named as the
@@ -1017,12 +1039,16 @@ function computeInstances(module: Module, resource: Resource, budget: Budget): I
     const site: Site = { expr, file: fileOf(resource, expr), via: [], iter: EMPTY_ITER };
     const r = entriesOf(module, site, "set", 0, budget);
     const complete = r.complete && budget.steps <= STEP_LIMIT;
-    const instances: Instance[] = r.entries.map((x) => ({
-      key: x.keyConst === null ? null : String(x.keyConst),
-      certain: x.certain,
-      value: x.value?.kind === "site" ? x.value.site : null,
-      binding: { role: "entry", key: x.key, value: x.value },
-    }));
+    const origin: TrailHop = { file: site.file, range: expr.range, message: `${resource.address} for_each` };
+    const instances: Instance[] = r.entries.map((x) => {
+      const entry = entryHop(x, `${resource.address} for_each`);
+      return {
+        key: x.keyConst === null ? null : String(x.keyConst),
+        certain: x.certain,
+        value: x.value?.kind === "site" ? x.value.site : null,
+        binding: { role: "entry", key: x.key, value: x.value, origin, ...(entry ? { entry } : {}) },
+      };
+    });
     if (instances.length === 0 && !complete) return unknownInstances(resource);
     return { mode: "for_each", complete, instances };
   }
@@ -1033,12 +1059,13 @@ function computeInstances(module: Module, resource: Resource, budget: Budget): I
     const counts = leaves.map((l) => constantValue(l.expr));
     const numbers = counts.map((c) => (c.known && typeof c.value === "number" && Number.isInteger(c.value) && c.value >= 0 ? c.value : -1));
     if (leaves.length === 0 || numbers.some((n) => n < 0) || budget.steps > STEP_LIMIT) return unknownInstances(resource);
+    const origin: TrailHop = { file: site.file, range: expr.range, message: `${resource.address} count` };
     const max = Math.max(...numbers);
     const min = Math.min(...numbers);
     const n = Math.min(max, MAX_ENTRIES);
     const instances: Instance[] = [];
     for (let idx = 0; idx < n; idx++) {
-      instances.push({ key: idx, certain: idx < min, value: null, binding: { role: "count", key: siteValue(literalSite(idx, site)), value: null } });
+      instances.push({ key: idx, certain: idx < min, value: null, binding: { role: "count", key: siteValue(literalSite(idx, site)), value: null, origin } });
     }
     return { mode: "count", complete: max <= MAX_ENTRIES, instances };
   }
@@ -1061,6 +1088,14 @@ function iteratorName(d: Block): string {
     if (s.known && typeof s.value === "string") return s.value;
   }
   return d.labels[0] ?? "";
+}
+
+function dynamicBinding(resource: Resource, d: Block, entry: Entry): IterBinding {
+  const fe = d.body.attributes.find((a) => a.name === "for_each");
+  const label = `${resource.address} dynamic "${d.labels[0] ?? ""}" for_each`;
+  const origin: TrailHop | undefined = fe ? { file: fileOf(resource, fe.expr), range: fe.expr.range, message: label } : undefined;
+  const hop = entryHop(entry, label);
+  return { role: "entry", key: entry.key, value: entry.value, ...(origin ? { origin } : {}), ...(hop ? { entry: hop } : {}) };
 }
 
 /** The entries of a dynamic block's `for_each`, seen with `names` bound; an unknown collection gives one unknown entry. */

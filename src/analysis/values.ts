@@ -38,6 +38,20 @@ export interface Site {
    * splats, templates, `format`). Sites without it are evaluated as before.
    */
   iter?: IterScope;
+  /**
+   * Iteration mode only: every hop taken to reach this expression, in order
+   * (locals followed, `for_each`/`count`/`dynamic` expressions and the entry
+   * an iteration name stood for, arguments of other resource instances), in
+   * the shape `ctx.report({ related })` takes.
+   */
+  trail?: readonly TrailHop[];
+}
+
+/** One hop of a site's trail: where it is and a short label (`local.api_ports`, `aws_lb_target_group.tg for_each`). */
+export interface TrailHop {
+  file: SourceFile;
+  range: Range;
+  message: string;
 }
 
 /** A `for` value variable: the collection it iterates and the `if` clause that filters it. */
@@ -93,7 +107,7 @@ export function followLocal(module: Module, site: Site): Site | null {
   // A local's value is evaluated on its own: no `for` variables are in scope,
   // but what is known of module-wide names still holds.
   const facts = filterFacts(site.facts, (k) => GLOBAL_ROOTS.has(factRoot(k)));
-  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: EMPTY_ITER } : {}) };
+  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: EMPTY_ITER, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] } : {}) };
 }
 
 /** Parentheses and exact local references only: the one value `site` certainly is. */
