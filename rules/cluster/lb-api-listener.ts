@@ -59,7 +59,7 @@ export default defineRule({
       }
       const kind = lb.row.kindArg;
       if (!kind || !lb.row.terminatingKinds) continue;
-      const site = argumentSite(lb.resource, lb.resource.body, kind.path);
+      const site = argumentSite(module, lb.resource, lb.resource.body, kind.path);
       const values = site ? stringValues(module, site) : [];
       const bad = site ? values.find((v) => v.value !== null && lb.row.terminatingKinds!.includes(v.value)) : null;
       if (site && !bad) continue;
@@ -74,7 +74,7 @@ export default defineRule({
     const seenProxy = new Set<string>();
     for (const fe of topo.frontends) {
       if (fe.row.protocolArg && fe.row.terminatingProtocols.length > 0) {
-        const site = argumentSite(fe.resource, fe.body, fe.row.protocolArg.path);
+        const site = argumentSite(module, fe.resource, fe.body, fe.row.protocolArg.path);
         const bad = site ? stringValues(module, site).find((v) => v.value !== null && fe.row.terminatingProtocols.includes(v.value.toUpperCase())) : null;
         if (bad) {
           ctx.report({

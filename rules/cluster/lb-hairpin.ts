@@ -13,11 +13,11 @@ function privateLb(module: Module, lb: LbNode): Hop | null {
   const row = lb.row;
   if (!row.privateArg) return null;
   if (row.kindArg && row.passthroughKinds) {
-    const kind = argumentSite(lb.resource, lb.resource.body, row.kindArg.path);
+    const kind = argumentSite(module, lb.resource, lb.resource.body, row.kindArg.path);
     const kinds = kind ? stringValues(module, kind).map((v) => v.value) : [row.kindArg.default];
     if (!kinds.some((k) => k !== null && row.passthroughKinds!.includes(k))) return null;
   }
-  const site = argumentSite(lb.resource, lb.resource.body, row.privateArg.path);
+  const site = argumentSite(module, lb.resource, lb.resource.body, row.privateArg.path);
   if (site ? !mayBeTrue(module, site) : !row.privateArg.default) return null;
   const where = site ? { file: site.file, range: site.expr.range } : headerOf(lb);
   return { ...where, message: `${lb.resource.address} may be internal (${row.privateArg.path.join(".")})` };
@@ -45,7 +45,7 @@ export default defineRule({
         const g = path.group;
         if (path.lb !== lb || !g?.row.preserveSource || reported.has(g.resource.address)) continue;
         const ps = g.row.preserveSource;
-        const site = argumentSite(g.resource, g.resource.body, ps.path);
+        const site = argumentSite(module, g.resource, g.resource.body, ps.path);
         const arg = ps.path.join(".");
         let where: { file: typeof g.resource.file; range: typeof g.resource.range } | null = null;
         let why = "";
@@ -59,7 +59,7 @@ export default defineRule({
           where = headerOf(g);
           why = `${arg} is unset (default true)`;
         } else if (ps.default === "by-target-type" && g.row.targetTypeArg) {
-          const tt = argumentSite(g.resource, g.resource.body, g.row.targetTypeArg.path);
+          const tt = argumentSite(module, g.resource, g.resource.body, g.row.targetTypeArg.path);
           const types = tt ? stringValues(module, tt).map((v) => v.value) : [g.row.targetTypeArg.default];
           if (types.includes(g.row.targetTypeArg.default)) {
             where = headerOf(g);
@@ -81,7 +81,7 @@ export default defineRule({
     for (const fe of topo.frontends) {
       const scheme = fe.row.schemeArg;
       if (!scheme) continue;
-      const site = argumentSite(fe.resource, fe.body, scheme.path);
+      const site = argumentSite(module, fe.resource, fe.body, scheme.path);
       if (!site) continue;
       const bad = stringValues(module, site).find((v) => v.value !== null && scheme.hairpinSchemes.includes(v.value));
       if (!bad) continue;

@@ -4,10 +4,13 @@ import {
   argumentSite,
   backendPortSite,
   frontendPorts,
+  instanceFor,
+  pathFoci,
   portValues,
   probeProtocols,
   stringValues,
   type ApiPath,
+  type Focus,
   type PortValue,
   type ProbeNode,
   type ProbeProtocolValue,
@@ -63,11 +66,11 @@ function pathOnly(p: string): string {
  * "backend port" values meaning the backend port), else the backend port,
  * else the frontend port. Null when nothing is known.
  */
-function effectivePorts(module: Module, path: ApiPath, probe: ProbeNode, proto: ProbeProtocolValue): { values: PortValue[]; own: Site | null } {
+function effectivePorts(module: Module, path: ApiPath, probe: ProbeNode, proto: ProbeProtocolValue, focus: Focus): { values: PortValue[]; own: Site | null } {
   if (proto.target && proto.target.port !== null) {
     return { values: [{ kind: "const", value: proto.target.port, site: proto.site! }], own: proto.site };
   }
-  const own = probe.row.portArg ? argumentSite(probe.resource, proto.body, probe.row.portArg) : null;
+  const own = probe.row.portArg ? argumentSite(module, probe.resource, proto.body, probe.row.portArg, instanceFor(module, focus, probe.resource)) : null;
   if (own) {
     const vals = portValues(module, own);
     const meansBackend = (v: PortValue): boolean => probe.row.backendPortValues.some((b) => (v.kind === "const" && v.value === b) || (typeof b === "string" && v.kind === "unknown" && stringValues(module, v.site).every((s) => s.value === b)));
@@ -80,9 +83,9 @@ function effectivePorts(module: Module, path: ApiPath, probe: ProbeNode, proto: 
     const expr: Expression = { kind: "LiteralValue", type: "number", value: probe.row.portDefault, raw: String(probe.row.portDefault), range: where.range };
     return { values: [{ kind: "const", value: probe.row.portDefault, site: { expr, file: where.file, via: [] } }], own: null };
   }
-  const backend = backendPortSite(path);
+  const backend = backendPortSite(module, path, focus);
   if (backend) return { values: portValues(module, backend), own: null };
-  if (path.frontend && !path.proxy) return { values: frontendPorts(module, path.frontend), own: null };
+  if (path.frontend && !path.proxy) return { values: frontendPorts(module, path.frontend, focus), own: null };
   return { values: [], own: null };
 }
 
@@ -105,11 +108,13 @@ export default defineRule({
       ctx.report(finding);
     };
     for (const path of topo.paths) {
+      for (const focus of pathFoci(module, path)) {
       for (const probe of path.probes) {
+        const inst = instanceFor(module, focus, probe.resource);
         const name = probe.block ? `${probe.resource.address} ${probe.block.type}` : probe.resource.address;
-        const protos = probeProtocols(module, probe);
+        const protos = probeProtocols(module, probe, focus);
         for (const proto of protos) {
-          const { values: ports } = effectivePorts(module, path, probe, proto);
+          const { values: ports } = effectivePorts(module, path, probe, proto, focus);
           const known = ports.length > 0 && ports.every((p) => p.kind === "const" || p.kind === "api");
           const on9345 = known && ports.every((p) => p.kind === "const" && p.value === SUPERVISOR);
           const onApi = known && ports.every((p) => !(p.kind === "const" && p.value === SUPERVISOR));
@@ -128,7 +133,7 @@ export default defineRule({
           const everyHttps = protos.every((p) => p.protocol === "https");
           if (onApi) {
             // Path: every branch outside /readyz, /healthz, /livez.
-            const pathSite = proto.target ? null : probe.row.pathArg ? argumentSite(probe.resource, proto.body, probe.row.pathArg) : null;
+            const pathSite = proto.target ? null : probe.row.pathArg ? argumentSite(module, probe.resource, proto.body, probe.row.pathArg, inst) : null;
             const paths = proto.target ? [proto.target.path ?? probe.row.pathDefault] : pathSite ? stringValues(module, pathSite).map((v) => v.value) : [probe.row.pathDefault];
             if (paths.length > 0 && paths.every((p) => p !== null && !API_PATHS.includes(pathOnly(p)))) {
               const where = pathSite ? at(pathSite) : protoWhere;
@@ -149,7 +154,7 @@ export default defineRule({
             }
           }
           if (on9345) {
-            const codesSite = probe.row.codesArg ? argumentSite(probe.resource, proto.body, probe.row.codesArg) : null;
+            const codesSite = probe.row.codesArg ? argumentSite(module, probe.resource, proto.body, probe.row.codesArg, inst) : null;
             const codes = codesSite ? stringValues(module, codesSite).map((v) => v.value) : [probe.row.codesDefault];
             const excludes = codes.length > 0 && codes.every((c) => c !== null && codesHold(c, 403) === false);
             if (excludes) {
@@ -165,11 +170,11 @@ export default defineRule({
 
         // Port: a constant probe port that differs from the constant backend port.
         for (const proto of protos) {
-          const own = proto.target && proto.target.port !== null ? proto.site : probe.row.portArg ? argumentSite(probe.resource, proto.body, probe.row.portArg) : null;
+          const own = proto.target && proto.target.port !== null ? proto.site : probe.row.portArg ? argumentSite(module, probe.resource, proto.body, probe.row.portArg, inst) : null;
           if (!own) continue;
           const probePort = proto.target?.port ?? singleConstant(portValues(module, own));
           if (probePort === null || probe.row.backendPortValues.includes(probePort)) continue;
-          const backend = backendPortSite(path);
+          const backend = backendPortSite(module, path, focus);
           const backendPort = backend ? singleConstant(portValues(module, backend)) : null;
           if (backendPort === null || backendPort === probePort) continue;
           report(`port@${own.file.path}:${own.expr.range.start.line}:${own.expr.range.start.column}`, {
@@ -178,6 +183,7 @@ export default defineRule({
             related: [...probe.hops, { file: backend!.file, range: backend!.expr.range, message: `backend port ${backendPort}` }],
           });
         }
+      }
       }
     }
   },

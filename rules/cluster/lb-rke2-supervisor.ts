@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import { apiLoadBalancer, backendPortSite, describePort, frontendPorts, portMayBe, portValues } from "../../src/analysis/api-lb.js";
+import { apiLoadBalancer, backendPortSite, describePort, frontendPorts, pathFoci, portMayBe, portValues } from "../../src/analysis/api-lb.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 const SUPERVISOR = 9345;
@@ -36,21 +36,27 @@ export default defineRule({
     }
 
     // A 9345 frontend that forwards to a constant port other than 9345.
+    const seen = new Set<string>();
     for (const path of topo.paths) {
       if (!path.frontend) continue;
-      const fp = frontendPorts(module, path.frontend);
+      for (const focus of pathFoci(module, path)) {
+      const fp = frontendPorts(module, path.frontend, focus);
       if (fp.length === 0 || !fp.every((v) => v.kind === "const" && v.value === SUPERVISOR)) continue;
-      const backend = backendPortSite(path);
+      const backend = backendPortSite(module, path, focus);
       if (!backend) continue;
       const bp = portValues(module, backend);
       const bad = bp.find((v) => v.kind === "const" && v.value !== SUPERVISOR);
       if (!bad || bp.length !== 1) continue;
+      const key = `${bad.site.file.path}:${bad.site.expr.range.start.line}:${bad.site.expr.range.start.column}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       ctx.report({
         message: `The 9345 frontend ${path.frontend.resource.address} forwards to backend port ${describePort(bad)}: the RKE2 supervisor listens on 9345 on every server node; forward 9345 to port 9345`,
         file: bad.site.file,
         range: bad.site.expr.range,
-        related: path.group ? path.group.hops : path.frontend.hops,
+        related: [...(path.group ? path.group.hops : path.frontend.hops), ...(bad.site.trail ?? [])],
       });
+      }
     }
   },
 });
