@@ -48,11 +48,13 @@ export default defineRule({
         const site = argumentSite(module, g.resource, g.resource.body, ps.path);
         const arg = ps.path.join(".");
         let where: { file: typeof g.resource.file; range: typeof g.resource.range } | null = null;
+        let trail: readonly Hop[] = [];
         let why = "";
         if (site) {
           const t = stringValues(module, site).find((v) => v.value === "true");
           if (t) {
             where = { file: t.site.file, range: t.site.expr.range };
+            trail = t.site.trail ?? [];
             why = `${arg} is true`;
           }
         } else if (ps.default === true) {
@@ -72,7 +74,7 @@ export default defineRule({
           message: `Backend group ${g.resource.address} of the internal API load balancer ${lb.resource.address} preserves the client's source address (${why}): a control-plane node that connects to the endpoint and is routed to itself drops the reply, so kubelets and the first control-plane node hang; set ${arg} = false`,
           file: where.file,
           range: where.range,
-          related: [...g.hops, internal],
+          related: [...g.hops, ...trail, internal],
         });
       }
     }
@@ -89,7 +91,7 @@ export default defineRule({
         message: `API frontend ${fe.resource.address} uses ${scheme.path.join(".")} = ${JSON.stringify(bad.value)} (passthrough): a control-plane node that connects to the endpoint is answered by itself, never by another control-plane node, so joining nodes hang while the local API server is down; use an external scheme or a proxy (INTERNAL_MANAGED)`,
         file: bad.site.file,
         range: bad.site.expr.range,
-        related: fe.hops,
+        related: [...fe.hops, ...(bad.site.trail ?? [])],
       });
     }
   },

@@ -125,7 +125,7 @@ export default defineRule({
             report(`http@${protoKey}`, {
               message: `Health probe ${name} uses plain HTTP: the kube-apiserver and the RKE2 supervisor answer only TLS, so the probe never goes green and no control-plane node receives traffic; use TCP, or HTTPS with path /readyz`,
               ...protoWhere,
-              related: probe.hops,
+              related: [...probe.hops, ...(proto.site?.trail ?? [])],
             });
             continue;
           }
@@ -149,7 +149,7 @@ export default defineRule({
                 message: `Health probe ${name} checks the kube-apiserver over HTTPS in a module that supports RKE2: an unauthenticated probe is answered 401/403 unless anonymous auth is enabled, so the backends stay unhealthy; use a TCP probe`,
                 severity: "warning",
                 ...protoWhere,
-                related: probe.hops,
+                related: [...probe.hops, ...(proto.site?.trail ?? [])],
               });
             }
           }
@@ -162,7 +162,7 @@ export default defineRule({
               report(`codes@${where.file.path}:${where.range.start.line}:${where.range.start.column}`, {
                 message: `Health probe ${name} checks the RKE2 supervisor port 9345 over HTTPS but accepts only ${codes.join(" or ")}${codesSite ? "" : " (the default)"}: the supervisor answers an anonymous request with 403, so the probe never goes green; accept 403${probe.row.codesArg ? ` (${probe.row.codesArg.join(".")})` : ""} or use a TCP probe`,
                 ...where,
-                related: probe.hops,
+                related: [...probe.hops, ...((codesSite ?? proto.site)?.trail ?? [])],
               });
             }
           }
