@@ -14,7 +14,7 @@ export default defineRule({
   id: "cluster/lb-api-listener",
   severity: "error",
   roles: ["cluster"],
-  summary: "The API load balancer does not forward the endpoint port as plain TCP (another port, or TLS/HTTP terminated on the way)",
+  summary: "The API load balancer listens on the endpoint's port and forwards it as TCP (no TLS or HTTP termination)",
   scope: "root",
   fixable: false,
   tags: ["contract", "cluster", "load-balancer"],

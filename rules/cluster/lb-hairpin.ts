@@ -27,7 +27,7 @@ export default defineRule({
   id: "cluster/lb-hairpin",
   severity: "error",
   roles: ["cluster"],
-  summary: "A control-plane node cannot reach the internal API load balancer it is a backend of (client IP preserved / passthrough)",
+  summary: "A control-plane node can reach the API load balancer it is a backend of (no client address kept on an internal passthrough LB)",
   scope: "root",
   fixable: false,
   tags: ["contract", "cluster", "load-balancer"],

@@ -93,7 +93,7 @@ export default defineRule({
   id: "cluster/lb-health-check",
   severity: "error",
   roles: ["cluster"],
-  summary: "A health probe of the API load balancer cannot go green (plain HTTP, wrong path or codes, wrong port)",
+  summary: "The API load balancer's probes can go green: TCP or HTTPS on a health path, never plain HTTP, 403 accepted on 9345, the backend port",
   scope: "root",
   fixable: false,
   tags: ["contract", "cluster", "load-balancer"],

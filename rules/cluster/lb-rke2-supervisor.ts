@@ -8,7 +8,7 @@ export default defineRule({
   id: "cluster/lb-rke2-supervisor",
   severity: "error",
   roles: ["cluster"],
-  summary: "An RKE2-aware cluster module's API load balancer has no listener on the supervisor port 9345 (or forwards it elsewhere)",
+  summary: "An RKE2-aware module's API load balancer forwards port 9345 on the endpoint's address to port 9345 of the nodes",
   scope: "root",
   fixable: false,
   tags: ["contract", "cluster", "load-balancer", "rke2"],
