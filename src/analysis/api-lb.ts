@@ -327,6 +327,10 @@ function builtFromInputs(e: Expression): boolean {
       case "Parentheses":
       case "LiteralValue":
         return true;
+      case "Template":
+        // A constant string to compare with (`var.env == "prod"`).
+        if (!constantValue(x).known) ok = false;
+        return false;
       case "BinaryOp":
         if (!["==", "!=", "&&", "||"].includes(x.op)) ok = false;
         return true;
