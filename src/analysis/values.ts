@@ -8,13 +8,19 @@
  * in a literal map); anything else is unknown and yields nothing, so rules
  * stay silent on it. Each conditional branch knows what its condition tells
  * (guards.ts): under `x != null ? A : B`, `x` is not null in `A`.
+ *
+ * A site inside a resource made by `resourceSite` (iteration.ts) is
+ * evaluated one instance at a time, with `each`, `count` and `dynamic`
+ * iterators bound, and looks deeper (traversals into locals and resources,
+ * indexes, templates, `format`): see iteration.ts. Sites without `iter` are
+ * evaluated as described above, unchanged.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
 import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
-import { iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
+import { iterationElements, iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -137,9 +143,17 @@ export interface ExpandOptions {
  */
 export function alternatives(module: Module, site: Site, opts: ExpandOptions = {}): Site[] {
   const budget: Budget = { steps: 0 };
-  if (!site.iter?.pending) return alternativesWithin(module, site, opts, budget);
+  if (!site.iter) return alternativesWithin(module, site, opts, budget);
   // One instance at a time, so that `each.key` and `each.value` stay together.
-  return distinctSites(splitInstances(module, site, budget).flatMap((s) => alternativesWithin(module, s, opts, budget)));
+  const out: Site[] = [];
+  try {
+    for (const s of splitInstances(module, site, budget)) expand(module, s, opts, out, 0, budget);
+  } catch (err) {
+    // Iteration through resources nested too deep for the stack: what was
+    // found so far are alternatives; the others are dropped.
+    if (!(err instanceof RangeError)) throw err;
+  }
+  return distinctSites(out);
 }
 
 /** Sites without repeats (instances of one resource often reach the same leaf). */
@@ -482,8 +496,12 @@ function objectViewsOf(module: Module, alt: Site, fromFor: boolean, depth: numbe
 export function objectViews(module: Module, site: Site, fromFor = false): ObjectView[] {
   const out: ObjectView[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
-    for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
+      for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+    }
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
   }
   return out;
 }
@@ -501,7 +519,11 @@ export interface Element {
 export function listElements(module: Module, site: Site): Element[] {
   const out: Element[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
+  }
   return out;
 }
 
@@ -511,6 +533,9 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
     const e = alt.expr;
     if (e.kind === "TupleCons") {
       for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
+    } else if (alt.iter && !(e.kind === "FunctionCall" && (LIST_UNION.has(e.name) || e.name === "flatten"))) {
+      // Iteration mode: one element per entry, each with its variables bound (iteration.ts).
+      for (const el of iterationElements(module, alt, depth + 1, budget)) pushElement(module, el.site, el.fromFor, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
       pushElement(module, forBody(alt, e, e.valExpr), true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {

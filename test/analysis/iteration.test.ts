@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { loadModule } from "../../src/terraform/load.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
 import { findArgument } from "../../src/terraform/module.js";
-import { alternatives, literalAlternatives, type Site } from "../../src/analysis/values.js";
+import { alternatives, listElements, literalAlternatives, type Site } from "../../src/analysis/values.js";
 import {
   blockArgument,
   collectionEntries,
@@ -588,6 +588,18 @@ resource "x_self" "s" {
     expect(lits(m, arg(m, "x_self.s", ["port"]))).toEqual([]);
   });
 
+  it("resources iterating each other in a chain: a short chain is followed, a very long one stops without a stack overflow", () => {
+    const locals = ["l0 = { a = { port = 1 } }"];
+    for (let i = 1; i < 3000; i++) locals.push(`l${i} = { a = local.l${i - 1}.a }`);
+    const chain = ['resource "x_r" "r0" {\n  for_each = { a = { port = 1 } }\n  port = each.value.port\n}'];
+    for (let i = 1; i < 5000; i++) chain.push(`resource "x_r" "r${i}" {\n  for_each = x_r.r${i - 1}\n  port = each.value.port\n}`);
+    const m = mod(`locals {\n${locals.join("\n")}\n}\n${chain.join("\n")}\nresource "x_deep" "d" {\n  for_each = local.l2999\n  port = each.value.port\n}\n`);
+    expect(known(m, arg(m, "x_r.r5", ["port"]))).toEqual([1]);
+    expect(instancesOf(m, res(m, "x_r.r5")).instances.map((i) => i.key)).toEqual(["a"]);
+    expect(lits(m, arg(m, "x_r.r4999", ["port"]))).toEqual([]);
+    expect(lits(m, arg(m, "x_deep.d", ["port"]))).toEqual([]);
+  });
+
   it("exponential local chains and huge collections stop within the budget", () => {
     const locals = ["l0 = { a = 1, b = 2 }"];
     for (let i = 1; i < 60; i++) locals.push(`l${i} = merge(local.l${i - 1}, { for k, v in local.l${i - 1} : k => local.l${i - 1}[k] })`);
@@ -605,5 +617,76 @@ resource "x_prod" "p" {
     literalAlternatives(m, arg(m, "x_big.b", ["port"]));
     literalAlternatives(m, arg(m, "x_prod.p", ["port"]));
     expect(Date.now() - start).toBeLessThan(5000);
+  });
+});
+
+describe("more collection forms", () => {
+  const m = mod(`${VARS}
+locals {
+  base  = { a = 1, b = 2 }
+  ports = [6443, 9345]
+}
+resource "x_merge_maybe" "m" {
+  for_each = merge(local.base, var.rke2 ? { b = 20 } : {})
+  port     = each.value
+}
+resource "x_range" "r" {
+  for_each = toset([for i in range(3) : "n\${i}"])
+  name     = each.key
+}
+resource "x_zip" "z" {
+  for_each = zipmap(["api", "sup"], local.ports)
+  port     = each.value
+}
+resource "x_len" "l" {
+  count = length(local.ports)
+  port  = local.ports[count.index]
+}
+resource "x_json" "j" {
+  for_each = jsondecode(jsonencode(local.base))
+  port     = each.value
+  same     = jsondecode(jsonencode(local.base)).b
+}
+resource "aws_instance" "cp" {
+  count         = 2
+  instance_type = count.index == 0 ? "m5.large" : "m5.xlarge"
+}
+resource "x_splat" "s" {
+  types = aws_instance.cp[*].instance_type
+  ids   = [for i in aws_instance.cp : i.id]
+}
+`);
+  const keys = (address: string) =>
+    ((i) => ({ complete: i.complete, keys: i.instances.map((x) => [x.key, x.certain]) }))(instancesOf(m, res(m, address)));
+
+  it("merge: a later key that may be there makes the earlier entry possible", () => {
+    expect(keys("x_merge_maybe.m")).toEqual({ complete: true, keys: [["a", true], ["b", false], ["b", false]] });
+    const r = res(m, "x_merge_maybe.m");
+    expect(instanceArgument(m, r, "b", "port").flatMap((s) => known(m, s))).toEqual([2, 20]);
+    expect(instanceArgument(m, r, instanceByKey(m, r, "b")!, "port").flatMap((s) => known(m, s))).toEqual([2]);
+    expect(known(m, arg(m, "x_merge_maybe.m", ["port"]))).toEqual([1, 2, 20]);
+  });
+
+  it("range, zipmap, length and jsondecode(jsonencode(x))", () => {
+    expect(keys("x_range.r")).toEqual({ complete: true, keys: [["n0", true], ["n1", true], ["n2", true]] });
+    expect(keys("x_zip.z")).toEqual({ complete: true, keys: [["api", true], ["sup", true]] });
+    expect(instanceArgument(m, res(m, "x_zip.z"), "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(keys("x_len.l")).toEqual({ complete: true, keys: [[0, true], [1, true]] });
+    expect(instanceArgument(m, res(m, "x_len.l"), 1, "port").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(keys("x_json.j")).toEqual({ complete: true, keys: [["a", true], ["b", true]] });
+    expect(known(m, arg(m, "x_json.j", ["same"]))).toEqual([2]);
+  });
+
+  it("listElements of a splat and of a for over a resource: one element per instance", () => {
+    const types = listElements(m, arg(m, "x_splat.s", ["types"]));
+    expect(types.map((e) => [known(m, e.site), e.fromFor])).toEqual([
+      [["m5.large"], false],
+      [["m5.xlarge"], false],
+    ]);
+    const ids = listElements(m, arg(m, "x_splat.s", ["ids"]));
+    expect(ids.map((e) => alternatives(m, e.site).map((a) => (a.expr.kind === "ScopeTraversal" ? a.expr.traversal.map((t) => ("name" in t ? t.name : "key" in t ? t.key : "*")).join(".") : a.expr.kind)))).toEqual([
+      ["aws_instance.cp.0.id"],
+      ["aws_instance.cp.1.id"],
+    ]);
   });
 });
