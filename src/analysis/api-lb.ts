@@ -138,6 +138,17 @@ function fileAt(r: Resource, node: object): SourceFile {
   return fileOf(r, node);
 }
 
+/** A hop per `local.x` in a chain of addresses, at the local's value. */
+function localHops(module: Module, addresses: readonly string[]): Hop[] {
+  const out: Hop[] = [];
+  for (const a of addresses) {
+    if (!a.startsWith("local.")) continue;
+    const l = module.locals.get(a.slice("local.".length));
+    if (l) out.push({ file: l.file, range: l.value.range, message: a });
+  }
+  return out;
+}
+
 function headerHop(r: Resource, message: string): Hop {
   return { file: r.file, range: blockHeaderRange(r.block, r.file.hcl.syntax), message };
 }
@@ -434,9 +445,9 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
 
   for (const ep of endpoints) {
     const hostHop: Hop = { file: ep.host.file, range: ep.host.expr.range, message: "control_plane_endpoint host" };
-    for (const address of graph.dependencies(ep.host.expr).keys()) {
+    for (const [address, chain] of graph.dependencies(ep.host.expr)) {
       const r = module.resources.get(address);
-      if (r) classify(r, [hostHop], false);
+      if (r) classify(r, [hostHop, ...localHops(module, chain.map((c) => c.address))], false);
     }
   }
   if (lbs.size === 0 && addresses.size === 0 && directFrontends.size === 0) return null;

@@ -149,6 +149,15 @@ describe("apiLoadBalancer: what it finds per cloud", () => {
     expect((summary(fixture("realistic/gcp-cluster")) as { addresses: string[] }).addresses).toEqual(["google_compute_address.api"]);
   });
 
+  it("the hops to the address pass the locals the host goes through", () => {
+    const { topo } = topologyOf(fixture("realistic/gcp-cluster"));
+    expect(topo!.addresses[0]!.hops.map((h) => `${h.file.path}:${h.range.start.line}:${h.range.start.column} ${h.message}`)).toEqual([
+      "outputs.tf:2:41 control_plane_endpoint host",
+      "main.tf:21:19 local.endpoint_host",
+      "main.tf:57:1 API address google_compute_address.api",
+    ]);
+  });
+
   it("Pattern C: an endpoint from a variable (kube-vip), a module without LB, a skeleton: null", () => {
     expect(summary(fixture("cluster/lb-hairpin/kube-vip-endpoint"))).toBeNull();
     expect(summary(fixture("realistic/hcloud-cluster"))).toBeNull();
