@@ -129,6 +129,12 @@ export interface ApiTopology {
   paths: ApiPath[];
   /** Some expression holds 9345, "9345" or a string equal to rke2 (any case). */
   rke2Aware: boolean;
+  /**
+   * A module call is handed the API LB or its address: a child module may
+   * add frontends, groups or probes this analysis does not see (absence
+   * findings stay silent).
+   */
+  childMayAddFrontends: boolean;
 }
 
 // --------------------------------------------------------------- helpers
@@ -453,7 +459,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
   if (lbs.size === 0 && addresses.size === 0 && directFrontends.size === 0) return null;
 
   // Address → LB: the LB names the address, the address names the LB, or an association binds them.
-  const resources = [...module.resources.values()];
+  // A resource that certainly has no instance (`count = 0`) takes no part.
+  const resources = [...module.resources.values()].filter((r) => {
+    const inst = instancesOf(module, r);
+    return inst.instances.length > 0 || !inst.complete;
+  });
   if (addresses.size > 0) {
     const addressKeys = new Set(addresses.keys());
     for (const r of resources) {
@@ -638,6 +648,12 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     probes: [...probes.values()],
     paths,
     rke2Aware: isRke2Aware(module),
+    childMayAddFrontends: [...module.moduleCalls.values()].some((call) =>
+      [...call.args.values()].some((a) => {
+        for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
+        return false;
+      }),
+    ),
   };
 }
 
