@@ -46,13 +46,8 @@ import {
 import { alternatives, objectViews, type Site } from "./values.js";
 import { instanceByKey, instanceSite, instancesOf, resourceSite, type Instance } from "./iteration.js";
 import { isRefTo } from "./references.js";
+import { localHops, type Hop } from "./paths.js";
 
-/** One hop of the path from the endpoint to a node (Finding.related). */
-export interface Hop {
-  file: SourceFile;
-  range: Range;
-  message: string;
-}
 
 /** A module-owned branch of `control_plane_endpoint`: its object, `host` and `port`. */
 export interface EndpointBranch {
@@ -144,17 +139,6 @@ export interface ApiTopology {
 /** The file a node of a resource is in (the resource's, or an override's). */
 function fileAt(r: Resource, node: object): SourceFile {
   return fileOf(r, node);
-}
-
-/** A hop per `local.x` in a chain of addresses, at the local's value. */
-function localHops(module: Module, addresses: readonly string[]): Hop[] {
-  const out: Hop[] = [];
-  for (const a of addresses) {
-    if (!a.startsWith("local.")) continue;
-    const l = module.locals.get(a.slice("local.".length));
-    if (l) out.push({ file: l.file, range: l.value.range, message: a });
-  }
-  return out;
 }
 
 function headerHop(r: Resource, message: string): Hop {
@@ -455,7 +439,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     const hostHop: Hop = { file: ep.host.file, range: ep.host.expr.range, message: "control_plane_endpoint host" };
     for (const [address, chain] of graph.dependencies(ep.host.expr)) {
       const r = module.resources.get(address);
-      if (r) classify(r, [hostHop, ...localHops(module, chain.map((c) => c.address))], false);
+      if (r) classify(r, [...localHops(module, ep.host.via), hostHop, ...localHops(module, chain.map((c) => c.address).filter((a) => a.startsWith("local.")))], false);
     }
   }
   if (lbs.size === 0 && addresses.size === 0 && directFrontends.size === 0) return null;
