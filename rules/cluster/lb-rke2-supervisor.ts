@@ -20,7 +20,7 @@ export default defineRule({
     // Absence: every API frontend's port is known and none may be 9345.
     const ports = topo.frontends.map((fe) => ({ fe, ports: frontendPorts(module, fe) }));
     const allKnown = ports.every((p) => p.ports.length > 0 && p.ports.every((v) => v.kind !== "unknown"));
-    const childMayHoldIt = topo.childMayAddFrontends;
+    const childMayHoldIt = !topo.frontendsComplete;
     if (allKnown && !childMayHoldIt && !ports.some((p) => p.ports.some((v) => portMayBe(v, SUPERVISOR)))) {
       const anchor = topo.lbs[0]?.resource ?? topo.addresses[0]?.resource;
       const hops = topo.lbs[0]?.hops ?? topo.addresses[0]?.hops ?? [];

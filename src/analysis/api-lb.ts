@@ -127,11 +127,12 @@ export interface ApiTopology {
   /** Some expression holds 9345, "9345" or a string equal to rke2 (any case). */
   rke2Aware: boolean;
   /**
-   * A module call is handed the API LB or its address: a child module may
-   * add frontends, groups or probes this analysis does not see (absence
-   * findings stay silent).
+   * False when frontends may exist that this analysis does not see: a
+   * module call is handed the API LB or its address (a child module may
+   * add frontends), or a frontend resource of the cloud names its LB or
+   * address only through inputs or data sources. Absence findings need it.
    */
-  childMayAddFrontends: boolean;
+  frontendsComplete: boolean;
 }
 
 // --------------------------------------------------------------- helpers
@@ -163,13 +164,24 @@ export function argumentSite(module: Module, resource: Resource, body: Body, pat
 }
 
 /** The resources (managed) an argument names, through locals. */
+const namedMemo = new WeakMap<Body, Map<string, Set<string>>>();
+
 function namedResources(module: Module, graph: DependencyGraph, resource: Resource, body: Body, paths: readonly ArgPath[]): Set<string> {
+  let byPaths = namedMemo.get(body);
+  if (!byPaths) {
+    byPaths = new Map();
+    namedMemo.set(body, byPaths);
+  }
+  const key = paths.map((p) => p.join(".")).join(",");
+  const known = byPaths.get(key);
+  if (known) return known;
   const out = new Set<string>();
   for (const p of paths) {
-    for (const s of argumentSites(module, resource, body, p)) {
-      for (const address of graph.dependencies(s.expr).keys()) if (module.resources.has(address)) out.add(address);
+    for (const m of findArguments(body, p)) {
+      for (const address of graph.dependencies(m.expr).keys()) if (module.resources.has(address)) out.add(address);
     }
   }
+  byPaths.set(key, out);
   return out;
 }
 
@@ -559,11 +571,9 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
   }
   for (const r of resources) {
     const row = backendGroupRow(r.type);
-    if (!row || linked.has(r.address) || row.lbArgs.length === 0) continue;
+    if (!row || !row.allOfLb || linked.has(r.address)) continue;
     const onLb = [...namedResources(module, graph, r, r.body, row.lbArgs)].find((a) => lbKeys.has(a));
     if (!onLb) continue;
-    // An Octavia pool that names a listener is behind that listener only.
-    if (row.frontendArgs.some((p) => argumentSite(module, r, r.body, p) !== null)) continue;
     paths.push({ module, lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
   }
 
@@ -621,6 +631,21 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     }
   }
 
+  const childMayAdd = [...module.moduleCalls.values()].some((call) =>
+    [...call.args.values()].some((a) => {
+      for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
+      return false;
+    }),
+  );
+  // A frontend whose LB or address link names no resource (an input, a data source) may be on the API LB.
+  const unlinkedFrontend = resources.some((r) =>
+    frontendRows(r.type).some((row) => {
+      if (row.block) return false;
+      const links = [...row.lbArgs, ...row.addressArgs];
+      if (links.length === 0 || !links.some((p) => findArguments(r.body, p).length > 0)) return false;
+      return namedResources(module, graph, r, r.body, links).size === 0;
+    }),
+  );
   const first = lbs.values().next().value?.resource ?? frontends[0]?.resource ?? addresses.values().next().value?.resource;
   const cloud = first ? (loadBalancerRow(first.type)?.cloud ?? frontendRows(first.type)[0]?.cloud ?? addressRow(first.type)?.cloud) : undefined;
   if (!cloud) return null;
@@ -634,12 +659,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     probes: [...probes.values()],
     paths,
     rke2Aware: isRke2Aware(module),
-    childMayAddFrontends: [...module.moduleCalls.values()].some((call) =>
-      [...call.args.values()].some((a) => {
-        for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
-        return false;
-      }),
-    ),
+    frontendsComplete: !childMayAdd && !unlinkedFrontend,
   };
 }
 
