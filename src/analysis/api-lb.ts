@@ -164,6 +164,19 @@ export function argumentSite(module: Module, resource: Resource, body: Body, pat
 }
 
 /** The resources (managed) an argument names, through locals. */
+/**
+ * The nested blocks `type` of a body: written literally, or the `content`
+ * of a `dynamic "type"` block (its arguments, read through resourceSite,
+ * bind the iterator).
+ */
+function nestedBlocks(body: Body, type: string): Block[] {
+  const out = blocksOf(body, type);
+  for (const d of body.blocks) {
+    if (d.type === "dynamic" && d.labels[0] === type) out.push(...blocksOf(d.body, "content"));
+  }
+  return out;
+}
+
 const namedMemo = new WeakMap<Body, Map<string, Set<string>>>();
 
 function namedResources(module: Module, graph: DependencyGraph, resource: Resource, body: Body, paths: readonly ArgPath[]): Set<string> {
@@ -497,7 +510,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (row.block) {
         const lb = lbs.get(r.address);
         if (!lb) continue;
-        for (const b of blocksOf(r.body, row.block)) {
+        for (const b of nestedBlocks(r.body, row.block)) {
           frontends.push({ resource: r, row, body: b.body, block: b, lb, certain: true, hops: [...lb.hops, { file: fileAt(r, b), range: b.typeRange, message: `frontend ${r.address} ${row.block}` }] });
         }
         continue;
@@ -594,7 +607,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     const out: ProbeNode[] = [];
     for (const row of probeRows(r.type)) {
       if (!row.block) continue;
-      for (const b of blocksOf(r.body, row.block)) {
+      for (const b of nestedBlocks(r.body, row.block)) {
         const key = `${r.address}#${row.block}@${b.range.start.line}:${b.range.start.column}`;
         let p = probes.get(key);
         if (!p) {
@@ -779,7 +792,7 @@ export function probeProtocols(module: Module, probe: ProbeNode, focus?: Focus):
     case "blocks": {
       const out: ProbeProtocolValue[] = [];
       for (const [name, protocol] of Object.entries(pr.blocks)) {
-        for (const b of blocksOf(probe.body, name)) {
+        for (const b of nestedBlocks(probe.body, name)) {
           out.push({ protocol, site: { expr: { kind: "LiteralValue", type: "string", value: name, raw: name, range: b.typeRange } as Expression, file: fileAt(probe.resource, b), via: [] }, body: b.body });
         }
       }
