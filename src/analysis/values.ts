@@ -16,7 +16,7 @@
  * evaluated as described above, unchanged.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
-import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
+import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap, walkExpression } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
@@ -156,12 +156,52 @@ export function alternatives(module: Module, site: Site, opts: ExpandOptions = {
   return distinctSites(out);
 }
 
-/** Sites without repeats (instances of one resource often reach the same leaf). */
+const bindingIds = new WeakMap<object, number>();
+let nextBindingId = 1;
+
+/** A number per iteration binding set, so that leaves evaluated under different bindings stay apart. */
+function bindingId(site: Site): number {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return 0;
+  let id = bindingIds.get(names);
+  if (id === undefined) {
+    id = nextBindingId++;
+    bindingIds.set(names, id);
+  }
+  return id;
+}
+
+/** Whether `site`'s expression mentions a name its iteration binds (`each`, an iterator, a fixed `for` variable). */
+function readsBoundName(site: Site): boolean {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return false;
+  let found = false;
+  walkExpression(site.expr, (e) => {
+    if (found) return false;
+    if (e.kind === "AnonSymbol") found = true;
+    else if (e.kind === "ScopeTraversal") {
+      const root = e.traversal[0];
+      if (root && root.kind === "TraverseRoot" && names.has(root.name)) found = true;
+    }
+    return !found;
+  }, false);
+  return found;
+}
+
+/** Leaves whose parts a rule may evaluate further (under the leaf's bindings). */
+const COMPOUND = new Set(["Template", "For", "ObjectCons", "TupleCons", "FunctionCall", "Splat", "BinaryOp", "UnaryOp"]);
+
+/**
+ * Sites without repeats (instances of one resource often reach the same
+ * leaf): the same literal or reference at the same place is one; a compound
+ * leaf is kept once per binding of the iteration names.
+ */
 function distinctSites(sites: Site[]): Site[] {
   const seen = new Set<string>();
   const out: Site[] = [];
   for (const s of sites) {
-    const c = s.expr.kind === "LiteralValue" ? JSON.stringify(s.expr.value) : "";
+    const k0 = constantValue(s.expr);
+    const c = k0.known ? JSON.stringify(k0.value) : COMPOUND.has(s.expr.kind) && readsBoundName(s) ? `#${bindingId(s)}` : "";
     const k = `${s.file.path}:${s.expr.range.start.offset}:${s.expr.range.end.offset}:${s.expr.kind}:${c}`;
     if (seen.has(k)) continue;
     seen.add(k);

@@ -368,6 +368,10 @@ resource "x_cond_count" "c" {
   count = var.rke2 ? 2 : 1
   port  = [6443, 9345][count.index]
 }
+resource "x_element" "e" {
+  count = 3
+  port  = element([6443, 9345], count.index)
+}
 resource "x_zero" "z" {
   count = 0
   port  = 1
@@ -405,6 +409,11 @@ resource "x_reads" "r" {
   it("a conditional of constants: up to the largest, those above the smallest possible", () => {
     expect(keys("x_cond_count.c")).toEqual({ mode: "count", complete: true, keys: [[0, true], [1, false]] });
     expect(known(m, arg(m, "x_cond_count.c", ["port"]))).toEqual([6443, 9345]);
+  });
+
+  it("element() wraps around the list", () => {
+    const r = res(m, "x_element.e");
+    expect([0, 1, 2].map((i) => instanceArgument(m, r, i, "port").flatMap((s) => known(m, s)))).toEqual([[6443], [9345], [6443]]);
   });
 
   it("count = 0: no instance, no value", () => {
@@ -688,5 +697,208 @@ resource "x_splat" "s" {
       ["aws_instance.cp.0.id"],
       ["aws_instance.cp.1.id"],
     ]);
+  });
+});
+
+describe("alternatives across instances", () => {
+  const m = mod(`
+resource "aws_instance" "cp" {
+  for_each          = { a = "eu-west-1a", b = "eu-west-1b" }
+  availability_zone = each.value
+}
+resource "x_pid" "p" {
+  for_each    = aws_instance.cp
+  provider_id = format("aws:///%s/%s", each.value.availability_zone, each.value.id)
+  protocol    = "TCP"
+}
+`);
+
+  it("a template left unfolded is kept once per instance, each with its own bindings", () => {
+    const alts = alternatives(m, arg(m, "x_pid.p", ["provider_id"]));
+    expect(alts.map((a) => a.expr.kind)).toEqual(["Template", "Template"]);
+    const zones = alts.map((a) => {
+      const t = a.expr;
+      const interp = t.kind === "Template" ? t.parts.find((p) => p.kind === "TemplateInterp") : undefined;
+      return interp && interp.kind === "TemplateInterp" ? known(m, { ...a, expr: interp.expr }) : [];
+    });
+    expect(zones).toEqual([["eu-west-1a"], ["eu-west-1b"]]);
+  });
+
+  it("the same literal reached from every instance is one alternative", () => {
+    expect(lits(m, arg(m, "x_pid.p", ["protocol"]))).toEqual(['"TCP"']);
+  });
+});
+
+describe("string functions and contains under iteration", () => {
+  const m = mod(`
+variable "extra" {}
+locals {
+  listeners = { api = { protocol = "tcp" }, sup = { protocol = " Tcp " } }
+}
+resource "x_str" "s" {
+  for_each = local.listeners
+  protocol = upper(trimspace(each.value.protocol))
+  lower    = lower(each.key)
+}
+resource "x_contains" "c" {
+  for_each = { for k, v in local.listeners : k => v if contains(["sup"], k) }
+  name     = each.key
+}
+resource "x_contains_unknown" "c" {
+  for_each = { for k, v in local.listeners : k => v if contains(var.extra, k) }
+  name     = each.key
+}
+`);
+  it("lower, upper, trimspace fold per instance", () => {
+    expect(known(m, arg(m, "x_str.s", ["protocol"]))).toEqual(["TCP"]);
+    expect(known(m, arg(m, "x_str.s", ["lower"]))).toEqual(["api", "sup"]);
+  });
+  it("contains over a known list decides a for's if; over an unknown list the entries are possible", () => {
+    expect(instancesOf(m, res(m, "x_contains.c")).instances.map((i) => [i.key, i.certain])).toEqual([["sup", true]]);
+    expect(instancesOf(m, res(m, "x_contains_unknown.c")).instances.map((i) => [i.key, i.certain])).toEqual([
+      ["api", false],
+      ["sup", false],
+    ]);
+  });
+});
+
+describe("trails through for expressions and counts", () => {
+  const m = mod(`locals {
+  ports = [
+    { name = "api", port = 6443 },
+    { name = "sup", port = 9345 },
+  ]
+}
+resource "x_for" "f" {
+  for_each = { for p in local.ports : p.name => p }
+  port     = each.value.port
+}
+resource "x_count" "c" {
+  count = 2
+  port  = local.ports[count.index].port
+}
+`);
+  const hops = (s: Site) => (s.trail ?? []).map((h) => `${h.message} @${h.range.start.line}:${h.range.start.column}`);
+
+  it("each.value from a for over a local: the for_each, the local, the entry", () => {
+    const [s] = instanceArgument(m, res(m, "x_for.f"), "sup", "port");
+    const alts = alternatives(m, s!);
+    expect(alts.map((a) => [a.expr.kind === "LiteralValue" ? a.expr.value : a.expr.kind, hops(a)])).toEqual([
+      [9345, ["x_for.f for_each @8:14", 'x_for.f for_each["sup"] @8:49', "local.ports @2:11"]],
+    ]);
+  });
+
+  it("count.index: the count expression and the local indexed", () => {
+    const [s] = instanceArgument(m, res(m, "x_count.c"), 1, "port");
+    const alts = alternatives(m, s!);
+    expect(alts.map((a) => [a.expr.kind === "LiteralValue" ? a.expr.value : a.expr.kind, hops(a)])).toEqual([[9345, ["local.ports @2:11"]]]);
+  });
+});
+
+describe("JSON syntax", () => {
+  it("for_each, each.value and dynamic blocks with an iterator read the same as native syntax", () => {
+    const root = tempDir();
+    const json = {
+      locals: { rules: { api: { port: 6443 }, sup: { port: 9345 } } },
+      resource: {
+        x_sg: {
+          s: {
+            for_each: "${local.rules}",
+            port: "${each.value.port}",
+            dynamic: { ingress: { for_each: "${[each.value.port, 10250]}", iterator: "it", content: { from_port: "${it.value}" } } },
+          },
+        },
+      },
+    };
+    writeTree(root, { "m/main.tf.json": JSON.stringify(json, null, 2) });
+    const m = loadModule(`${root}/m`).root.expressions;
+    const r = res(m, "x_sg.s");
+    expect(instancesOf(m, r).instances.map((i) => i.key)).toEqual(["api", "sup"]);
+    expect(instanceArgument(m, r, "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, r, "sup", ["ingress", "from_port"]).map((s) => known(m, s))).toEqual([[9345], [10250]]);
+  });
+});
+
+describe("nested blocks of another resource", () => {
+  const m = mod(`
+locals {
+  ports = { api = 6443, sup = 9345 }
+}
+resource "aws_lb_target_group" "tg" {
+  for_each = local.ports
+  port     = each.value
+  health_check {
+    port     = each.key == "sup" ? 9345 : "traffic-port"
+    protocol = "TCP"
+  }
+}
+resource "x_probe" "p" {
+  for_each = local.ports
+  port     = aws_lb_target_group.tg[each.key].health_check[0].port
+  proto    = one(aws_lb_target_group.tg[each.key].health_check[*].protocol)
+  missing  = aws_lb_target_group.tg[each.key].health_check[3].port
+  ports    = aws_lb_target_group.tg[each.key].health_check[*].port
+}
+resource "aws_lb" "single" {
+  dynamic "subnet_mapping" {
+    for_each = ["a", "b"]
+    content {
+      subnet_id = "subnet-\${subnet_mapping.value}"
+    }
+  }
+}
+resource "x_single" "s" {
+  subnets = aws_lb.single.subnet_mapping[*].subnet_id
+}
+`);
+  it("x.block[0].arg reads the block's argument in the same instance", () => {
+    const r = res(m, "x_probe.p");
+    expect(instanceArgument(m, r, "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, r, "api", "port").flatMap((s) => known(m, s))).toEqual(["traffic-port"]);
+    expect(lits(m, arg(m, "x_probe.p", ["missing"]))).toEqual([]);
+  });
+
+  it("x.block[*].arg and one(...) over another instance's blocks, literal or dynamic", () => {
+    const r = res(m, "x_probe.p");
+    expect(instanceArgument(m, r, "sup", "proto").flatMap((s) => known(m, s))).toEqual(["TCP"]);
+    const [ports] = instanceArgument(m, r, "sup", "ports");
+    expect(listElements(m, ports!).map((e) => known(m, e.site))).toEqual([[9345]]);
+    expect(listElements(m, arg(m, "x_single.s", ["subnets"])).map((e) => known(m, e.site))).toEqual([["subnet-a"], ["subnet-b"]]);
+  });
+});
+
+describe("missing keys and try", () => {
+  const m = mod(`
+locals {
+  listeners = {
+    api = { port = 6443, health_port = 6443 }
+    sup = { port = 9345 }
+  }
+}
+resource "aws_lb_target_group" "tg" {
+  for_each = local.listeners
+  port     = each.value.port
+  check    = try(each.value.health_port, each.value.port)
+  fallback = lookup(each.value, "health_port", 1)
+}
+resource "x_other" "o" {
+  for_each = toset(["api", "gone"])
+  port     = aws_lb_target_group.tg[each.key].port
+}
+`);
+  const tg = res(m, "aws_lb_target_group.tg");
+
+  it("try: the first argument when the entry has it, the fallback when it certainly lacks it", () => {
+    expect(instanceArgument(m, tg, "api", "check").flatMap((s) => known(m, s))).toEqual([6443]);
+    expect(instanceArgument(m, tg, "sup", "check").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, tg, "api", "fallback").flatMap((s) => known(m, s))).toEqual([6443]);
+    expect(instanceArgument(m, tg, "sup", "fallback").flatMap((s) => known(m, s))).toEqual([1]);
+  });
+
+  it("a key the other resource certainly lacks gives nothing; a key it has, its value", () => {
+    const o = res(m, "x_other.o");
+    expect(instanceByKey(m, tg, "gone")).toBeNull();
+    expect(instanceArgument(m, o, "gone", "port").flatMap((s) => lits(m, s))).toEqual([]);
+    expect(instanceArgument(m, o, "api", "port").flatMap((s) => known(m, s))).toEqual([6443]);
   });
 });
