@@ -9,6 +9,7 @@ import { REFERENCE_OUTPUT_RULES } from "./reference-outputs.js";
 import { DEPTH_OUTPUT_RULES } from "./depth-outputs.js";
 import { DEPTH_POOL_RULES } from "./depth-pool.js";
 import { CONTROL_PLANE_MACHINE_RULES } from "./control-plane-machine.js";
+import { CONTROL_PLANE_LB_RULES } from "./control-plane-lb.js";
 
 export const ALL_RULES: readonly RuleDefinition[] = [
   ...SYNTAX_RULES,
@@ -17,6 +18,7 @@ export const ALL_RULES: readonly RuleDefinition[] = [
   ...DEPTH_OUTPUT_RULES,
   ...DEPTH_POOL_RULES,
   ...CONTROL_PLANE_MACHINE_RULES,
+  ...CONTROL_PLANE_LB_RULES,
 ];
 
 export function findRule(id: string): RuleDefinition | undefined {
