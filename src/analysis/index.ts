@@ -11,3 +11,4 @@ export * from "./locals.js";
 export * from "./references.js";
 export * from "./usage.js";
 export * from "./values.js";
+export * from "./paths.js";

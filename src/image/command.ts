@@ -140,6 +140,7 @@ function moduleLintFindings(
     const findings = outcome.report.findings.map((f) => ({
       ...f,
       file: inImage(f.file),
+      ...(f.related ? { related: f.related.map((r) => ({ ...r, file: inImage(r.file) })) } : {}),
       ...(f.suppressed ? { suppressed: { ...f.suppressed, file: inImage(f.suppressed.file) } } : {}),
     }));
     const sources = new Map<string, string>();

@@ -161,6 +161,8 @@ export function runServer(): Promise<never> {
   let debounceMs = DEFAULT_DEBOUNCE_MS;
   let reportUnusedIgnores = false;
   let watchDynamically = false;
+  /** The client shows a diagnostic's relatedInformation (the path a finding followed). */
+  let relatedInformation = false;
 
   const log = (text: string): void => {
     try {
@@ -406,7 +408,12 @@ export function runServer(): Promise<never> {
     const result: Result = { generation, outcome, opts, indexes: null, placed: new Map(), files: new Map(), read: new Set() };
     if (outcome.kind === "report") {
       result.indexes = new Indexes(outcome.report.sources, encoding);
-      result.placed = placeFindings(outcome.report, result.indexes);
+      const dir = outcome.report.dir;
+      result.placed = placeFindings(
+        outcome.report,
+        result.indexes,
+        relatedInformation ? (file) => uriOf(path.join(dir, ...file.split("/"))) : undefined,
+      );
       for (const u of outcome.load.units) {
         for (const f of u.allFiles) {
           result.files.set(f.path, f);
@@ -648,6 +655,7 @@ export function runServer(): Promise<never> {
       if (typeof init.debounceMs === "number" && init.debounceMs >= 0 && Number.isFinite(init.debounceMs)) debounceMs = init.debounceMs;
       if (typeof init.reportUnusedIgnores === "boolean") reportUnusedIgnores = init.reportUnusedIgnores;
       watchDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+      relatedInformation = params.capabilities.textDocument?.publishDiagnostics?.relatedInformation === true;
       return {
         capabilities: {
           positionEncoding: encoding,
