@@ -1,7 +1,8 @@
 import { defineRule } from "../../src/lint/types.js";
 import { constantValue } from "../../src/hcl/walk.js";
 import { fileOf } from "../../src/terraform/module.js";
-import { mayBeTrue } from "../../src/analysis/booleans.js";
+import { chainHops } from "../../src/analysis/paths.js";
+import { mayBeTrue } from "../../src/analysis/api-lb.js";
 
 export default defineRule({
   id: "machine/destroy-blocked",
@@ -18,12 +19,9 @@ export default defineRule({
       const attr = r.lifecycle.preventDestroyAttr;
       if (!attr) continue;
       const file = fileOf(r, attr);
-      const alt = mayBeTrue(module, { expr: attr.expr, file, via: [] });
-      if (!alt) continue;
-      const related = alt.via.flatMap((address) => {
-        const l = module.locals.get(address.slice("local.".length));
-        return l ? [{ file: l.file, range: l.attr.nameRange, message: address }] : [];
-      });
+      if (!mayBeTrue(module, { expr: attr.expr, file, via: [] })) continue;
+      // A value built from locals or variables: the first of them, followed.
+      const related = chainHops(module, ctx.graph.dependencies(attr.expr).values().next().value ?? null);
       const what = ctx.role === "machinepool" ? "the MachinePool" : "the Machine";
       const c = constantValue(attr.expr);
       const how = c.known && c.value === true ? "is" : "may be";

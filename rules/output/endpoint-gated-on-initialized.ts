@@ -1,17 +1,17 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import { fileOf } from "../../src/terraform/module.js";
-import { endpointBranches, endpointOutput, outputValueFile, resourcesBehindEndpoint } from "../../src/analysis/endpoint.js";
-import { chainHops, type Hop } from "../../src/analysis/chain-hops.js";
-import type { Local } from "../../src/terraform/model.js";
+import { endpointChoices, endpointOutput, resourcesBehindEndpoint } from "../../src/analysis/endpoint.js";
+import { chainHops, joinHops, localHop, resourceHop, type Hop } from "../../src/analysis/paths.js";
+import type { Local, Module } from "../../src/terraform/model.js";
 
 const INITIALIZED = "var.control_plane_initialized";
 
 const DEADLOCK =
   "control_plane_initialized stays false until the first control-plane Machine is up, and Cluster API creates no Machine before the endpoint is published: a deadlock";
 
-function localHops(via: readonly Local[]): Hop[] {
-  return via.map((l) => ({ file: l.file, range: l.attr.nameRange, message: `local.${l.name}` }));
+function localHops(module: Module, via: readonly Local[]): Hop[] {
+  return via.map((l) => localHop(module, l.name)).filter((h): h is Hop => h !== null);
 }
 
 export default defineRule({
@@ -28,7 +28,7 @@ export default defineRule({
     if (!output) return;
     const reported = new Set<Expression>();
 
-    for (const branch of endpointBranches(module, output)) {
+    for (const branch of endpointChoices(module, output)) {
       for (const cond of branch.conditions) {
         if (reported.has(cond.expr)) continue;
         const chain = ctx.graph.reaches(cond.expr, INITIALIZED);
@@ -38,7 +38,7 @@ export default defineRule({
           message: `control_plane_endpoint publishes its value only when this condition, which depends on ${INITIALIZED}, is ${cond.holds}; ${DEADLOCK}. Publish the endpoint whatever control_plane_initialized says`,
           file: cond.file,
           range: cond.expr.range,
-          related: [...localHops(cond.via), ...chainHops(module, cond.file, chain)],
+          related: joinHops(localHops(module, cond.via), chainHops(module, chain)),
         });
       }
       if (reported.has(branch.expr)) continue;
@@ -49,11 +49,10 @@ export default defineRule({
         message: `This control_plane_endpoint value depends on ${INITIALIZED}; ${DEADLOCK}. Build the endpoint from the load balancer or address alone`,
         file: branch.file,
         range: branch.expr.range,
-        related: [...localHops(branch.via), ...chainHops(module, branch.file, chain)],
+        related: joinHops(localHops(module, branch.via), chainHops(module, chain)),
       });
     }
 
-    const outFile = outputValueFile(output);
     for (const { resource, chain: toResource } of resourcesBehindEndpoint(ctx.graph, output)) {
       for (const gate of [resource.count, resource.forEach]) {
         if (!gate) continue;
@@ -65,10 +64,7 @@ export default defineRule({
           message: `${resource.address} is behind control_plane_endpoint, but its ${meta} depends on ${INITIALIZED}, so it is not created until a control-plane Machine exists; ${DEADLOCK}. Gate it on var.control_plane_endpoint instead (count = var.control_plane_endpoint == null ? 1 : 0)`,
           file,
           range: gate.expr.range,
-          related: [
-            ...chainHops(module, outFile, toResource, (s) => (s.address === resource.address ? `control_plane_endpoint reads ${s.address}` : s.address)),
-            ...chainHops(module, file, chain),
-          ],
+          related: joinHops(chainHops(module, toResource.slice(0, -1)), [resourceHop(resource)], chainHops(module, chain, resource)),
         });
       }
     }

@@ -21,8 +21,12 @@ export interface BranchCondition {
   via: readonly Local[];
 }
 
-/** One value the endpoint output may take that the module itself builds. */
-export interface EndpointBranch {
+/**
+ * One value the endpoint output may take that the module itself builds,
+ * with the conditions that select it (api-lb.ts `endpointBranches` gives
+ * the same branches as objects with a host, without the conditions).
+ */
+export interface EndpointChoice {
   expr: Expression;
   file: SourceFile;
   /** The conditions that select this branch, outermost first. */
@@ -57,8 +61,8 @@ function isInputPassThrough(e: Expression): boolean {
  * `try` and `coalesce`; null literals and `var.control_plane_endpoint` itself
  * are dropped.
  */
-export function endpointBranches(module: Module, output: Output & { value: Expression }): EndpointBranch[] {
-  const out: EndpointBranch[] = [];
+export function endpointChoices(module: Module, output: Output & { value: Expression }): EndpointChoice[] {
+  const out: EndpointChoice[] = [];
   const visit = (expr: Expression, file: SourceFile, conditions: BranchCondition[], via: Local[], depth: number): void => {
     if (depth > MAX_DEPTH || out.length >= MAX_BRANCHES) return;
     const e = unwrap(expr);
