@@ -7,6 +7,7 @@ export * from "./autoscaling.js";
 export * from "./derivation.js";
 export * from "./functions.js";
 export * from "./guards.js";
+export * from "./iteration.js";
 export * from "./locals.js";
 export * from "./references.js";
 export * from "./usage.js";

@@ -14,6 +14,7 @@ import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstV
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
+import { iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -29,6 +30,14 @@ export interface Site {
   scope?: ReadonlyMap<string, Binding | null>;
   /** What the conditions guarding this expression tell (`x != null ? <here> : ...`). */
   facts?: Facts;
+  /**
+   * Iteration (iteration.ts): set on sites made by `resourceSite`, and kept
+   * on everything reached from them. Binds `each`, `count`, `dynamic`
+   * iterators and `for` variables fixed to one element, and turns on the
+   * per-instance evaluation (traversals into locals and resources, indexes,
+   * splats, templates, `format`). Sites without it are evaluated as before.
+   */
+  iter?: IterScope;
 }
 
 /** A `for` value variable: the collection it iterates and the `if` clause that filters it. */
@@ -36,6 +45,8 @@ export interface Binding {
   collection: Site;
   name: string;
   condition: Expression | null;
+  /** Set on the key variable of a `for` (`k` of `for k, v in ...`): the name of its value variable. */
+  keyOf?: string;
 }
 
 /** Roots of names that mean the same thing everywhere in a module (not `for` variables). */
@@ -50,9 +61,15 @@ const MAX_DEPTH = 200;
  */
 const MAX_STEPS = 5000;
 
-interface Budget {
+/** @internal Shared by one question's expansions (iteration.ts uses it). */
+export interface Budget {
   steps: number;
+  /** Set when a traversal certainly fails (an attribute or key an object certainly lacks). */
+  missing?: boolean;
 }
+
+/** @internal The step limit of one question. */
+export const STEP_LIMIT = MAX_STEPS;
 
 /** Functions whose result is one of their arguments. */
 const PICK_ONE = new Set(["try", "coalesce"]);
@@ -76,7 +93,7 @@ export function followLocal(module: Module, site: Site): Site | null {
   // A local's value is evaluated on its own: no `for` variables are in scope,
   // but what is known of module-wide names still holds.
   const facts = filterFacts(site.facts, (k) => GLOBAL_ROOTS.has(factRoot(k)));
-  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}) };
+  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: EMPTY_ITER } : {}) };
 }
 
 /** Parentheses and exact local references only: the one value `site` certainly is. */
@@ -105,13 +122,36 @@ export interface ExpandOptions {
  * constant contributes only its live branch.
  */
 export function alternatives(module: Module, site: Site, opts: ExpandOptions = {}): Site[] {
-  return alternativesWithin(module, site, opts, { steps: 0 });
+  const budget: Budget = { steps: 0 };
+  if (!site.iter?.pending) return alternativesWithin(module, site, opts, budget);
+  // One instance at a time, so that `each.key` and `each.value` stay together.
+  return distinctSites(splitInstances(module, site, budget).flatMap((s) => alternativesWithin(module, s, opts, budget)));
 }
 
-function alternativesWithin(module: Module, site: Site, opts: ExpandOptions, budget: Budget): Site[] {
+/** Sites without repeats (instances of one resource often reach the same leaf). */
+function distinctSites(sites: Site[]): Site[] {
+  const seen = new Set<string>();
+  const out: Site[] = [];
+  for (const s of sites) {
+    const c = s.expr.kind === "LiteralValue" ? JSON.stringify(s.expr.value) : "";
+    const k = `${s.file.path}:${s.expr.range.start.offset}:${s.expr.range.end.offset}:${s.expr.kind}:${c}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(s);
+  }
+  return out;
+}
+
+/** @internal The alternatives of `site` within one question's budget. */
+export function alternativesWithin(module: Module, site: Site, opts: ExpandOptions, budget: Budget): Site[] {
   const out: Site[] = [];
   expand(module, site, opts, out, 0, budget);
   return out;
+}
+
+/** @internal Expand `site` into `out` (iteration.ts calls back into the expansion). */
+export function expandInto(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
+  expand(module, site, opts, out, depth, budget);
 }
 
 function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
@@ -127,6 +167,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
     for (const x of sub) if (!isNullLiteral(x.expr)) out.push(x);
     return;
   }
+  if (here.iter && iterationExpand(module, here, opts, out, depth, budget)) return;
   if (e.kind === "ScopeTraversal" && iterationValues(module, here, e, opts, out, depth, budget)) return;
   const local = followLocal(module, here);
   if (local) {
@@ -161,6 +202,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
           return;
         }
         for (const a of e.args) {
+          if (e.name === "try" && here.iter && tryFirstSucceeds(module, { ...here, expr: a }, opts, out, depth + 1, budget)) return;
           const sub: Site[] = [];
           expand(module, { ...here, expr: a }, opts, sub, depth + 1, budget);
           // coalesce() never returns null or "": it skips them.
@@ -201,14 +243,16 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
  * the collection (with an `if` clause, those that may pass it), and the
  * body knows what the `if` clause tells.
  */
-function forBody(site: Site, e: ForExpr, body: Expression): Site {
+export function forBody(site: Site, e: ForExpr, body: Expression): Site {
   const scope = new Map(site.scope ?? []);
-  if (e.keyVar) scope.set(e.keyVar, null);
-  scope.set(e.valVar, { collection: { ...site, expr: e.collection }, name: e.valVar, condition: e.condition });
+  const collection: Site = { ...site, expr: e.collection };
+  if (e.keyVar) scope.set(e.keyVar, site.iter ? { collection, name: e.keyVar, condition: e.condition, keyOf: e.valVar } : null);
+  scope.set(e.valVar, { collection, name: e.valVar, condition: e.condition });
   const rebound = (k: string): boolean => factRoot(k) !== e.valVar && factRoot(k) !== e.keyVar;
   const outer = filterFacts(site.facts, rebound);
   const facts = e.condition ? joinFacts(outer, factsUnder(e.condition, true)) : outer;
-  return { ...site, expr: body, scope, facts };
+  const iter = site.iter ? withoutNames(site.iter, [e.valVar, e.keyVar]) : undefined;
+  return { ...site, expr: body, scope, facts, ...(iter ? { iter } : {}) };
 }
 
 /**
@@ -255,7 +299,7 @@ function iterationValues(module: Module, site: Site, e: ScopeTraversal, opts: Ex
   const root = e.traversal[0];
   if (!root || root.kind !== "TraverseRoot" || !site.scope?.has(root.name)) return false;
   const binding = site.scope.get(root.name);
-  if (!binding) return true;
+  if (!binding || binding.keyOf !== undefined) return true;
   const steps = e.traversal.slice(1);
   if (steps.length > 1 || (steps.length === 1 && steps[0]!.kind !== "TraverseAttr")) return true;
   const attr = steps.length === 1 && steps[0]!.kind === "TraverseAttr" ? steps[0]!.name : null;
@@ -424,7 +468,9 @@ function objectViewsOf(module: Module, alt: Site, fromFor: boolean, depth: numbe
 export function objectViews(module: Module, site: Site, fromFor = false): ObjectView[] {
   const out: ObjectView[] = [];
   const budget: Budget = { steps: 0 };
-  for (const alt of alternativesWithin(module, site, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
+    for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  }
   return out;
 }
 
@@ -440,7 +486,8 @@ export interface Element {
 /** The elements `site` (a list value) may hold: tuple elements, `for` results, through concat/flatten/conditionals. */
 export function listElements(module: Module, site: Site): Element[] {
   const out: Element[] = [];
-  collectElements(module, site, out, 0, false, { steps: 0 });
+  const budget: Budget = { steps: 0 };
+  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
   return out;
 }
 
@@ -485,7 +532,8 @@ function pushElement(module: Module, el: Site, fromFor: boolean, out: Element[],
 export function certainLists(module: Module, site: Site): Site[][] {
   const lists: Site[][] = [];
   const budget: Budget = { steps: 0 };
-  for (const alt of alternativesWithin(module, site, {}, budget)) {
+  const sites = site.iter?.pending ? splitInstances(module, site, budget) : [site];
+  for (const alt of sites.flatMap((s) => alternativesWithin(module, s, {}, budget))) {
     const elems = certainElements(module, alt, 0, budget);
     if (elems) lists.push(elems);
   }
