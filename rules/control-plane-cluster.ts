@@ -6,5 +6,6 @@
 import type { RuleDefinition } from "../src/lint/types.js";
 import endpointGatedOnInitialized from "./output/endpoint-gated-on-initialized.js";
 import destroyBlocked from "./machine/destroy-blocked.js";
+import sgControlPlanePorts from "./cluster/sg-control-plane-ports.js";
 
-export const CONTROL_PLANE_CLUSTER_RULES: readonly RuleDefinition[] = [endpointGatedOnInitialized, destroyBlocked];
+export const CONTROL_PLANE_CLUSTER_RULES: readonly RuleDefinition[] = [endpointGatedOnInitialized, destroyBlocked, sgControlPlanePorts];
