@@ -7,5 +7,15 @@ import type { RuleDefinition } from "../src/lint/types.js";
 import endpointGatedOnInitialized from "./output/endpoint-gated-on-initialized.js";
 import destroyBlocked from "./machine/destroy-blocked.js";
 import sgControlPlanePorts from "./cluster/sg-control-plane-ports.js";
+import lbUngatedOnEndpointInput from "./cluster/lb-ungated-on-endpoint-input.js";
+import exportsLbBackend from "./cluster/exports-lb-backend.js";
+import lbRegistrationInCluster from "./cluster/lb-registration-in-cluster.js";
 
-export const CONTROL_PLANE_CLUSTER_RULES: readonly RuleDefinition[] = [endpointGatedOnInitialized, destroyBlocked, sgControlPlanePorts];
+export const CONTROL_PLANE_CLUSTER_RULES: readonly RuleDefinition[] = [
+  endpointGatedOnInitialized,
+  destroyBlocked,
+  sgControlPlanePorts,
+  exportsLbBackend,
+  lbRegistrationInCluster,
+  lbUngatedOnEndpointInput,
+];
