@@ -1,7 +1,7 @@
 import { defineRule } from "../../src/lint/types.js";
 import { findArguments, fileOf } from "../../src/terraform/module.js";
 import { apiLoadBalancer } from "../../src/analysis/api-lb.js";
-import { chainHops, joinHops } from "../../src/analysis/paths.js";
+import { chainHops, iterationHop, joinHops } from "../../src/analysis/paths.js";
 import { argumentDependencies, joinTargets, membershipsInto } from "../_lib/backend-groups.js";
 
 export default defineRule({
@@ -30,11 +30,13 @@ export default defineRule({
             const key = `${resource.address}\u0000${m.range.start.offset}`;
             if (done.has(key)) continue;
             done.add(key);
+            // Reached through each.* / count.index: the iteration is the first hop.
+            const iteration = graph.dependencies(m.expr).has(data) ? null : iterationHop(resource, resource.forEach ? "for_each" : "count");
             ctx.report({
               message: `${resource.address} registers members found by ${data} in the API backend group ${group.resource.address} from the cluster module: the cluster is applied before any control-plane machine exists and is not applied again when machines come and go, so new machines are never registered and deleted ones stay. Register each instance from the machine module, in its own state`,
               file: fileOf(resource, m.attr ?? m.expr),
               range: m.expr.range,
-              related: joinHops(chainHops(module, deps.get(data)!, resource), group.hops),
+              related: joinHops([iteration], chainHops(module, deps.get(data)!, resource), group.hops),
             });
           }
         }
