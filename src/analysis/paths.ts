@@ -15,15 +15,18 @@
  *   holding the next reference (`aws_launch_template.pool.user_data`), or,
  *   where the path ends, its declaration header;
  * - `each.*` / `count.index`: the `for_each` / `count` expression of the
- *   resource the reference is in.
+ *   resource the reference is in; one instance's `for_each` entry, or one
+ *   entry of a local map, where the map is written (`forEachEntryHop`,
+ *   `mapEntryHop`).
  * A step that names nothing in the module (an undeclared local, `path.*`)
  * adds no hop. Hops are never repeated.
  */
-import type { Attribute, Block, Body, Range } from "../hcl/ast.js";
+import type { Attribute, Block, Body, Expression, Range } from "../hcl/ast.js";
+import { objectKeyName } from "../hcl/walk.js";
 import type { ChainStep } from "../terraform/graph-api.js";
-import type { Declared, Module, ModuleCall, Resource, SourceFile } from "../terraform/model.js";
+import type { Declared, Module, ModuleCall, Output, Resource, SourceFile } from "../terraform/model.js";
 import { fileOf } from "../terraform/module.js";
-import type { Site } from "./values.js";
+import { resolveStrict, type Site } from "./values.js";
 
 /** One hop, as `ctx.report({ related })` takes it. */
 export interface Hop {
@@ -86,6 +89,12 @@ export function moduleArgumentHop(call: ModuleCall, name: string): Hop | null {
   return { file: fileOf(call, attr), range: attr.expr.range, message: `module.${call.name}.${name}` };
 }
 
+/** An output's value expression, labelled `output.provider_id_list`. */
+export function outputHop(output: Output): Hop | null {
+  if (!output.valueAttr || !output.value) return null;
+  return { file: fileOf(output, output.valueAttr), range: output.value.range, message: `output.${output.name}` };
+}
+
 /** The `for_each` / `count` expression of a resource or module call, labelled `aws_instance.node for_each`. */
 export function iterationHop(decl: Resource | ModuleCall, kind: "for_each" | "count"): Hop | null {
   const attr = kind === "for_each" ? decl.forEach : decl.count;
@@ -94,8 +103,58 @@ export function iterationHop(decl: Resource | ModuleCall, kind: "for_each" | "co
   return { file: fileOf(decl, attr), range: attr.expr.range, message: `${label} ${kind}` };
 }
 
-/** The locals a values Site passed through (see values.ts), as hops. */
-export function siteHops(module: Module, site: Pick<Site, "via">): Hop[] {
+/**
+ * The entry under `key` of the map or object `expr` certainly is (through
+ * parentheses and locals): its value expression, with the locals passed.
+ */
+function entryOf(module: Module, file: SourceFile, expr: Expression, key: string): { hop: Range; file: SourceFile; via: string[] } | null {
+  const s = resolveStrict(module, { expr, file, via: [] });
+  if (s.expr.kind !== "ObjectCons") return null;
+  // The last item with the key wins, as in Terraform.
+  for (let i = s.expr.items.length - 1; i >= 0; i--) {
+    const item = s.expr.items[i]!;
+    if (objectKeyName(item) === key) return { hop: item.value.range, file: s.file, via: [...s.via] };
+  }
+  return null;
+}
+
+/**
+ * The entry `key` of a local map (`local.api_ports["kube_apiserver"]`): the
+ * entry's value, labelled so; null when the local is not certainly a map
+ * literal holding that key.
+ */
+export function mapEntryHop(module: Module, localName: string, key: string): Hop | null {
+  const bare = localName.startsWith("local.") ? localName.slice(6) : localName;
+  const local = module.locals.get(bare);
+  if (!local) return null;
+  const entry = entryOf(module, local.file, local.value, key);
+  if (!entry) return null;
+  return { file: entry.file, range: entry.hop, message: `local.${bare}[${JSON.stringify(key)}]` };
+}
+
+/**
+ * The `for_each` entry of one instance (`each.key` = `key`) of a resource or
+ * module call: the entry's value where the map is written (in the
+ * `for_each` itself or in the local it names), labelled
+ * `aws_lb_listener.api["https"] (for_each entry)`; null when the entry
+ * cannot be told for certain.
+ */
+export function forEachEntryHop(module: Module, decl: Resource | ModuleCall, key: string): Hop | null {
+  if (!decl.forEach) return null;
+  const entry = entryOf(module, fileOf(decl, decl.forEach), decl.forEach.expr, key);
+  if (!entry) return null;
+  const label = "address" in decl ? decl.address : `module.${decl.name}`;
+  return { file: entry.file, range: entry.hop, message: `${label}[${JSON.stringify(key)}] (for_each entry)` };
+}
+
+/**
+ * What a values Site followed (see values.ts), as hops: its `trail` when the
+ * analysis kept one (iteration: locals, `for_each`/`count` expressions,
+ * entries, other instances' arguments, each already a hop), else the locals
+ * of its `via`.
+ */
+export function siteHops(module: Module, site: Pick<Site, "via"> & { trail?: readonly Hop[] }): Hop[] {
+  if (site.trail && site.trail.length > 0) return joinHops(site.trail);
   return localHops(module, site.via);
 }
 
@@ -114,6 +173,19 @@ function attributeHolding(body: Body, range: Range, prefix: string): { attr: Att
     if (inner) return inner;
   }
   return null;
+}
+
+/**
+ * The argument of a resource or module call whose expression holds `range`
+ * (a reference found in it), labelled with its path
+ * (`aws_autoscaling_group.pool.max_size`); null when none does.
+ */
+export function holdingArgumentHop(decl: Resource | ModuleCall, range: Range): Hop | null {
+  const body = "address" in decl ? decl.body : decl.block.body;
+  const held = attributeHolding(body, range, "");
+  if (!held) return null;
+  if ("address" in decl) return argumentHop(decl, held.attr, held.path);
+  return { file: fileOf(decl, held.attr), range: held.attr.expr.range, message: `module.${decl.name}.${held.path}` };
 }
 
 /** The hop of a resource, data source or module call on a path: the argument holding `next`, else its header. */

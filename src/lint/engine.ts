@@ -209,9 +209,14 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
     file,
     range,
     message: input.message,
-    ...(input.related && input.related.length > 0 ? { related: checkedRelated(input.related, knownFiles) } : {}),
+    ...(input.related !== undefined && input.related !== null ? relatedOf(checkedRelated(input.related, knownFiles)) : {}),
     ...(input.fix ? { fix: withinOf(input.fix, file === "" ? undefined : file, input.range, unit) } : {}),
   };
+}
+
+/** An empty path is no path (formats then show nothing extra). */
+function relatedOf(related: RelatedLocation[]): { related?: RelatedLocation[] } {
+  return related.length > 0 ? { related } : {};
 }
 
 function checkedRelated(related: ReportInput["related"], knownFiles: ReadonlySet<string>): RelatedLocation[] {

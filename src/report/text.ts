@@ -6,7 +6,7 @@
  *     12:11  warning  provider_id_list is not wrapped in sort()  output/provider-id-list-shape
  *         12 |   value = local.ids
  *            |           ^^^^^^^^^
- *       via modules/pool/locals.tf:3:9  local.ids
+ *     via modules/pool/locals.tf:3:9  local.ids
  *
  *   modules/pool
  *     -      error    output "health" is not declared  output/health
@@ -17,8 +17,9 @@
  *
  * A finding that followed a value (Finding.related) lists each hop on a
  * "via" line under its frame. Paths are relative to the working directory.
- * Suppressed findings are not shown (only counted). With several modules each gets a section headed by
- * its path, followed by a grand total. Colours only when `opts.color`.
+ * Suppressed findings are not shown (only counted). With several modules
+ * each gets a section headed by its path, followed by a grand total.
+ * Colours only when `opts.color`.
  */
 import pc from "picocolors";
 import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";

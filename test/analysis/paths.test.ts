@@ -11,6 +11,8 @@ import { alternatives } from "../../src/analysis/values.js";
 import {
   argumentHop,
   chainHops,
+  forEachEntryHop,
+  mapEntryHop,
   type Hop,
   iterationHop,
   joinHops,
@@ -61,11 +63,37 @@ output "ids" {
 }
 `;
 
+const LB = `locals {
+  api_ports = {
+    kube_apiserver = 6443
+    "supervisor"   = 9345
+    supervisor     = 9346
+  }
+  listeners = (local.api_ports)
+}
+
+resource "aws_lb_listener" "api" {
+  for_each = local.listeners
+  port     = each.value
+}
+
+resource "aws_lb_listener" "inline" {
+  for_each = { https = 443 }
+  port     = each.value
+}
+
+resource "aws_lb_listener" "unknown" {
+  for_each = var.zones
+  port     = 80
+}
+`;
+
 function load() {
   const root = tempDir();
   writeTree(root, {
     "m/variables.tf": VARIABLES,
     "m/main.tf": MAIN,
+    "m/lb.tf": LB,
     "m/child/main.tf": 'variable "data" {}\noutput "out" {\n  value = var.data\n}\n',
   });
   const unit = loadModule(`${root}/m`).root;
@@ -160,9 +188,31 @@ describe("analysis/paths", () => {
     expect(alt!.via).toEqual(["local.payload"]);
     const hops = siteHops(module, alt!);
     expect(plain(hops)).toEqual(["main.tf 2:15-2:33 local.payload"]);
+    // A site that kept a trail (the iteration analysis) gives its trail, each hop once.
+    const entry = { file: tpl.file, range: tokens.expr.range, message: "entry" };
+    expect(plain(siteHops(module, { via: ["local.payload"], trail: [entry, entry, hops[0]!] }))).toEqual(["main.tf 10:19-10:32 entry", "main.tf 2:15-2:33 local.payload"]);
     expect(plain(joinHops(hops, [null, localHop(module, "payload"), variableHop(module, "bootstrap_data")], hops))).toEqual([
       "main.tf 2:15-2:33 local.payload",
       "variables.tf 1:1-1:26 var.bootstrap_data (variable)",
+    ]);
+  });
+
+  it("points at one entry of a local map and at the for_each entry of one instance", () => {
+    const { module } = load();
+    expect(plain([mapEntryHop(module, "local.api_ports", "kube_apiserver"), mapEntryHop(module, "api_ports", "supervisor"), mapEntryHop(module, "listeners", "supervisor"), mapEntryHop(module, "api_ports", "etcd"), mapEntryHop(module, "missing", "x")])).toEqual([
+      'lb.tf 3:22-3:26 local.api_ports["kube_apiserver"]',
+      // The later item with the same key wins.
+      'lb.tf 5:22-5:26 local.api_ports["supervisor"]',
+      'lb.tf 5:22-5:26 local.listeners["supervisor"]',
+      null,
+      null,
+    ]);
+    const entry = (address: string, key: string) => forEachEntryHop(module, module.resources.get(address)!, key);
+    expect(plain([entry("aws_lb_listener.api", "kube_apiserver"), entry("aws_lb_listener.inline", "https"), entry("aws_lb_listener.unknown", "a"), entry("aws_instance.node", "a")])).toEqual([
+      'lb.tf 3:22-3:26 aws_lb_listener.api["kube_apiserver"] (for_each entry)',
+      'lb.tf 16:24-16:27 aws_lb_listener.inline["https"] (for_each entry)',
+      null,
+      null,
     ]);
   });
 });
