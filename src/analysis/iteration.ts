@@ -39,7 +39,7 @@ import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Rang
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
 import { blocksOf, fileOf } from "../terraform/module.js";
 import type { Module, Resource, SourceFile } from "../terraform/model.js";
-import { alternativesWithin, expandInto, forBody, STEP_LIMIT, type Budget, type ExpandOptions, type Site } from "./values.js";
+import { expandInto, forBody, STEP_LIMIT, type Budget, type Element, type ExpandOptions, type Site, type TrailHop } from "./values.js";
 
 // ------------------------------------------------------------------ types
 
@@ -62,6 +62,10 @@ export interface IterBinding {
   role: "entry" | "count" | "var";
   key: IterValue | null;
   value: IterValue | null;
+  /** The hop of the iterated expression (`for_each`, `count`, a dynamic block's `for_each`). */
+  origin?: TrailHop;
+  /** The hop of the entry this binding stands for (`local.api_ports["kube_apiserver"]`). */
+  entry?: TrailHop;
 }
 
 /** What is still to be split into instances (sites made by `resourceSite`). */
@@ -86,6 +90,8 @@ export interface Entry {
   keyConst: string | number | null;
   value: IterValue | null;
   certain: boolean;
+  /** The entry of a `for` over a collection of unknown elements: it stands for each of them. */
+  generic?: boolean;
 }
 
 /** The entries of a collection; `complete` is false when there may be others (or their number is unknown). */
@@ -112,7 +118,9 @@ export interface Instance {
  * others than those listed, or their number is unknown (`count =
  * var.n`, `for_each = var.m`): then an instance with a null key stands for
  * the unknown ones, so that arguments not depending on the key still
- * evaluate. A `count` that is certainly 0 gives no instance.
+ * evaluate. A `count` that is certainly 0 gives no instance. A key whose
+ * entry differs between branches (`merge(m, var.x ? { b = 2 } : {})`)
+ * appears once per branch, each possible.
  */
 export interface Instances {
   mode: "single" | "count" | "for_each";
@@ -182,17 +190,23 @@ export function instanceSite(module: Module, resource: Resource, instance: Insta
 
 const instancesCache = new WeakMap<Resource, Instances>();
 const computing = new Set<Resource>();
+/** Resources whose instances are computed inside each other's (`for_each = aws_x.prev`, chained). */
+const MAX_NESTED_RESOURCES = 24;
 
 /** The instances of `resource` (computed once per resource). */
 export function instancesOf(module: Module, resource: Resource): Instances {
   const cached = instancesCache.get(resource);
   if (cached) return cached;
-  if (computing.has(resource)) return unknownInstances(resource);
+  if (computing.has(resource) || computing.size >= MAX_NESTED_RESOURCES) return unknownInstances(resource);
   computing.add(resource);
   try {
-    const result = computeInstances(module, resource, { steps: 0 });
+    const result = computeInstances(module, resource, { steps: 0 }, computing.size * 8);
     instancesCache.set(resource, result);
     return result;
+  } catch (err) {
+    // Nesting too deep for the stack: nothing is known of the instances.
+    if (err instanceof RangeError) return unknownInstances(resource);
+    throw err;
   } finally {
     computing.delete(resource);
   }
@@ -210,8 +224,12 @@ export function instanceByKey(module: Module, resource: Resource, key: string | 
  * `instance` may be given by key (`instanceByKey`).
  */
 export function instanceArgument(module: Module, resource: Resource, instance: Instance | string | number, path: string | readonly string[]): Site[] {
-  const inst = typeof instance === "object" ? instance : instanceByKey(module, resource, instance);
-  if (!inst) return [];
+  if (typeof instance !== "object") {
+    // Every instance with that key (one per branch when its entry differs between branches).
+    const same = instancesOf(module, resource).instances.filter((i) => i.key !== null && String(i.key) === String(instance));
+    return same.flatMap((i) => instanceArgument(module, resource, i, path));
+  }
+  const inst = instance;
   const steps = typeof path === "string" ? [path] : path;
   if (steps.length === 0) return [];
   if (steps.length === 1) {
@@ -258,7 +276,7 @@ export function dynamicBlocks(module: Module, resource: Resource, path: string |
       const name = iteratorName(d);
       for (const entry of entries) {
         const inner = new Map(names);
-        inner.set(name, { role: "entry", key: entry.key, value: entry.value });
+        inner.set(name, dynamicBinding(resource, d, entry));
         for (const c of blocksOf(d.body, "content")) {
           if (last) set.blocks.push({ resource, instance: inst, block: c, dynamic: d, certain: certain && entry.certain, iter: { names: inner } });
           else walk(c.body, inner, i + 1, certain && entry.certain, inst);
@@ -299,6 +317,38 @@ export function collectionEntries(module: Module, site: Site, forEach = false): 
 
 // -------------------------------------------------- internal, for values.ts
 
+/**
+ * The elements of a list-like alternative in iteration mode (values.ts
+ * `listElements`): one per entry, each with its variables bound; an entry
+ * standing for unknown elements is `fromFor`.
+ */
+export function iterationElements(module: Module, alt: Site, depth: number, budget: Budget): Element[] {
+  const r = entriesOfLeaf(module, alt, "list", depth, budget);
+  if (!r) return [];
+  const out: Element[] = [];
+  for (const x of r.entries) {
+    if (!x.value) continue;
+    out.push({ site: valueSite(x.value, alt), fromFor: x.generic === true });
+  }
+  return out;
+}
+
+/** A value as a site: itself, or a reference naming the instance or resource (unknown for tuples and unknown keys). */
+function valueSite(v: IterValue, at: Site): Site {
+  switch (v.kind) {
+    case "site":
+      return v.site;
+    case "instance": {
+      const t = instanceTraversal(v.resource, v.instance, at);
+      return t ? { ...at, expr: t } : at;
+    }
+    case "resource":
+      return { ...at, expr: resourceTraversal(v.resource, at.expr.range) };
+    case "tuple":
+      return at;
+  }
+}
+
 /** The iteration scope without `names` (a `for` rebinds them). */
 export function withoutNames(iter: IterScope, names: readonly (string | null)[]): IterScope {
   if (!names.some((n) => n !== null && iter.names.has(n))) return iter;
@@ -326,7 +376,7 @@ export function splitInstances(module: Module, site: Site, budget: Budget): Site
         for (const entry of dynamicEntries(module, p.resource, d, n, budget).entries) {
           if (next.length >= MAX_ENTRIES) break;
           const m = new Map(n);
-          m.set(name, { role: "entry", key: entry.key, value: entry.value });
+          m.set(name, dynamicBinding(p.resource, d, entry));
           next.push(m);
         }
       }
@@ -382,7 +432,9 @@ export function iterationExpand(module: Module, site: Site, opts: ExpandOptions,
           if (forBinding.condition && foldBool(module, { ...fixed, expr: forBinding.condition }, depth + 1, budget) === false) continue;
           const v = forBinding.keyOf !== undefined ? entry.key : entry.value;
           if (v) walkPath(module, v, e.traversal.slice(1), 0, site, opts, out, depth + 1, budget);
+          else out.push(site);
         }
+        if (!coll.complete) out.push(site);
         return true;
       }
       if (site.scope?.has(root.name)) return true;
@@ -446,14 +498,37 @@ type Step = Traverser | { kind: "KeyExpr"; key: Site; range?: Range };
 
 function boundTraversal(module: Module, site: Site, binding: IterBinding, rest: Traverser[], opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
   if (binding.role === "var") {
-    if (binding.value) walkPath(module, binding.value, rest, 0, site, opts, out, depth + 1, budget);
+    if (binding.value) walkPath(module, withTrail(binding.value, site.trail, binding), rest, 0, site, opts, out, depth + 1, budget);
+    else out.push(site);
     return;
   }
   const first = rest[0];
   if (!first || first.kind !== "TraverseAttr") return;
   const head = binding.role === "count" ? (first.name === "index" ? binding.key : null) : first.name === "key" ? binding.key : first.name === "value" ? binding.value : null;
-  if (head) walkPath(module, head, rest.slice(1), 0, site, opts, out, depth + 1, budget);
+  if (head) walkPath(module, withTrail(head, site.trail, binding), rest.slice(1), 0, site, opts, out, depth + 1, budget);
   else out.push(site);
+}
+
+/** `val` reached from a site with `trail` through `binding`: the iteration's hops around the value's own. */
+function withTrail(val: IterValue, trail: readonly TrailHop[] | undefined, binding: IterBinding): IterValue {
+  if (val.kind !== "site") return val;
+  const hops = [...(trail ?? []), ...(binding.origin ? [binding.origin] : []), ...(val.site.trail ?? []), ...(binding.entry ? [binding.entry] : [])];
+  const seen = new Set<string>();
+  const joined = hops.filter((h) => {
+    const k = `${h.file.path}\u0000${h.range.start.offset}\u0000${h.range.end.offset}\u0000${h.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  return { kind: "site", site: { ...val.site, trail: joined } };
+}
+
+/** The hop of an entry: its value (or key), labelled with the collection (`local.ports["api"]`). */
+function entryHop(entry: Entry, fallback: string): TrailHop | undefined {
+  const v = entry.value?.kind === "site" ? entry.value.site : entry.key?.kind === "site" ? entry.key.site : null;
+  if (!v) return undefined;
+  const name = v.via.length > 0 ? v.via[v.via.length - 1]! : fallback;
+  return { file: v.file, range: v.expr.range, message: entry.keyConst === null ? `${name} entry` : `${name}[${JSON.stringify(entry.keyConst)}]` };
 }
 
 /** The value of `local.<name>` seen from `site` (iteration mode kept, names dropped). */
@@ -461,7 +536,7 @@ function localSite(module: Module, site: Site, name: string): Site | null {
   const local = module.locals.get(name);
   const address = `local.${name}`;
   if (!local || site.via.includes(address)) return null;
-  return { expr: local.value, file: local.file, via: [...site.via, address], iter: EMPTY_ITER };
+  return { expr: local.value, file: local.file, via: [...site.via, address], iter: EMPTY_ITER, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] };
 }
 
 function isStatic(steps: readonly Step[], i: number): steps is Traverser[] {
@@ -501,7 +576,7 @@ function walkPath(module: Module, val: IterValue, steps: readonly Step[], i: num
   }
   switch (val.kind) {
     case "site": {
-      for (const alt of alternativesWithin(module, val.site, {}, budget)) stepInto(module, alt, steps, i, here, opts, out, depth + 1, budget);
+      for (const alt of altsAt(module, val.site, {}, depth + 1, budget)) stepInto(module, alt, steps, i, here, opts, out, depth + 1, budget);
       return;
     }
     case "tuple": {
@@ -601,8 +676,12 @@ function stepInto(module: Module, alt: Site, steps: readonly Step[], i: number, 
     if (k.known && entry.keyConst !== null && String(entry.keyConst) !== String(k.key)) continue;
     matched = true;
     if (entry.value) walkPath(module, entry.value, steps, i + 1, here, opts, out, depth + 1, budget);
+    else out.push(here);
   }
-  if (!matched && r.complete) budget.missing = true;
+  if (!matched) {
+    if (r.complete) budget.missing = true;
+    else out.push(here);
+  }
 }
 
 function isResourceRef(module: Module, e: ScopeTraversal): boolean {
@@ -646,7 +725,10 @@ function resourceStep(module: Module, r: Resource, steps: readonly Step[], i: nu
       instanceStep(module, r, known, steps, i + 1, here, opts, out, depth + 1, budget);
     } else instanceStep(module, r, inst, steps, i + 1, here, opts, out, depth + 1, budget);
   }
-  if (!matched && all.complete) budget.missing = true;
+  if (!matched) {
+    if (all.complete) budget.missing = true;
+    else out.push(here);
+  }
 }
 
 function instanceStep(module: Module, r: Resource, inst: Instance, steps: readonly Step[], i: number, here: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
@@ -663,7 +745,9 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
   const attr = META_ARGUMENTS.has(step.name) ? undefined : r.body.attributes.find((a) => a.name === step.name);
   if (attr) {
     const s = instanceSite(module, r, inst, attr.expr);
-    walkPath(module, { kind: "site", site: { ...s, via: here.via } }, steps, i + 1, here, opts, out, depth + 1, budget);
+    const key = inst.binding === null || inst.key === null ? "" : `[${JSON.stringify(inst.key)}]`;
+    const hop: TrailHop = { file: s.file, range: attr.expr.range, message: `${r.address}${key}.${attr.name}` };
+    walkPath(module, { kind: "site", site: { ...s, via: here.via, trail: [...(here.trail ?? []), hop] } }, steps, i + 1, here, opts, out, depth + 1, budget);
     return;
   }
   // Not an argument: computed (or a nested block): unknown; named as the
@@ -675,13 +759,20 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
 
 // ---------------------------------------------------------------- entries
 
+/** The alternatives of `site` at `depth` (the depth limit holds across iteration's own recursion). */
+function altsAt(module: Module, site: Site, opts: ExpandOptions, depth: number, budget: Budget): Site[] {
+  const out: Site[] = [];
+  expandInto(module, site, opts, out, depth, budget);
+  return out;
+}
+
 type Mode = "list" | "set";
 
 /** The entries of the collection `site` evaluates to (each alternative; several make them possible). */
 function entriesOf(module: Module, site: Site, mode: Mode, depth: number, budget: Budget): Entries {
   if (depth > MAX_DEPTH || budget.steps > STEP_LIMIT) return { entries: [], complete: false };
   const s: Site = site.iter ? site : { ...site, iter: EMPTY_ITER };
-  const alts = alternativesWithin(module, s, {}, budget);
+  const alts = altsAt(module, s, {}, depth + 1, budget);
   const out: Entries = { entries: [], complete: alts.length > 0 };
   for (const alt of alts) {
     const r = entriesOfLeaf(module, alt, mode, depth + 1, budget) ?? { entries: [], complete: false };
@@ -768,7 +859,7 @@ function resourceEntries(module: Module, r: Resource, at: Site): Entries | null 
 /** The elements a splat iterates: a list's, or the value itself when it is a single object or instance. */
 function splatSource(module: Module, site: Site, depth: number, budget: Budget): Entries {
   const out: Entries = { entries: [], complete: true };
-  const alts = alternativesWithin(module, site, {}, budget);
+  const alts = altsAt(module, site, {}, depth + 1, budget);
   if (alts.length === 0) return { entries: [], complete: false };
   for (const alt of alts) {
     const e = alt.expr;
@@ -838,7 +929,7 @@ function forEntries(module: Module, alt: Site, e: ForExpr, mode: Mode, depth: nu
     // value evaluated with the variables bound to the whole collection.
     const value = forBody(alt, e, e.valExpr);
     const key = e.form === "object" ? forBody(alt, e, e.keyExpr!) : mode === "set" ? value : null;
-    entries.push({ key: key ? siteValue(key) : null, keyConst: null, value: e.group ? null : siteValue(value), certain: false });
+    entries.push({ key: key ? siteValue(key) : null, keyConst: null, value: e.group ? null : siteValue(value), certain: false, generic: true });
   }
   return { entries: e.form === "object" ? dedupeLast(entries) : entries, complete: coll.complete };
 }
@@ -882,9 +973,10 @@ function callEntries(module: Module, alt: Site, e: FunctionCall, mode: Mode, dep
         const r = entriesOf(module, arg(n), "list", depth + 1, budget);
         // A later key replaces an earlier one; an unknown later map may replace any.
         const later = new Set(r.entries.filter((x) => x.certain && x.keyConst !== null).map((x) => String(x.keyConst)));
+        const maybeLater = new Set(r.entries.filter((x) => !x.certain && x.keyConst !== null).map((x) => String(x.keyConst)));
         const unknownKeys = !r.complete || r.entries.some((x) => x.keyConst === null);
         out.entries = out.entries.filter((x) => x.keyConst === null || !later.has(String(x.keyConst)));
-        if (unknownKeys) out.entries = out.entries.map((x) => ({ ...x, certain: false }));
+        out.entries = out.entries.map((x) => (unknownKeys || (x.keyConst !== null && maybeLater.has(String(x.keyConst))) ? { ...x, certain: false } : x));
         out.entries.push(...r.entries);
         if (!r.complete) out.complete = false;
       }
@@ -933,6 +1025,42 @@ function callEntries(module: Module, alt: Site, e: FunctionCall, mode: Mode, dep
       });
       return { entries, complete: r.complete };
     }
+    case "range": {
+      const nums: number[] = [];
+      for (let n = 0; n < e.args.length; n++) {
+        const c = foldConst(module, arg(n), depth + 1, budget);
+        if (!c.known || typeof c.value !== "number") return null;
+        nums.push(c.value);
+      }
+      if (nums.length < 1 || nums.length > 3) return null;
+      const [start, end, step] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? (nums[0]! <= nums[1]! ? 1 : -1)];
+      if (step === 0) return null;
+      const entries: Entry[] = [];
+      for (let v = start; step > 0 ? v < end : v > end; v += step) {
+        if (entries.length >= MAX_ENTRIES) return { entries, complete: false };
+        const el = literalSite(v, alt);
+        entries.push({ key: siteValue(mode === "set" ? el : literalSite(entries.length, alt)), keyConst: mode === "set" ? String(v) : entries.length, value: siteValue(el), certain: true });
+      }
+      return { entries, complete: true };
+    }
+    case "zipmap": {
+      if (e.args.length !== 2) return null;
+      const ks = entriesOf(module, arg(0), "list", depth + 1, budget);
+      const vs = entriesOf(module, arg(1), "list", depth + 1, budget);
+      const exact = (r: Entries): boolean => r.complete && r.entries.every((x) => x.certain);
+      if (!exact(ks) || !exact(vs) || ks.entries.length !== vs.entries.length) return { entries: [], complete: false };
+      const entries: Entry[] = ks.entries.map((k, idx) => {
+        const keyConst = k.value?.kind === "site" ? scalarKey(foldConst(module, k.value.site, depth + 1, budget)) : null;
+        return { key: k.value, keyConst, value: vs.entries[idx]!.value, certain: true };
+      });
+      return { entries: dedupeLast(entries), complete: true };
+    }
+    case "jsondecode": {
+      // jsondecode(jsonencode(x)) is x.
+      const inner = e.args.length === 1 ? unwrap(e.args[0]!) : null;
+      if (inner?.kind !== "FunctionCall" || inner.name !== "jsonencode" || inner.args.length !== 1 || inner.expandFinal) return null;
+      return entriesOf(module, { ...alt, expr: inner.args[0]! }, mode, depth + 1, budget);
+    }
     case "distinct":
     case "compact": {
       if (e.args.length !== 1) return null;
@@ -954,7 +1082,7 @@ function flattenInto(module: Module, site: Site, out: Entries, depth: number, bu
       return;
     }
     if (x.value?.kind === "site") {
-      const alts = alternativesWithin(module, x.value.site, {}, budget);
+      const alts = altsAt(module, x.value.site, {}, depth + 1, budget);
       const lists = alts.filter((a) => isListForm(a.expr));
       if (lists.length > 0) {
         if (lists.length !== alts.length) out.complete = false;
@@ -1011,34 +1139,39 @@ function unknownInstances(resource: Resource): Instances {
   return { mode: "single", complete: true, instances: [{ key: null, certain: true, value: null, binding: null }] };
 }
 
-function computeInstances(module: Module, resource: Resource, budget: Budget): Instances {
+function computeInstances(module: Module, resource: Resource, budget: Budget, depth: number): Instances {
   if (resource.forEach) {
     const expr = resource.forEach.expr;
     const site: Site = { expr, file: fileOf(resource, expr), via: [], iter: EMPTY_ITER };
-    const r = entriesOf(module, site, "set", 0, budget);
+    const r = entriesOf(module, site, "set", depth, budget);
     const complete = r.complete && budget.steps <= STEP_LIMIT;
-    const instances: Instance[] = r.entries.map((x) => ({
-      key: x.keyConst === null ? null : String(x.keyConst),
-      certain: x.certain,
-      value: x.value?.kind === "site" ? x.value.site : null,
-      binding: { role: "entry", key: x.key, value: x.value },
-    }));
+    const origin: TrailHop = { file: site.file, range: expr.range, message: `${resource.address} for_each` };
+    const instances: Instance[] = r.entries.map((x) => {
+      const entry = entryHop(x, `${resource.address} for_each`);
+      return {
+        key: x.keyConst === null ? null : String(x.keyConst),
+        certain: x.certain,
+        value: x.value?.kind === "site" ? x.value.site : null,
+        binding: { role: "entry", key: x.key, value: x.value, origin, ...(entry ? { entry } : {}) },
+      };
+    });
     if (instances.length === 0 && !complete) return unknownInstances(resource);
     return { mode: "for_each", complete, instances };
   }
   if (resource.count) {
     const expr = resource.count.expr;
     const site: Site = { expr, file: fileOf(resource, expr), via: [], iter: EMPTY_ITER };
-    const leaves = alternativesWithin(module, site, { scalar: true }, budget);
+    const leaves = altsAt(module, site, { scalar: true }, depth, budget);
     const counts = leaves.map((l) => constantValue(l.expr));
     const numbers = counts.map((c) => (c.known && typeof c.value === "number" && Number.isInteger(c.value) && c.value >= 0 ? c.value : -1));
     if (leaves.length === 0 || numbers.some((n) => n < 0) || budget.steps > STEP_LIMIT) return unknownInstances(resource);
+    const origin: TrailHop = { file: site.file, range: expr.range, message: `${resource.address} count` };
     const max = Math.max(...numbers);
     const min = Math.min(...numbers);
     const n = Math.min(max, MAX_ENTRIES);
     const instances: Instance[] = [];
     for (let idx = 0; idx < n; idx++) {
-      instances.push({ key: idx, certain: idx < min, value: null, binding: { role: "count", key: siteValue(literalSite(idx, site)), value: null } });
+      instances.push({ key: idx, certain: idx < min, value: null, binding: { role: "count", key: siteValue(literalSite(idx, site)), value: null, origin } });
     }
     return { mode: "count", complete: max <= MAX_ENTRIES, instances };
   }
@@ -1061,6 +1194,14 @@ function iteratorName(d: Block): string {
     if (s.known && typeof s.value === "string") return s.value;
   }
   return d.labels[0] ?? "";
+}
+
+function dynamicBinding(resource: Resource, d: Block, entry: Entry): IterBinding {
+  const fe = d.body.attributes.find((a) => a.name === "for_each");
+  const label = `${resource.address} dynamic "${d.labels[0] ?? ""}" for_each`;
+  const origin: TrailHop | undefined = fe ? { file: fileOf(resource, fe.expr), range: fe.expr.range, message: label } : undefined;
+  const hop = entryHop(entry, label);
+  return { role: "entry", key: entry.key, value: entry.value, ...(origin ? { origin } : {}), ...(hop ? { entry: hop } : {}) };
 }
 
 /** The entries of a dynamic block's `for_each`, seen with `names` bound; an unknown collection gives one unknown entry. */
@@ -1305,6 +1446,41 @@ function iterationCall(module: Module, site: Site, e: FunctionCall, opts: Expand
         } else if (typeof c.value === "number") out.push(s);
         else if (typeof c.value === "string" && /^-?\d+(\.\d+)?$/.test(c.value.trim())) out.push(literalSite(Number(c.value), s));
       }
+      return true;
+    }
+    case "lower":
+    case "upper":
+    case "trimspace": {
+      if (e.args.length !== 1) return false;
+      const all = foldAll(module, { ...site, expr: e.args[0]! }, depth + 1, budget);
+      if (all === null || all.some((v) => typeof v !== "string")) return false;
+      const f = (v: string): string => (e.name === "lower" ? v.toLowerCase() : e.name === "upper" ? v.toUpperCase() : v.trim());
+      for (const v of all) out.push(literalSite(f(v as string), site));
+      return true;
+    }
+    case "contains": {
+      if (e.args.length !== 2) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
+      const x = foldConst(module, { ...site, expr: e.args[1]! }, depth + 1, budget);
+      if (!x.known || x.value === null || typeof x.value === "object") return false;
+      const values = r.entries.map((en) => (en.value?.kind === "site" ? foldConst(module, en.value.site, depth + 1, budget) : { known: false as const }));
+      const equal = values.map((v) => v.known && v.value === x.value);
+      if (r.entries.some((en, idx) => en.certain && equal[idx])) out.push(literalSite(true, site));
+      else if (r.complete && values.every((v) => v.known && v.value !== null && typeof v.value !== "object") && !equal.some(Boolean)) out.push(literalSite(false, site));
+      else return false;
+      return true;
+    }
+    case "length": {
+      if (e.args.length !== 1) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
+      if (!r.complete || !r.entries.every((x) => x.certain)) return false;
+      out.push(literalSite(r.entries.length, site));
+      return true;
+    }
+    case "jsondecode": {
+      const inner = e.args.length === 1 ? unwrap(e.args[0]!) : null;
+      if (inner?.kind !== "FunctionCall" || inner.name !== "jsonencode" || inner.args.length !== 1 || inner.expandFinal) return false;
+      expandInto(module, { ...site, expr: inner.args[0]! }, opts, out, depth + 1, budget);
       return true;
     }
     case "one":

@@ -8,13 +8,19 @@
  * in a literal map); anything else is unknown and yields nothing, so rules
  * stay silent on it. Each conditional branch knows what its condition tells
  * (guards.ts): under `x != null ? A : B`, `x` is not null in `A`.
+ *
+ * A site inside a resource made by `resourceSite` (iteration.ts) is
+ * evaluated one instance at a time, with `each`, `count` and `dynamic`
+ * iterators bound, and looks deeper (traversals into locals and resources,
+ * indexes, templates, `format`): see iteration.ts. Sites without `iter` are
+ * evaluated as described above, unchanged.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
-import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
+import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap, walkExpression } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
-import { iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
+import { iterationElements, iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -38,6 +44,20 @@ export interface Site {
    * splats, templates, `format`). Sites without it are evaluated as before.
    */
   iter?: IterScope;
+  /**
+   * Iteration mode only: every hop taken to reach this expression, in order
+   * (locals followed, `for_each`/`count`/`dynamic` expressions and the entry
+   * an iteration name stood for, arguments of other resource instances), in
+   * the shape `ctx.report({ related })` takes.
+   */
+  trail?: readonly TrailHop[];
+}
+
+/** One hop of a site's trail: where it is and a short label (`local.api_ports`, `aws_lb_target_group.tg for_each`). */
+export interface TrailHop {
+  file: SourceFile;
+  range: Range;
+  message: string;
 }
 
 /** A `for` value variable: the collection it iterates and the `if` clause that filters it. */
@@ -93,7 +113,7 @@ export function followLocal(module: Module, site: Site): Site | null {
   // A local's value is evaluated on its own: no `for` variables are in scope,
   // but what is known of module-wide names still holds.
   const facts = filterFacts(site.facts, (k) => GLOBAL_ROOTS.has(factRoot(k)));
-  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: EMPTY_ITER } : {}) };
+  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: EMPTY_ITER, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] } : {}) };
 }
 
 /** Parentheses and exact local references only: the one value `site` certainly is. */
@@ -123,17 +143,65 @@ export interface ExpandOptions {
  */
 export function alternatives(module: Module, site: Site, opts: ExpandOptions = {}): Site[] {
   const budget: Budget = { steps: 0 };
-  if (!site.iter?.pending) return alternativesWithin(module, site, opts, budget);
+  if (!site.iter) return alternativesWithin(module, site, opts, budget);
   // One instance at a time, so that `each.key` and `each.value` stay together.
-  return distinctSites(splitInstances(module, site, budget).flatMap((s) => alternativesWithin(module, s, opts, budget)));
+  const out: Site[] = [];
+  try {
+    for (const s of splitInstances(module, site, budget)) expand(module, s, opts, out, 0, budget);
+  } catch (err) {
+    // Iteration through resources nested too deep for the stack: what was
+    // found so far are alternatives; the others are dropped.
+    if (!(err instanceof RangeError)) throw err;
+  }
+  return distinctSites(out);
 }
 
-/** Sites without repeats (instances of one resource often reach the same leaf). */
+const bindingIds = new WeakMap<object, number>();
+let nextBindingId = 1;
+
+/** A number per iteration binding set, so that leaves evaluated under different bindings stay apart. */
+function bindingId(site: Site): number {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return 0;
+  let id = bindingIds.get(names);
+  if (id === undefined) {
+    id = nextBindingId++;
+    bindingIds.set(names, id);
+  }
+  return id;
+}
+
+/** Whether `site`'s expression mentions a name its iteration binds (`each`, an iterator, a fixed `for` variable). */
+function readsBoundName(site: Site): boolean {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return false;
+  let found = false;
+  walkExpression(site.expr, (e) => {
+    if (found) return false;
+    if (e.kind === "AnonSymbol") found = true;
+    else if (e.kind === "ScopeTraversal") {
+      const root = e.traversal[0];
+      if (root && root.kind === "TraverseRoot" && names.has(root.name)) found = true;
+    }
+    return !found;
+  }, false);
+  return found;
+}
+
+/** Leaves whose parts a rule may evaluate further (under the leaf's bindings). */
+const COMPOUND = new Set(["Template", "For", "ObjectCons", "TupleCons", "FunctionCall", "Splat", "BinaryOp", "UnaryOp"]);
+
+/**
+ * Sites without repeats (instances of one resource often reach the same
+ * leaf): the same literal or reference at the same place is one; a compound
+ * leaf is kept once per binding of the iteration names.
+ */
 function distinctSites(sites: Site[]): Site[] {
   const seen = new Set<string>();
   const out: Site[] = [];
   for (const s of sites) {
-    const c = s.expr.kind === "LiteralValue" ? JSON.stringify(s.expr.value) : "";
+    const k0 = constantValue(s.expr);
+    const c = k0.known ? JSON.stringify(k0.value) : COMPOUND.has(s.expr.kind) && readsBoundName(s) ? `#${bindingId(s)}` : "";
     const k = `${s.file.path}:${s.expr.range.start.offset}:${s.expr.range.end.offset}:${s.expr.kind}:${c}`;
     if (seen.has(k)) continue;
     seen.add(k);
@@ -468,8 +536,12 @@ function objectViewsOf(module: Module, alt: Site, fromFor: boolean, depth: numbe
 export function objectViews(module: Module, site: Site, fromFor = false): ObjectView[] {
   const out: ObjectView[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
-    for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
+      for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+    }
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
   }
   return out;
 }
@@ -487,7 +559,11 @@ export interface Element {
 export function listElements(module: Module, site: Site): Element[] {
   const out: Element[] = [];
   const budget: Budget = { steps: 0 };
-  for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
+  }
   return out;
 }
 
@@ -497,6 +573,9 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
     const e = alt.expr;
     if (e.kind === "TupleCons") {
       for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
+    } else if (alt.iter && !(e.kind === "FunctionCall" && (LIST_UNION.has(e.name) || e.name === "flatten"))) {
+      // Iteration mode: one element per entry, each with its variables bound (iteration.ts).
+      for (const el of iterationElements(module, alt, depth + 1, budget)) pushElement(module, el.site, el.fromFor, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
       pushElement(module, forBody(alt, e, e.valExpr), true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
