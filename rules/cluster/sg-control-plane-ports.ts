@@ -301,7 +301,7 @@ function apiRequirement(module: Module, graph: DependencyGraph): Required {
   if (!topo) return fallback;
   const ports = new Set<number | "api" | "other">();
   for (const path of topo.paths) {
-    const site = backendPortSite(path);
+    const site = backendPortSite(module, path);
     if (!site) {
       ports.add("other");
       continue;

@@ -44,6 +44,7 @@ import {
   type WireProtocol,
 } from "../contract/cloud/load-balancers.js";
 import { alternatives, objectViews, type Site } from "./values.js";
+import { instanceByKey, instanceSite, instancesOf, resourceSite, type Instance } from "./iteration.js";
 import { isRefTo } from "./references.js";
 
 /** One hop of the path from the endpoint to a node (Finding.related). */
@@ -109,6 +110,8 @@ export interface ProbeNode {
 
 /** One way traffic takes from the endpoint to the backends: frontend → (proxy) → group, with its probes. */
 export interface ApiPath {
+  /** The API LB the path runs through (null for GCP, where frontends sit on the address). */
+  lb: LbNode | null;
   frontend: FrontendNode | null;
   proxy: ProxyNode | null;
   group: GroupNode | null;
@@ -126,6 +129,12 @@ export interface ApiTopology {
   paths: ApiPath[];
   /** Some expression holds 9345, "9345" or a string equal to rke2 (any case). */
   rke2Aware: boolean;
+  /**
+   * A module call is handed the API LB or its address: a child module may
+   * add frontends, groups or probes this analysis does not see (absence
+   * findings stay silent).
+   */
+  childMayAddFrontends: boolean;
 }
 
 // --------------------------------------------------------------- helpers
@@ -135,25 +144,43 @@ function fileAt(r: Resource, node: object): SourceFile {
   return fileOf(r, node);
 }
 
+/** A hop per `local.x` in a chain of addresses, at the local's value. */
+function localHops(module: Module, addresses: readonly string[]): Hop[] {
+  const out: Hop[] = [];
+  for (const a of addresses) {
+    if (!a.startsWith("local.")) continue;
+    const l = module.locals.get(a.slice("local.".length));
+    if (l) out.push({ file: l.file, range: l.value.range, message: a });
+  }
+  return out;
+}
+
 function headerHop(r: Resource, message: string): Hop {
   return { file: r.file, range: blockHeaderRange(r.block, r.file.hcl.syntax), message };
 }
 
-/** Every value of an argument path in a body, as sites. */
-export function argumentSites(resource: Resource, body: Body, path: ArgPath): Site[] {
-  return findArguments(body, path).map((m) => ({ expr: m.expr, file: fileAt(resource, m.attr ?? m.expr), via: [] }));
+/**
+ * Every value of an argument path in a body, as sites evaluated per
+ * instance of the resource (`each.value`, `count.index`, dynamic iterators
+ * bound: iteration.ts), or for one instance when given.
+ */
+export function argumentSites(module: Module, resource: Resource, body: Body, path: ArgPath, instance?: Instance): Site[] {
+  return findArguments(body, path).map((m) => {
+    const file = fileAt(resource, m.attr ?? m.expr);
+    return instance ? instanceSite(module, resource, instance, m.expr, file) : resourceSite(module, resource, m.expr, file);
+  });
 }
 
 /** The first value of an argument path, or null when unset. */
-export function argumentSite(resource: Resource, body: Body, path: ArgPath): Site | null {
-  return argumentSites(resource, body, path)[0] ?? null;
+export function argumentSite(module: Module, resource: Resource, body: Body, path: ArgPath, instance?: Instance): Site | null {
+  return argumentSites(module, resource, body, path, instance)[0] ?? null;
 }
 
 /** The resources (managed) an argument names, through locals. */
 function namedResources(module: Module, graph: DependencyGraph, resource: Resource, body: Body, paths: readonly ArgPath[]): Set<string> {
   const out = new Set<string>();
   for (const p of paths) {
-    for (const s of argumentSites(resource, body, p)) {
+    for (const s of argumentSites(module, resource, body, p)) {
       for (const address of graph.dependencies(s.expr).keys()) if (module.resources.has(address)) out.add(address);
     }
   }
@@ -317,6 +344,10 @@ function builtFromInputs(e: Expression): boolean {
       case "Parentheses":
       case "LiteralValue":
         return true;
+      case "Template":
+        // A constant string to compare with (`var.env == "prod"`).
+        if (!constantValue(x).known) ok = false;
+        return false;
       case "BinaryOp":
         if (!["==", "!=", "&&", "||"].includes(x.op)) ok = false;
         return true;
@@ -420,15 +451,19 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
 
   for (const ep of endpoints) {
     const hostHop: Hop = { file: ep.host.file, range: ep.host.expr.range, message: "control_plane_endpoint host" };
-    for (const address of graph.dependencies(ep.host.expr).keys()) {
+    for (const [address, chain] of graph.dependencies(ep.host.expr)) {
       const r = module.resources.get(address);
-      if (r) classify(r, [hostHop], false);
+      if (r) classify(r, [hostHop, ...localHops(module, chain.map((c) => c.address))], false);
     }
   }
   if (lbs.size === 0 && addresses.size === 0 && directFrontends.size === 0) return null;
 
   // Address → LB: the LB names the address, the address names the LB, or an association binds them.
-  const resources = [...module.resources.values()];
+  // A resource that certainly has no instance (`count = 0`) takes no part.
+  const resources = [...module.resources.values()].filter((r) => {
+    const inst = instancesOf(module, r);
+    return inst.instances.length > 0 || !inst.complete;
+  });
   if (addresses.size > 0) {
     const addressKeys = new Set(addresses.keys());
     for (const r of resources) {
@@ -487,7 +522,8 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (direct) frontends.push({ resource: r, row, body: r.body, block: null, lb: null, certain: true, hops: [...direct, hop] });
     }
   }
-  if (lbs.size === 0 && frontends.length === 0) return null;
+  // An address in front of no LB is no API LB (an instance's address), unless frontends sit on addresses (GCP).
+  if (lbs.size === 0 && frontends.length === 0 && ![...addresses.values()].some((a) => a.row.frontendsOnAddress)) return null;
 
   // Groups and proxies behind each frontend; groups naming a frontend or an LB.
   const groups = new Map<string, GroupNode>();
@@ -506,7 +542,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     for (const address of namedResources(module, graph, fe.resource, fe.body, fe.row.groupArgs)) {
       const r = module.resources.get(address)!;
       if (backendGroupRow(r.type)) {
-        paths.push({ frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+        paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
         linked.add(address);
         any = true;
       } else if (proxyRow(r.type)) {
@@ -516,11 +552,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
         for (const g of namedResources(module, graph, r, r.body, proxy.row.groupArgs)) {
           const gr = module.resources.get(g)!;
           if (!backendGroupRow(gr.type)) continue;
-          paths.push({ frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
+          paths.push({ lb: fe.lb, frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
           linked.add(g);
           behind = true;
         }
-        if (!behind) paths.push({ frontend: fe, proxy, group: null, probes: [] });
+        if (!behind) paths.push({ lb: fe.lb, frontend: fe, proxy, group: null, probes: [] });
         any = true;
       }
     }
@@ -529,11 +565,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (!row || row.frontendArgs.length === 0) continue;
       const named = namedResources(module, graph, r, r.body, row.frontendArgs);
       if (!named.has(fe.resource.address) || fe.block) continue;
-      paths.push({ frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+      paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
       linked.add(r.address);
       any = true;
     }
-    if (!any) paths.push({ frontend: fe, proxy: null, group: null, probes: [] });
+    if (!any) paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: null, probes: [] });
   }
   for (const r of resources) {
     const row = backendGroupRow(r.type);
@@ -541,8 +577,8 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     const onLb = [...namedResources(module, graph, r, r.body, row.lbArgs)].find((a) => lbKeys.has(a));
     if (!onLb) continue;
     // An Octavia pool that names a listener is behind that listener only.
-    if (row.frontendArgs.some((p) => argumentSite(r, r.body, p) !== null)) continue;
-    paths.push({ frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
+    if (row.frontendArgs.some((p) => argumentSite(module, r, r.body, p) !== null)) continue;
+    paths.push({ lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
   }
 
   // Probes: nested in a group (or the LB), named by a group or frontend, or naming a group.
@@ -612,6 +648,12 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     probes: [...probes.values()],
     paths,
     rke2Aware: isRke2Aware(module),
+    childMayAddFrontends: [...module.moduleCalls.values()].some((call) =>
+      [...call.args.values()].some((a) => {
+        for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
+        return false;
+      }),
+    ),
   };
 }
 
@@ -628,12 +670,12 @@ function frontendOnApiAddress(module: Module, graph: DependencyGraph, lb: LbNode
   for (const b of blocksOf(lb.resource.body, named.block)) {
     const refs = namedResources(module, graph, lb.resource, b.body, named.addressArgs);
     if (!intersects(addressKeys, refs)) continue;
-    const nameSite = argumentSite(lb.resource, b.body, [named.nameArg]);
+    const nameSite = argumentSite(module, lb.resource, b.body, [named.nameArg]);
     const names = nameSite ? stringValues(module, nameSite) : [];
     if (names.length === 0 || names.some((n) => n.value === null)) unknownName = true;
     for (const n of names) if (n.value !== null) apiNames.add(n.value);
   }
-  const site = argumentSite(r, r.body, row.frontendNameArg);
+  const site = argumentSite(module, r, r.body, row.frontendNameArg);
   if (!site) return null;
   const values = stringValues(module, site);
   if (values.some((v) => v.value !== null && apiNames.has(v.value))) return values.every((v) => v.value !== null && apiNames.has(v.value)) ? true : null;
@@ -643,11 +685,42 @@ function frontendOnApiAddress(module: Module, graph: DependencyGraph, lb: LbNode
 
 // --------------------------------------------------------- node questions
 
+/**
+ * One instance of one resource that a question is asked for: arguments of
+ * that resource are read in that instance, arguments of another resource
+ * iterating the same keys in the instance with the same key (compared key
+ * by key), anything else over all its instances.
+ */
+export interface Focus {
+  resource: Resource;
+  instance: Instance;
+}
+
+/** The instances to ask a path's questions for: the group's (else the frontend's), each as a focus. */
+export function pathFoci(module: Module, path: ApiPath): Focus[] {
+  const anchor = path.group?.resource ?? path.frontend?.resource;
+  if (!anchor) return [];
+  const all = instancesOf(module, anchor);
+  if (all.instances.length === 0) return [];
+  return all.instances.map((instance) => ({ resource: anchor, instance }));
+}
+
+/** The instance of `resource` that corresponds to the focus, or undefined (read over every instance). */
+export function instanceFor(module: Module, focus: Focus | undefined, resource: Resource): Instance | undefined {
+  if (!focus) return undefined;
+  if (focus.resource === resource) return focus.instance;
+  const key = focus.instance.key;
+  if (key === null || (!resource.forEach && !resource.count)) return undefined;
+  if (Boolean(resource.forEach) !== Boolean(focus.resource.forEach)) return undefined;
+  return instanceByKey(module, resource, key) ?? undefined;
+}
+
 /** The ports a frontend listens on (any-port forms included); empty when unset. */
-export function frontendPorts(module: Module, fe: FrontendNode): PortValue[] {
+export function frontendPorts(module: Module, fe: FrontendNode, focus?: Focus): PortValue[] {
   const out: PortValue[] = [];
+  const inst = instanceFor(module, focus, fe.resource);
   for (const form of fe.row.anyPort) {
-    const site = argumentSite(fe.resource, fe.body, form.path);
+    const site = argumentSite(module, fe.resource, fe.body, form.path, inst);
     if (!site) continue;
     for (const alt of alternatives(module, site, { scalar: true })) {
       const c = constantValue(alt.expr);
@@ -656,7 +729,7 @@ export function frontendPorts(module: Module, fe: FrontendNode): PortValue[] {
     }
   }
   for (const p of fe.row.portArgs) {
-    const site = argumentSite(fe.resource, fe.body, p);
+    const site = argumentSite(module, fe.resource, fe.body, p, inst);
     if (!site) continue;
     for (const v of portValues(module, site)) {
       // An any-port constant was reported above.
@@ -668,12 +741,14 @@ export function frontendPorts(module: Module, fe: FrontendNode): PortValue[] {
 }
 
 /** The backend port a path delivers to: the group's, else the frontend's own backend port; null when unset. */
-export function backendPortSite(path: ApiPath): Site | null {
-  if (path.group?.row.portArg) {
-    const s = argumentSite(path.group.resource, path.group.resource.body, path.group.row.portArg);
+export function backendPortSite(module: Module, path: ApiPath, focus?: Focus): Site | null {
+  const g = path.group;
+  if (g?.row.portArg) {
+    const s = argumentSite(module, g.resource, g.resource.body, g.row.portArg, instanceFor(module, focus, g.resource));
     if (s) return s;
   }
-  if (path.frontend?.row.backendPortArg) return argumentSite(path.frontend.resource, path.frontend.body, path.frontend.row.backendPortArg);
+  const fe = path.frontend;
+  if (fe?.row.backendPortArg) return argumentSite(module, fe.resource, fe.body, fe.row.backendPortArg, instanceFor(module, focus, fe.resource));
   return null;
 }
 
@@ -688,8 +763,9 @@ export interface ProbeProtocolValue {
   target?: { port: number | null; path: string | null };
 }
 
-export function probeProtocols(module: Module, probe: ProbeNode): ProbeProtocolValue[] {
+export function probeProtocols(module: Module, probe: ProbeNode, focus?: Focus): ProbeProtocolValue[] {
   const pr = probe.row.protocol;
+  const inst = instanceFor(module, focus, probe.resource);
   switch (pr.kind) {
     case "fixed":
       return [{ protocol: pr.protocol, site: null, body: probe.body }];
@@ -703,12 +779,12 @@ export function probeProtocols(module: Module, probe: ProbeNode): ProbeProtocolV
       return out;
     }
     case "arg": {
-      const site = argumentSite(probe.resource, probe.body, pr.path);
+      const site = argumentSite(module, probe.resource, probe.body, pr.path, inst);
       if (!site) return [{ protocol: pr.default === null ? null : wireProtocol(pr.default), site: null, body: probe.body }];
       return stringValues(module, site).map((v) => ({ protocol: v.value === null ? null : wireProtocol(v.value), site: v.site, body: probe.body }));
     }
     case "target": {
-      const site = argumentSite(probe.resource, probe.body, pr.path);
+      const site = argumentSite(module, probe.resource, probe.body, pr.path, inst);
       if (!site) return [{ protocol: null, site: null, body: probe.body }];
       return stringValues(module, site).map((v) => {
         const m = v.value === null ? null : /^([A-Za-z]+):(\d+)(\/.*)?$/.exec(v.value);

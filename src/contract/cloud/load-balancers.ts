@@ -31,6 +31,8 @@ export interface LoadBalancerRow {
   terminatingKinds?: readonly string[];
   /** The whole resource terminates TLS / speaks HTTP (an application gateway). */
   terminates?: boolean;
+  /** Kinds (values of `kindArg`) that pass traffic through with the client's address (hairpin risk); absent = any kind. */
+  passthroughKinds?: readonly string[];
   /** The argument that makes it internal (`internal`, `is_private`), with its default. */
   privateArg?: { path: ArgPath; default: boolean };
   /** Arguments that name the address it answers on (`subnet_mapping.allocation_id`, `reserved_ips.id`). */
@@ -48,6 +50,8 @@ export interface AddressRow {
   type: string;
   /** Arguments of the address that name the LB (OpenStack floating IP `port_id` → the LB's `vip_port_id`). */
   lbArgs: readonly ArgPath[];
+  /** Frontends sit on the address itself, with no LB resource (GCP forwarding rules). */
+  frontendsOnAddress?: boolean;
 }
 
 /** A resource that binds an address to a load balancer (`openstack_networking_floatingip_associate_v2`). */
@@ -100,8 +104,11 @@ export interface FrontendRow {
   groupArgs: readonly ArgPath[];
   /** Arguments naming probes directly (Azure `probe_id`). */
   probeArgs: readonly ArgPath[];
-  /** The load-balancing scheme argument and its default (GCP). */
-  schemeArg?: { path: ArgPath; default: string };
+  /**
+   * The load-balancing scheme argument, its default, and the schemes that
+   * pass traffic through so a backend reaching the frontend answers itself (GCP `INTERNAL`).
+   */
+  schemeArg?: { path: ArgPath; default: string; hairpinSchemes: readonly string[] };
 }
 
 /** A proxy between a frontend and its backend groups (GCP target proxies). */
@@ -181,6 +188,7 @@ export const LOAD_BALANCERS: readonly LoadBalancerRow[] = [
     type: "aws_lb",
     kindArg: { path: ["load_balancer_type"], default: "application" },
     terminatingKinds: ["application"],
+    passthroughKinds: ["network"],
     privateArg: { path: ["internal"], default: false },
     addressArgs: [["subnet_mapping", "allocation_id"]],
   },
@@ -215,8 +223,8 @@ export const LOAD_BALANCERS: readonly LoadBalancerRow[] = [
 export const ADDRESSES: readonly AddressRow[] = [
   { cloud: "aws", type: "aws_eip", lbArgs: [] },
   { cloud: "azure", type: "azurerm_public_ip", lbArgs: [] },
-  { cloud: "gcp", type: "google_compute_address", lbArgs: [] },
-  { cloud: "gcp", type: "google_compute_global_address", lbArgs: [] },
+  { cloud: "gcp", type: "google_compute_address", lbArgs: [], frontendsOnAddress: true },
+  { cloud: "gcp", type: "google_compute_global_address", lbArgs: [], frontendsOnAddress: true },
   { cloud: "openstack", type: "openstack_networking_floatingip_v2", lbArgs: [["port_id"]] },
   { cloud: "oci", type: "oci_core_public_ip", lbArgs: [] },
 ];
@@ -284,7 +292,7 @@ export const FRONTENDS: readonly FrontendRow[] = [
       terminatingProtocols: [],
       groupArgs: [["backend_service"], ["target"]],
       probeArgs: [],
-      schemeArg: { path: ["load_balancing_scheme"], default: "EXTERNAL" },
+      schemeArg: { path: ["load_balancing_scheme"], default: "EXTERNAL", hairpinSchemes: ["INTERNAL"] },
     }),
   ),
   {
