@@ -51,7 +51,7 @@ export default defineRule({
     for (const lb of topo.lbs) {
       if (lb.row.terminates) {
         ctx.report({
-          message: `The API load balancer ${lb.resource.address} is a ${lb.resource.type}, which terminates TLS and speaks HTTP: ${TLS_ADVICE}; use a layer-4 load balancer`,
+          message: `The API load balancer ${lb.resource.address} (${lb.resource.type}) terminates TLS and speaks HTTP: ${TLS_ADVICE}; use a layer-4 load balancer`,
           ...header(lb.resource),
           related: lb.hops,
         });

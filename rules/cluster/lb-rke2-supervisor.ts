@@ -42,7 +42,7 @@ export default defineRule({
       for (const focus of pathFoci(module, path)) {
       const fp = frontendPorts(module, path.frontend, focus);
       if (fp.length === 0 || !fp.every((v) => v.kind === "const" && v.value === SUPERVISOR)) continue;
-      const backend = backendPortSite(module, path, focus);
+      const backend = backendPortSite(path, focus);
       if (!backend) continue;
       const bp = portValues(module, backend);
       const bad = bp.find((v) => v.kind === "const" && v.value !== SUPERVISOR);

@@ -110,6 +110,8 @@ export interface ProbeNode {
 
 /** One way traffic takes from the endpoint to the backends: frontend → (proxy) → group, with its probes. */
 export interface ApiPath {
+  /** The module the path is in (its arguments are read in it). */
+  module: Module;
   /** The API LB the path runs through (null for GCP, where frontends sit on the address). */
   lb: LbNode | null;
   frontend: FrontendNode | null;
@@ -542,7 +544,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     for (const address of namedResources(module, graph, fe.resource, fe.body, fe.row.groupArgs)) {
       const r = module.resources.get(address)!;
       if (backendGroupRow(r.type)) {
-        paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+        paths.push({ module, lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
         linked.add(address);
         any = true;
       } else if (proxyRow(r.type)) {
@@ -552,11 +554,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
         for (const g of namedResources(module, graph, r, r.body, proxy.row.groupArgs)) {
           const gr = module.resources.get(g)!;
           if (!backendGroupRow(gr.type)) continue;
-          paths.push({ lb: fe.lb, frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
+          paths.push({ module, lb: fe.lb, frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
           linked.add(g);
           behind = true;
         }
-        if (!behind) paths.push({ lb: fe.lb, frontend: fe, proxy, group: null, probes: [] });
+        if (!behind) paths.push({ module, lb: fe.lb, frontend: fe, proxy, group: null, probes: [] });
         any = true;
       }
     }
@@ -565,11 +567,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (!row || row.frontendArgs.length === 0) continue;
       const named = namedResources(module, graph, r, r.body, row.frontendArgs);
       if (!named.has(fe.resource.address) || fe.block) continue;
-      paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+      paths.push({ module, lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
       linked.add(r.address);
       any = true;
     }
-    if (!any) paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: null, probes: [] });
+    if (!any) paths.push({ module, lb: fe.lb, frontend: fe, proxy: null, group: null, probes: [] });
   }
   for (const r of resources) {
     const row = backendGroupRow(r.type);
@@ -578,7 +580,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     if (!onLb) continue;
     // An Octavia pool that names a listener is behind that listener only.
     if (row.frontendArgs.some((p) => argumentSite(module, r, r.body, p) !== null)) continue;
-    paths.push({ lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
+    paths.push({ module, lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
   }
 
   // Probes: nested in a group (or the LB), named by a group or frontend, or naming a group.
@@ -741,7 +743,8 @@ export function frontendPorts(module: Module, fe: FrontendNode, focus?: Focus): 
 }
 
 /** The backend port a path delivers to: the group's, else the frontend's own backend port; null when unset. */
-export function backendPortSite(module: Module, path: ApiPath, focus?: Focus): Site | null {
+export function backendPortSite(path: ApiPath, focus?: Focus): Site | null {
+  const module = path.module;
   const g = path.group;
   if (g?.row.portArg) {
     const s = argumentSite(module, g.resource, g.resource.body, g.row.portArg, instanceFor(module, focus, g.resource));
