@@ -367,7 +367,7 @@ function schemeOf(pieces: readonly Piece[]): string | null {
 // ------------------------------------------------------------ reporting
 
 interface Target {
-  /** What the message calls the value (`provider_id`, `an element of provider_id_list`). */
+  /** What the message calls the value (`provider_id`, `provider_id_list`, `instances[*].provider_id`). */
   label: string;
   site: Site;
   /** The output's value, the first hop when the candidate is reached through locals. */
