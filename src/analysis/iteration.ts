@@ -31,9 +31,21 @@
  * branches' entries, possible); `setproduct` (tuples); `concat`,
  * `flatten`, `values`, `keys`; splats; resources with `count`/`for_each`.
  *
+ * Sites evaluated here carry a `trail` (values.ts): the locals followed, the
+ * `for_each`/`count`/`dynamic` expression and the entry an iteration name
+ * stood for, the arguments of other instances read, in order, in the shape
+ * `ctx.report({ related })` takes.
+ *
  * Everything runs within the budget of the question (values.ts): deep or
  * self-referencing input stops early, dropping alternatives, never adding
- * one. Instances of a resource are computed once per resource.
+ * one; resources whose instances depend on each other in a long chain stop
+ * at a fixed nesting. Instances of a resource are computed once per
+ * resource.
+ *
+ * Not followed (unknown): module call outputs, data sources, splats over
+ * another resource's nested blocks (`x.block[*].arg`; `x.block[0].arg` is
+ * read), `for` grouping (`...`), `format` verbs other than `%s`, `%d`,
+ * `%v`, `%%`.
  */
 import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Range, ScopeTraversal, TemplateExpr, TemplatePart, Traverser } from "../hcl/ast.js";
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
