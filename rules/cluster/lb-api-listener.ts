@@ -25,7 +25,7 @@ export default defineRule({
 
     // The endpoint port is a constant on a branch; every frontend listens on other constants.
     const frontendPortLists = topo.frontends.map((fe) => ({ fe, ports: frontendPorts(module, fe) }));
-    const allConstant = !topo.childMayAddFrontends && frontendPortLists.length > 0 && frontendPortLists.every((f) => f.ports.length > 0 && f.ports.every((p) => p.kind === "const"));
+    const allConstant = topo.frontendsComplete && frontendPortLists.length > 0 && frontendPortLists.every((f) => f.ports.length > 0 && f.ports.every((p) => p.kind === "const"));
     if (allConstant) {
       const reported = new Set<number>();
       for (const ep of topo.endpoints) {

@@ -111,7 +111,7 @@ export default defineRule({
       for (const focus of pathFoci(module, path)) {
       for (const probe of path.probes) {
         const inst = instanceFor(module, focus, probe.resource);
-        const name = probe.block ? `${probe.resource.address} ${probe.block.type}` : probe.resource.address;
+        const name = probe.block ? `${probe.resource.address} ${probe.row.block}` : probe.resource.address;
         const protos = probeProtocols(module, probe, focus);
         for (const proto of protos) {
           const { values: ports } = effectivePorts(module, path, probe, proto, focus);

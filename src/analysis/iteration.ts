@@ -42,10 +42,10 @@
  * at a fixed nesting. Instances of a resource are computed once per
  * resource.
  *
- * Not followed (unknown): module call outputs, data sources, splats over
- * another resource's nested blocks (`x.block[*].arg`; `x.block[0].arg` is
- * read), `for` grouping (`...`), `format` verbs other than `%s`, `%d`,
- * `%v`, `%%`.
+ * Another instance's nested blocks are read too (`x[k].block[0].arg`,
+ * `x[k].block[*].arg`, literal or dynamic). Not followed (unknown): module
+ * call outputs, data sources, `for` grouping (`...`), `format` verbs other
+ * than `%s`, `%d`, `%v`, `%%`.
  */
 import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Range, ScopeTraversal, TemplateExpr, TemplatePart, Traverser } from "../hcl/ast.js";
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
@@ -64,7 +64,7 @@ export type IterValue =
   | { kind: "tuple"; items: IterValue[]; site: Site }
   | { kind: "instance"; resource: Resource; instance: Instance; site: Site }
   | { kind: "resource"; resource: Resource; site: Site }
-  | { kind: "blocks"; blocks: BlockSite[]; complete: boolean; site: Site };
+  | { kind: "blocks"; blocks: BlockSite[]; complete: boolean; site: Site; ref?: ScopeTraversal };
 
 /**
  * What one name is bound to: `each` / a dynamic iterator (`.key`, `.value`),
@@ -481,9 +481,13 @@ export function iterationExpand(module: Module, site: Site, opts: ExpandOptions,
       if (b?.value) walkPath(module, b.value, [], 0, site, opts, out, depth + 1, budget);
       return true;
     }
-    case "RelativeTraversal":
-      walkPath(module, { kind: "site", site: { ...site, expr: e.source } }, e.traversal, 0, site, opts, out, depth + 1, budget);
+    case "RelativeTraversal": {
+      // A splat's element (`x[*].a`): its value as bound, not re-read as an expression.
+      const item = unwrap(e.source).kind === "AnonSymbol" ? names.get(SPLAT)?.value : undefined;
+      if (item) walkPath(module, item, e.traversal, 0, site, opts, out, depth + 1, budget);
+      else walkPath(module, { kind: "site", site: { ...site, expr: e.source } }, e.traversal, 0, site, opts, out, depth + 1, budget);
       return true;
+    }
     case "Index":
       walkPath(module, { kind: "site", site: { ...site, expr: e.collection } }, [{ kind: "KeyExpr", key: { ...site, expr: e.key } }], 0, site, opts, out, depth + 1, budget);
       return true;
@@ -636,11 +640,52 @@ function emitValue(module: Module, val: IterValue, here: Site, opts: ExpandOptio
     case "resource":
       out.push({ ...here, expr: resourceTraversal(val.resource, here.expr.range) });
       return;
-    case "tuple":
     case "blocks":
+      out.push(val.ref ? { ...here, expr: val.ref } : here);
+      return;
+    case "tuple":
       out.push(here);
       return;
   }
+}
+
+/**
+ * `aws_x.y[k].block` (or `aws_x.y.block` for a single resource) naming a
+ * nested block type: its blocks as a list (`[*]`, `one(...)`), null when
+ * the traversal is not that.
+ */
+function blockListEntries(module: Module, r: Resource, e: ScopeTraversal, at: Site): Entries | null {
+  const rest = e.traversal.slice(2);
+  const all = instancesOf(module, r);
+  let insts: Instance[];
+  let name: Traverser | undefined;
+  if (all.mode === "single") {
+    if (rest.length !== 1) return null;
+    insts = all.instances;
+    name = rest[0];
+  } else {
+    if (rest.length !== 2 || rest[0]!.kind !== "TraverseIndex") return null;
+    const key = rest[0]!.key;
+    insts = all.instances.filter((i) => i.key === null || String(i.key) === String(key));
+    name = rest[1];
+  }
+  if (name?.kind !== "TraverseAttr" || !hasBlock(r.body, name.name) || r.body.attributes.some((a) => a.name === name.name)) return null;
+  const out: Entries = { entries: [], complete: insts.length === 1 };
+  for (const inst of insts) {
+    const set = dynamicBlocks(module, r, name.name, inst);
+    if (!set.complete) out.complete = false;
+    const literal = set.complete && set.blocks.every((b) => b.dynamic === null);
+    set.blocks.forEach((b, idx) => {
+      const keyConst = literal ? idx : null;
+      out.entries.push({
+        key: keyConst === null ? null : siteValue(literalSite(idx, at)),
+        keyConst,
+        value: { kind: "blocks", blocks: [b], complete: true, site: at },
+        certain: b.certain && insts.length === 1,
+      });
+    });
+  }
+  return out;
 }
 
 function hasBlock(body: Body, type: string): boolean {
@@ -807,7 +852,8 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
   if (!attr && !META_ARGUMENTS.has(step.name) && hasBlock(r.body, step.name)) {
     // A nested block (`aws_lb_target_group.tg[k].health_check[0].port`).
     const set = dynamicBlocks(module, r, step.name, inst);
-    walkPath(module, { kind: "blocks", blocks: set.blocks, complete: set.complete, site: here }, steps, i + 1, here, opts, out, depth + 1, budget);
+    const ref = instanceTraversal(r, inst, here, [{ kind: "TraverseAttr", name: step.name, range: here.expr.range }]);
+    walkPath(module, { kind: "blocks", blocks: set.blocks, complete: set.complete, site: here, ...(ref ? { ref } : {}) }, steps, i + 1, here, opts, out, depth + 1, budget);
     return;
   }
   if (attr) {
@@ -901,7 +947,7 @@ function entriesOfLeaf(module: Module, alt: Site, mode: Mode, depth: number, bud
       const r = resourceOf(module, e);
       if (!r) return null;
       if (e.traversal.length === 2) return resourceEntries(module, r, alt);
-      return null;
+      return blockListEntries(module, r, e, alt);
     }
     case "FunctionCall":
       return callEntries(module, alt, e, mode, depth, budget);
@@ -933,7 +979,7 @@ function splatSource(module: Module, site: Site, depth: number, budget: Budget):
     const r = e.kind === "ScopeTraversal" ? resourceOf(module, e) : null;
     let part: Entries | null;
     if (e.kind === "ObjectCons") part = { entries: [{ key: null, keyConst: 0, value: siteValue(alt), certain: true }], complete: true };
-    else if (r && instancesOf(module, r).mode === "single") {
+    else if (r && e.kind === "ScopeTraversal" && e.traversal.length === 2 && instancesOf(module, r).mode === "single") {
       part = { entries: [{ key: null, keyConst: 0, value: { kind: "instance", resource: r, instance: instancesOf(module, r).instances[0]!, site: alt }, certain: true }], complete: true };
     } else if (r && e.kind === "ScopeTraversal" && e.traversal.length === 3 && e.traversal[2]!.kind === "TraverseIndex") {
       // `aws_x.y[k][*]`: the one instance.

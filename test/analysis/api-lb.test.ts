@@ -42,11 +42,11 @@ function summary(dir: string): unknown {
     lbs: topo.lbs.map((l) => l.resource.address),
     addresses: topo.addresses.map((a) => a.resource.address),
     paths: topo.paths.map((p) => ({
-      frontend: p.frontend ? `${p.frontend.resource.address}${p.frontend.block ? ` ${p.frontend.block.type}` : ""}` : null,
+      frontend: p.frontend ? `${p.frontend.resource.address}${p.frontend.row.block ? ` ${p.frontend.row.block}` : ""}` : null,
       ports: p.frontend ? frontendPorts(module, p.frontend).map(describePort) : [],
       proxy: p.proxy?.resource.address ?? null,
       group: p.group?.resource.address ?? null,
-      probes: p.probes.map((x) => `${x.resource.address}${x.block ? ` ${x.block.type}` : ""}: ${probeProtocols(module, x).map((q) => q.protocol ?? "?").join("|")}`),
+      probes: p.probes.map((x) => `${x.resource.address}${x.row.block ? ` ${x.row.block}` : ""}: ${probeProtocols(module, x).map((q) => q.protocol ?? "?").join("|")}`),
     })),
   };
 }
