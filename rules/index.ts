@@ -11,6 +11,7 @@ import { DEPTH_POOL_RULES } from "./depth-pool.js";
 import { CONTROL_PLANE_LB_RULES } from "./control-plane-lb.js";
 import { CONTROL_PLANE_CLUSTER_RULES } from "./control-plane-cluster.js";
 import { CONTROL_PLANE_MACHINE_RULES } from "./control-plane-machine.js";
+import { CONTROL_PLANE_POOL_RULES } from "./control-plane-pool.js";
 
 export const ALL_RULES: readonly RuleDefinition[] = [
   ...SYNTAX_RULES,
@@ -21,6 +22,7 @@ export const ALL_RULES: readonly RuleDefinition[] = [
   ...CONTROL_PLANE_LB_RULES,
   ...CONTROL_PLANE_CLUSTER_RULES,
   ...CONTROL_PLANE_MACHINE_RULES,
+  ...CONTROL_PLANE_POOL_RULES,
 ];
 
 export function findRule(id: string): RuleDefinition | undefined {
