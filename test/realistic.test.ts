@@ -80,6 +80,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/azure-machine",
         "fixtures/realistic/azure-machinepool",
         "fixtures/realistic/gcp-cluster",
+        "fixtures/realistic/gcp-cluster-foreach",
         "fixtures/realistic/gcp-machine",
         "fixtures/realistic/gcp-machinepool",
         "fixtures/realistic/hcloud-cluster",
