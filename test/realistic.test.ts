@@ -94,6 +94,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/openstack-cluster-resource-foreach",
         "fixtures/realistic/openstack-machine",
         "fixtures/realistic/openstack-machine-kube-vip",
+        "fixtures/realistic/openstack-machine-rke2",
         "fixtures/skeletons/cluster",
         "fixtures/skeletons/machine",
         "fixtures/skeletons/machinepool",
