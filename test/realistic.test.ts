@@ -77,6 +77,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/aws-machinepool",
         "fixtures/realistic/aws-machinepool-split",
         "fixtures/realistic/azure-cluster",
+        "fixtures/realistic/azure-cluster-rke2",
         "fixtures/realistic/azure-machine",
         "fixtures/realistic/azure-machinepool",
         "fixtures/realistic/gcp-cluster",
