@@ -89,6 +89,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/oci-cluster",
         "fixtures/realistic/oci-cluster-foreach",
         "fixtures/realistic/oci-machine",
+        "fixtures/realistic/oci-machine-rke2",
         "fixtures/realistic/oci-machinepool",
         "fixtures/realistic/openstack-cluster",
         "fixtures/realistic/openstack-cluster-foreach",
