@@ -73,6 +73,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/aws-cluster-rke2",
         "fixtures/realistic/aws-machine",
         "fixtures/realistic/aws-machine-json",
+        "fixtures/realistic/aws-machine-kube-vip",
         "fixtures/realistic/aws-machine-rke2",
         "fixtures/realistic/aws-machinepool",
         "fixtures/realistic/aws-machinepool-split",
