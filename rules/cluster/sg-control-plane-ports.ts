@@ -20,7 +20,7 @@ import {
 type Coverage = { kind: "all" } | { kind: "range"; from: number; to: number } | { kind: "api" };
 
 /** A required port: a constant, or the kube-apiserver port when it is not a known constant. */
-type Required = { port: number; label: string; why: string } | { port: "api"; label: string; why: string };
+type Required = ({ port: number } | { port: "api" }) & { label: string; why: string; origin?: Hop[] };
 
 /** Ports the API port never is (control-plane.md, "API port"). */
 function neverApiPort(port: number): boolean {
@@ -269,7 +269,7 @@ export default defineRule({
         message: `No ingress rule of the exported security group${groups.length > 1 ? "s" : ""} (${names}) lets in ${what}: ${need.why}, and without it the cluster hangs instead of failing. Open it, for example with a rule for every protocol from the group itself`,
         file: first.resource.file,
         range: blockHeaderRange(first.resource.block, first.resource.file.hcl.syntax),
-        related: joinHops(...groups.map((g) => g.hops)),
+        related: joinHops(...groups.map((g) => g.hops), need.origin ?? []),
       });
     }
   },
@@ -300,6 +300,7 @@ function apiRequirement(module: Module, graph: DependencyGraph): Required {
   const topo = apiLoadBalancer(module, graph);
   if (!topo) return fallback;
   const ports = new Set<number | "api" | "other">();
+  const origin: Hop[] = [];
   for (const path of topo.paths) {
     const site = backendPortSite(module, path);
     if (!site) {
@@ -309,11 +310,12 @@ function apiRequirement(module: Module, graph: DependencyGraph): Required {
     for (const p of portValues(module, site)) {
       if (p.kind === "const" && p.value === 9345) continue;
       ports.add(p.kind === "const" ? p.value : p.kind === "api" ? "api" : "other");
+      if (p.kind === "const") origin.push({ file: site.file, range: site.expr.range, message: `API backend port ${p.value}${path.group ? ` of ${path.group.resource.address}` : ""}` });
     }
   }
   if (ports.size !== 1) return fallback;
   const only = [...ports][0]!;
   if (typeof only !== "number") return fallback;
-  return { port: only, label: "kube-apiserver backend port", why };
+  return { port: only, label: "kube-apiserver backend port", why, origin };
 }
 
