@@ -6,7 +6,7 @@ import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
 import { blocksOf, fileOf } from "../../src/terraform/module.js";
 import { alternatives, objectViews, type Site } from "../../src/analysis/values.js";
-import { dynamicBlocks, instanceSite, instancesOf, type IterScope } from "../../src/analysis/iteration.js";
+import { dynamicBlocks, instanceSite, instancesOf, type Instance, type IterScope } from "../../src/analysis/iteration.js";
 import { apiLoadBalancer, backendPortSite, isRke2Aware, portValues, stringValues, type PortValue } from "../../src/analysis/api-lb.js";
 import { chainHops, joinHops, type Hop } from "../../src/analysis/paths.js";
 import {
@@ -34,8 +34,13 @@ function mayCover(c: Coverage, need: Required): boolean {
   return c.from <= need.port && need.port <= c.to;
 }
 
-/** A site inside a rule body: the argument at `path` through literal nested blocks; "dynamic" when a nested block is dynamic. */
-function nestedSites(resource: Resource, body: Body, path: readonly string[], iter: IterScope | undefined, module: Module, inst: Parameters<typeof instanceSite>[2] | null): Site[] | "dynamic" {
+/**
+ * The sites of the argument at `path` in a rule body, through literal nested
+ * blocks (one per block that sets it; none when unset), evaluated for one
+ * resource instance or within a block's iteration scope; "dynamic" when a
+ * nested block on the way is written with `dynamic` (not followed).
+ */
+function nestedSites(resource: Resource, body: Body, path: readonly string[], iter: IterScope | undefined, module: Module, inst: Instance | null): Site[] | "dynamic" {
   const [head, ...rest] = path;
   if (head === undefined) return [];
   if (rest.length === 0) {
