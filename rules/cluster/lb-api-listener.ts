@@ -25,7 +25,7 @@ export default defineRule({
 
     // The endpoint port is a constant on a branch; every frontend listens on other constants.
     const frontendPortLists = topo.frontends.map((fe) => ({ fe, ports: frontendPorts(module, fe) }));
-    const allConstant = !topo.childMayAddFrontends && frontendPortLists.length > 0 && frontendPortLists.every((f) => f.ports.length > 0 && f.ports.every((p) => p.kind === "const"));
+    const allConstant = topo.frontendsComplete && frontendPortLists.length > 0 && frontendPortLists.every((f) => f.ports.length > 0 && f.ports.every((p) => p.kind === "const"));
     if (allConstant) {
       const reported = new Set<number>();
       for (const ep of topo.endpoints) {
@@ -51,7 +51,7 @@ export default defineRule({
     for (const lb of topo.lbs) {
       if (lb.row.terminates) {
         ctx.report({
-          message: `The API load balancer ${lb.resource.address} is a ${lb.resource.type}, which terminates TLS and speaks HTTP: ${TLS_ADVICE}; use a layer-4 load balancer`,
+          message: `The API load balancer ${lb.resource.address} (${lb.resource.type}) terminates TLS and speaks HTTP: ${TLS_ADVICE}; use a layer-4 load balancer`,
           ...header(lb.resource),
           related: lb.hops,
         });
@@ -88,7 +88,7 @@ export default defineRule({
       for (const blockType of fe.row.terminatingBlocks ?? []) {
         for (const b of blocksOf(fe.body, blockType)) {
           ctx.report({
-            message: `The API frontend ${fe.resource.address} has a ${blockType} block, so it terminates TLS: ${TLS_ADVICE}; remove it and forward TCP`,
+            message: `The API frontend ${fe.resource.address} sets ${blockType}, so it terminates TLS: ${TLS_ADVICE}; remove it and forward TCP`,
             file: fe.resource.file,
             range: b.typeRange,
             related: fe.hops,

@@ -1,5 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
-import { apiLoadBalancer, argumentSite, mayBeTrue, stringValues, type GroupNode, type Hop, type LbNode } from "../../src/analysis/api-lb.js";
+import { apiLoadBalancer, argumentSite, mayBeTrue, stringValues, type GroupNode, type LbNode } from "../../src/analysis/api-lb.js";
+import type { Hop } from "../../src/analysis/paths.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 import type { Module } from "../../src/terraform/model.js";
 

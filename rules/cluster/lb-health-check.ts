@@ -83,7 +83,7 @@ function effectivePorts(module: Module, path: ApiPath, probe: ProbeNode, proto: 
     const expr: Expression = { kind: "LiteralValue", type: "number", value: probe.row.portDefault, raw: String(probe.row.portDefault), range: where.range };
     return { values: [{ kind: "const", value: probe.row.portDefault, site: { expr, file: where.file, via: [] } }], own: null };
   }
-  const backend = backendPortSite(module, path, focus);
+  const backend = backendPortSite(path, focus);
   if (backend) return { values: portValues(module, backend), own: null };
   if (path.frontend && !path.proxy) return { values: frontendPorts(module, path.frontend, focus), own: null };
   return { values: [], own: null };
@@ -111,7 +111,7 @@ export default defineRule({
       for (const focus of pathFoci(module, path)) {
       for (const probe of path.probes) {
         const inst = instanceFor(module, focus, probe.resource);
-        const name = probe.block ? `${probe.resource.address} ${probe.block.type}` : probe.resource.address;
+        const name = probe.block ? `${probe.resource.address} ${probe.row.block}` : probe.resource.address;
         const protos = probeProtocols(module, probe, focus);
         for (const proto of protos) {
           const { values: ports } = effectivePorts(module, path, probe, proto, focus);
@@ -174,7 +174,7 @@ export default defineRule({
           if (!own) continue;
           const probePort = proto.target?.port ?? singleConstant(portValues(module, own));
           if (probePort === null || probe.row.backendPortValues.includes(probePort)) continue;
-          const backend = backendPortSite(module, path, focus);
+          const backend = backendPortSite(path, focus);
           const backendPort = backend ? singleConstant(portValues(module, backend)) : null;
           if (backendPort === null || backendPort === probePort) continue;
           report(`port@${own.file.path}:${own.expr.range.start.line}:${own.expr.range.start.column}`, {

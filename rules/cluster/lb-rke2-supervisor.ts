@@ -20,12 +20,12 @@ export default defineRule({
     // Absence: every API frontend's port is known and none may be 9345.
     const ports = topo.frontends.map((fe) => ({ fe, ports: frontendPorts(module, fe) }));
     const allKnown = ports.every((p) => p.ports.length > 0 && p.ports.every((v) => v.kind !== "unknown"));
-    const childMayHoldIt = topo.childMayAddFrontends;
+    const childMayHoldIt = !topo.frontendsComplete;
     if (allKnown && !childMayHoldIt && !ports.some((p) => p.ports.some((v) => portMayBe(v, SUPERVISOR)))) {
       const anchor = topo.lbs[0]?.resource ?? topo.addresses[0]?.resource;
       const hops = topo.lbs[0]?.hops ?? topo.addresses[0]?.hops ?? [];
       if (anchor) {
-        const listed = ports.map((p) => `${p.fe.resource.address}${p.fe.block ? ` ${p.fe.block.type}` : ""} (${p.ports.map(describePort).join(", ")})`);
+        const listed = ports.map((p) => `${p.fe.resource.address}${p.fe.row.block ? ` ${p.fe.row.block}` : ""} (${p.ports.map(describePort).join(", ")})`);
         ctx.report({
           message: `${topo.lbs[0] ? "The API load balancer" : "The API endpoint's address"} ${anchor.address} has no frontend on port 9345${listed.length > 0 ? `: its frontends are ${listed.join("; ")}` : " (no frontend uses this address)"}; RKE2 nodes join through the supervisor on port 9345 of the same address as the API, so they hang; add a 9345 frontend forwarding to port 9345 of the control-plane nodes`,
           file: anchor.file,
@@ -42,7 +42,7 @@ export default defineRule({
       for (const focus of pathFoci(module, path)) {
       const fp = frontendPorts(module, path.frontend, focus);
       if (fp.length === 0 || !fp.every((v) => v.kind === "const" && v.value === SUPERVISOR)) continue;
-      const backend = backendPortSite(module, path, focus);
+      const backend = backendPortSite(path, focus);
       if (!backend) continue;
       const bp = portValues(module, backend);
       const bad = bp.find((v) => v.kind === "const" && v.value !== SUPERVISOR);

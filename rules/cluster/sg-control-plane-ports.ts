@@ -307,7 +307,7 @@ function apiRequirement(module: Module, graph: DependencyGraph): Required {
   const ports = new Set<number | "api" | "other">();
   const origin: Hop[] = [];
   for (const path of topo.paths) {
-    const site = backendPortSite(module, path);
+    const site = backendPortSite(path);
     if (!site) {
       ports.add("other");
       continue;

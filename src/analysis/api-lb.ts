@@ -46,13 +46,8 @@ import {
 import { alternatives, objectViews, type Site } from "./values.js";
 import { instanceByKey, instanceSite, instancesOf, resourceSite, type Instance } from "./iteration.js";
 import { isRefTo } from "./references.js";
+import { localHops, type Hop } from "./paths.js";
 
-/** One hop of the path from the endpoint to a node (Finding.related). */
-export interface Hop {
-  file: SourceFile;
-  range: Range;
-  message: string;
-}
 
 /** A module-owned branch of `control_plane_endpoint`: its object, `host` and `port`. */
 export interface EndpointBranch {
@@ -110,6 +105,8 @@ export interface ProbeNode {
 
 /** One way traffic takes from the endpoint to the backends: frontend → (proxy) → group, with its probes. */
 export interface ApiPath {
+  /** The module the path is in (its arguments are read in it). */
+  module: Module;
   /** The API LB the path runs through (null for GCP, where frontends sit on the address). */
   lb: LbNode | null;
   frontend: FrontendNode | null;
@@ -130,11 +127,12 @@ export interface ApiTopology {
   /** Some expression holds 9345, "9345" or a string equal to rke2 (any case). */
   rke2Aware: boolean;
   /**
-   * A module call is handed the API LB or its address: a child module may
-   * add frontends, groups or probes this analysis does not see (absence
-   * findings stay silent).
+   * False when frontends may exist that this analysis does not see: a
+   * module call is handed the API LB or its address (a child module may
+   * add frontends), or a frontend resource of the cloud names its LB or
+   * address only through inputs or data sources. Absence findings need it.
    */
-  childMayAddFrontends: boolean;
+  frontendsComplete: boolean;
 }
 
 // --------------------------------------------------------------- helpers
@@ -142,17 +140,6 @@ export interface ApiTopology {
 /** The file a node of a resource is in (the resource's, or an override's). */
 function fileAt(r: Resource, node: object): SourceFile {
   return fileOf(r, node);
-}
-
-/** A hop per `local.x` in a chain of addresses, at the local's value. */
-function localHops(module: Module, addresses: readonly string[]): Hop[] {
-  const out: Hop[] = [];
-  for (const a of addresses) {
-    if (!a.startsWith("local.")) continue;
-    const l = module.locals.get(a.slice("local.".length));
-    if (l) out.push({ file: l.file, range: l.value.range, message: a });
-  }
-  return out;
 }
 
 function headerHop(r: Resource, message: string): Hop {
@@ -177,13 +164,37 @@ export function argumentSite(module: Module, resource: Resource, body: Body, pat
 }
 
 /** The resources (managed) an argument names, through locals. */
+/**
+ * The nested blocks `type` of a body: written literally, or the `content`
+ * of a `dynamic "type"` block (its arguments, read through resourceSite,
+ * bind the iterator).
+ */
+function nestedBlocks(body: Body, type: string): Block[] {
+  const out = blocksOf(body, type);
+  for (const d of body.blocks) {
+    if (d.type === "dynamic" && d.labels[0] === type) out.push(...blocksOf(d.body, "content"));
+  }
+  return out;
+}
+
+const namedMemo = new WeakMap<Body, Map<string, Set<string>>>();
+
 function namedResources(module: Module, graph: DependencyGraph, resource: Resource, body: Body, paths: readonly ArgPath[]): Set<string> {
+  let byPaths = namedMemo.get(body);
+  if (!byPaths) {
+    byPaths = new Map();
+    namedMemo.set(body, byPaths);
+  }
+  const key = paths.map((p) => p.join(".")).join(",");
+  const known = byPaths.get(key);
+  if (known) return known;
   const out = new Set<string>();
   for (const p of paths) {
-    for (const s of argumentSites(module, resource, body, p)) {
-      for (const address of graph.dependencies(s.expr).keys()) if (module.resources.has(address)) out.add(address);
+    for (const m of findArguments(body, p)) {
+      for (const address of graph.dependencies(m.expr).keys()) if (module.resources.has(address)) out.add(address);
     }
   }
+  byPaths.set(key, out);
   return out;
 }
 
@@ -453,7 +464,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     const hostHop: Hop = { file: ep.host.file, range: ep.host.expr.range, message: "control_plane_endpoint host" };
     for (const [address, chain] of graph.dependencies(ep.host.expr)) {
       const r = module.resources.get(address);
-      if (r) classify(r, [hostHop, ...localHops(module, chain.map((c) => c.address))], false);
+      if (r) classify(r, [...localHops(module, ep.host.via), hostHop, ...localHops(module, chain.map((c) => c.address).filter((a) => a.startsWith("local.")))], false);
     }
   }
   if (lbs.size === 0 && addresses.size === 0 && directFrontends.size === 0) return null;
@@ -499,7 +510,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (row.block) {
         const lb = lbs.get(r.address);
         if (!lb) continue;
-        for (const b of blocksOf(r.body, row.block)) {
+        for (const b of nestedBlocks(r.body, row.block)) {
           frontends.push({ resource: r, row, body: b.body, block: b, lb, certain: true, hops: [...lb.hops, { file: fileAt(r, b), range: b.typeRange, message: `frontend ${r.address} ${row.block}` }] });
         }
         continue;
@@ -542,7 +553,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     for (const address of namedResources(module, graph, fe.resource, fe.body, fe.row.groupArgs)) {
       const r = module.resources.get(address)!;
       if (backendGroupRow(r.type)) {
-        paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+        paths.push({ module, lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
         linked.add(address);
         any = true;
       } else if (proxyRow(r.type)) {
@@ -552,11 +563,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
         for (const g of namedResources(module, graph, r, r.body, proxy.row.groupArgs)) {
           const gr = module.resources.get(g)!;
           if (!backendGroupRow(gr.type)) continue;
-          paths.push({ lb: fe.lb, frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
+          paths.push({ module, lb: fe.lb, frontend: fe, proxy, group: groupNode(gr, proxyHops), probes: [] });
           linked.add(g);
           behind = true;
         }
-        if (!behind) paths.push({ lb: fe.lb, frontend: fe, proxy, group: null, probes: [] });
+        if (!behind) paths.push({ module, lb: fe.lb, frontend: fe, proxy, group: null, probes: [] });
         any = true;
       }
     }
@@ -565,20 +576,18 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (!row || row.frontendArgs.length === 0) continue;
       const named = namedResources(module, graph, r, r.body, row.frontendArgs);
       if (!named.has(fe.resource.address) || fe.block) continue;
-      paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
+      paths.push({ module, lb: fe.lb, frontend: fe, proxy: null, group: groupNode(r, fe.hops), probes: [] });
       linked.add(r.address);
       any = true;
     }
-    if (!any) paths.push({ lb: fe.lb, frontend: fe, proxy: null, group: null, probes: [] });
+    if (!any) paths.push({ module, lb: fe.lb, frontend: fe, proxy: null, group: null, probes: [] });
   }
   for (const r of resources) {
     const row = backendGroupRow(r.type);
-    if (!row || linked.has(r.address) || row.lbArgs.length === 0) continue;
+    if (!row || !row.allOfLb || linked.has(r.address)) continue;
     const onLb = [...namedResources(module, graph, r, r.body, row.lbArgs)].find((a) => lbKeys.has(a));
     if (!onLb) continue;
-    // An Octavia pool that names a listener is behind that listener only.
-    if (row.frontendArgs.some((p) => argumentSite(module, r, r.body, p) !== null)) continue;
-    paths.push({ lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
+    paths.push({ module, lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
   }
 
   // Probes: nested in a group (or the LB), named by a group or frontend, or naming a group.
@@ -598,7 +607,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     const out: ProbeNode[] = [];
     for (const row of probeRows(r.type)) {
       if (!row.block) continue;
-      for (const b of blocksOf(r.body, row.block)) {
+      for (const b of nestedBlocks(r.body, row.block)) {
         const key = `${r.address}#${row.block}@${b.range.start.line}:${b.range.start.column}`;
         let p = probes.get(key);
         if (!p) {
@@ -635,6 +644,21 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     }
   }
 
+  const childMayAdd = [...module.moduleCalls.values()].some((call) =>
+    [...call.args.values()].some((a) => {
+      for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
+      return false;
+    }),
+  );
+  // A frontend whose LB or address link names no resource (an input, a data source) may be on the API LB.
+  const unlinkedFrontend = resources.some((r) =>
+    frontendRows(r.type).some((row) => {
+      if (row.block) return false;
+      const links = [...row.lbArgs, ...row.addressArgs];
+      if (links.length === 0 || !links.some((p) => findArguments(r.body, p).length > 0)) return false;
+      return namedResources(module, graph, r, r.body, links).size === 0;
+    }),
+  );
   const first = lbs.values().next().value?.resource ?? frontends[0]?.resource ?? addresses.values().next().value?.resource;
   const cloud = first ? (loadBalancerRow(first.type)?.cloud ?? frontendRows(first.type)[0]?.cloud ?? addressRow(first.type)?.cloud) : undefined;
   if (!cloud) return null;
@@ -648,12 +672,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     probes: [...probes.values()],
     paths,
     rke2Aware: isRke2Aware(module),
-    childMayAddFrontends: [...module.moduleCalls.values()].some((call) =>
-      [...call.args.values()].some((a) => {
-        for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
-        return false;
-      }),
-    ),
+    frontendsComplete: !childMayAdd && !unlinkedFrontend,
   };
 }
 
@@ -741,7 +760,8 @@ export function frontendPorts(module: Module, fe: FrontendNode, focus?: Focus): 
 }
 
 /** The backend port a path delivers to: the group's, else the frontend's own backend port; null when unset. */
-export function backendPortSite(module: Module, path: ApiPath, focus?: Focus): Site | null {
+export function backendPortSite(path: ApiPath, focus?: Focus): Site | null {
+  const module = path.module;
   const g = path.group;
   if (g?.row.portArg) {
     const s = argumentSite(module, g.resource, g.resource.body, g.row.portArg, instanceFor(module, focus, g.resource));
@@ -772,7 +792,7 @@ export function probeProtocols(module: Module, probe: ProbeNode, focus?: Focus):
     case "blocks": {
       const out: ProbeProtocolValue[] = [];
       for (const [name, protocol] of Object.entries(pr.blocks)) {
-        for (const b of blocksOf(probe.body, name)) {
+        for (const b of nestedBlocks(probe.body, name)) {
           out.push({ protocol, site: { expr: { kind: "LiteralValue", type: "string", value: name, raw: name, range: b.typeRange } as Expression, file: fileAt(probe.resource, b), via: [] }, body: b.body });
         }
       }

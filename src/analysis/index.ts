@@ -34,3 +34,4 @@ export * from "./references.js";
 export * from "./usage.js";
 export * from "./values.js";
 export * from "./paths.js";
+export * from "./api-lb.js";
