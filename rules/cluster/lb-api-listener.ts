@@ -88,7 +88,7 @@ export default defineRule({
       for (const blockType of fe.row.terminatingBlocks ?? []) {
         for (const b of blocksOf(fe.body, blockType)) {
           ctx.report({
-            message: `The API frontend ${fe.resource.address} has a ${blockType} block, so it terminates TLS: ${TLS_ADVICE}; remove it and forward TCP`,
+            message: `The API frontend ${fe.resource.address} sets ${blockType}, so it terminates TLS: ${TLS_ADVICE}; remove it and forward TCP`,
             file: fe.resource.file,
             range: b.typeRange,
             related: fe.hops,

@@ -6,7 +6,7 @@ import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
 import { blocksOf, fileOf } from "../../src/terraform/module.js";
 import { alternatives, objectViews, type Site } from "../../src/analysis/values.js";
-import { dynamicBlocks, instanceSite, instancesOf, type IterScope } from "../../src/analysis/iteration.js";
+import { dynamicBlocks, instanceSite, instancesOf, type Instance, type IterScope } from "../../src/analysis/iteration.js";
 import { apiLoadBalancer, backendPortSite, isRke2Aware, portValues, stringValues, type PortValue } from "../../src/analysis/api-lb.js";
 import { chainHops, joinHops, type Hop } from "../../src/analysis/paths.js";
 import {
@@ -20,7 +20,7 @@ import {
 type Coverage = { kind: "all" } | { kind: "range"; from: number; to: number } | { kind: "api" };
 
 /** A required port: a constant, or the kube-apiserver port when it is not a known constant. */
-type Required = { port: number; label: string; why: string } | { port: "api"; label: string; why: string };
+type Required = ({ port: number } | { port: "api" }) & { label: string; why: string; origin?: Hop[] };
 
 /** Ports the API port never is (control-plane.md, "API port"). */
 function neverApiPort(port: number): boolean {
@@ -34,8 +34,13 @@ function mayCover(c: Coverage, need: Required): boolean {
   return c.from <= need.port && need.port <= c.to;
 }
 
-/** A site inside a rule body: the argument at `path` through literal nested blocks; "dynamic" when a nested block is dynamic. */
-function nestedSites(resource: Resource, body: Body, path: readonly string[], iter: IterScope | undefined, module: Module, inst: Parameters<typeof instanceSite>[2] | null): Site[] | "dynamic" {
+/**
+ * The sites of the argument at `path` in a rule body, through literal nested
+ * blocks (one per block that sets it; none when unset), evaluated for one
+ * resource instance or within a block's iteration scope; "dynamic" when a
+ * nested block on the way is written with `dynamic` (not followed).
+ */
+function nestedSites(resource: Resource, body: Body, path: readonly string[], iter: IterScope | undefined, module: Module, inst: Instance | null): Site[] | "dynamic" {
   const [head, ...rest] = path;
   if (head === undefined) return [];
   if (rest.length === 0) {
@@ -269,7 +274,7 @@ export default defineRule({
         message: `No ingress rule of the exported security group${groups.length > 1 ? "s" : ""} (${names}) lets in ${what}: ${need.why}, and without it the cluster hangs instead of failing. Open it, for example with a rule for every protocol from the group itself`,
         file: first.resource.file,
         range: blockHeaderRange(first.resource.block, first.resource.file.hcl.syntax),
-        related: joinHops(...groups.map((g) => g.hops)),
+        related: joinHops(...groups.map((g) => g.hops), need.origin ?? []),
       });
     }
   },
@@ -300,8 +305,9 @@ function apiRequirement(module: Module, graph: DependencyGraph): Required {
   const topo = apiLoadBalancer(module, graph);
   if (!topo) return fallback;
   const ports = new Set<number | "api" | "other">();
+  const origin: Hop[] = [];
   for (const path of topo.paths) {
-    const site = backendPortSite(module, path);
+    const site = backendPortSite(path);
     if (!site) {
       ports.add("other");
       continue;
@@ -309,11 +315,12 @@ function apiRequirement(module: Module, graph: DependencyGraph): Required {
     for (const p of portValues(module, site)) {
       if (p.kind === "const" && p.value === 9345) continue;
       ports.add(p.kind === "const" ? p.value : p.kind === "api" ? "api" : "other");
+      if (p.kind === "const") origin.push({ file: site.file, range: site.expr.range, message: `API backend port ${p.value}${path.group ? ` of ${path.group.resource.address}` : ""}` });
     }
   }
   if (ports.size !== 1) return fallback;
   const only = [...ports][0]!;
   if (typeof only !== "number") return fallback;
-  return { port: only, label: "kube-apiserver backend port", why };
+  return { port: only, label: "kube-apiserver backend port", why, origin };
 }
 

@@ -211,9 +211,9 @@ describe("the hops findings carry", () => {
       [
         "outputs.tf:3:12 control_plane_endpoint host",
         "loadbalancer.tf:14:1 API load balancer aws_lb.api",
-        "loadbalancer.tf:44:1 frontend aws_lb_listener.api",
-        "loadbalancer.tf:25:1 backend group aws_lb_target_group.api",
-        "loadbalancer.tf:26:14 aws_lb_target_group.api for_each",
+        "loadbalancer.tf:49:1 frontend aws_lb_listener.api",
+        "loadbalancer.tf:30:1 backend group aws_lb_target_group.api",
+        "loadbalancer.tf:31:14 aws_lb_target_group.api for_each",
         "loadbalancer.tf:9:15 local.api_ports",
         'loadbalancer.tf:10:22 local.api_ports["kube_apiserver"]',
         "loadbalancer.tf:19:24 aws_lb.api may be internal (internal)",
@@ -227,9 +227,9 @@ describe("the hops findings carry", () => {
         "outputs.tf:2:41 control_plane_endpoint host",
         "loadbalancer.tf:17:1 API address openstack_networking_floatingip_v2.api",
         "loadbalancer.tf:10:1 API load balancer openstack_lb_loadbalancer_v2.api",
-        "loadbalancer.tf:24:1 frontend openstack_lb_listener_v2.api",
-        "loadbalancer.tf:33:1 backend group openstack_lb_pool_v2.api",
-        "loadbalancer.tf:42:1 probe openstack_lb_monitor_v2.api",
+        "loadbalancer.tf:29:1 frontend openstack_lb_listener_v2.api",
+        "loadbalancer.tf:38:1 backend group openstack_lb_pool_v2.api",
+        "loadbalancer.tf:47:1 probe openstack_lb_monitor_v2.api",
       ],
     ]);
   });
@@ -240,7 +240,7 @@ describe("the hops findings carry", () => {
         "outputs.tf:2:92 control_plane_endpoint port 6443",
         "outputs.tf:2:41 control_plane_endpoint host",
         "loadbalancer.tf:10:1 API address google_compute_address.api",
-        "loadbalancer.tf:38:1 frontend google_compute_forwarding_rule.api",
+        "loadbalancer.tf:43:1 frontend google_compute_forwarding_rule.api",
       ],
     ]);
   });
