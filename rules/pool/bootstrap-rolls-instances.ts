@@ -154,7 +154,7 @@ function checkScaleSetModel(ctx: RuleContext, group: Resource, row: RolloutGroup
       severity: AZURE_SEVERITY,
       file: fileOf(group, hit.expr),
       range: hit.expr.range,
-      related: joinHops(settingHops(module, mode, [row.upgradeMode.automatic]), settingHops(module, image, [row.imageVersion.latest]), [providerHop, found.hop], found.carried.related),
+      related: joinHops(settingHops(module, mode, [row.upgradeMode.automatic], group, row.upgradeMode.path), settingHops(module, image, [row.imageVersion.latest]), [providerHop, found.hop], found.carried.related),
     });
   }
 }

@@ -69,10 +69,15 @@ export function alwaysIs(s: SettingValues, values: readonly string[], unsetMeans
   return s.literals.every((l) => (l.value === null ? unsetMeans !== null && values.includes(unsetMeans) : values.includes(String(l.value))));
 }
 
-/** The hops of the alternatives of a setting that took one of `values` (the first one's trail). */
-export function settingHops(module: Module, s: SettingValues, values: readonly string[]): Hop[] {
+/**
+ * The hops of a setting that took one of `values`: the argument itself
+ * (labelled `aws_autoscaling_group.pool.launch_template.version`), then
+ * the first such alternative's trail (locals, for_each entries).
+ */
+export function settingHops(module: Module, s: SettingValues, values: readonly string[], owner?: Resource, path?: ArgPath): Hop[] {
   const hit = s.literals.find((l) => l.value !== null && values.includes(String(l.value)));
-  return hit ? siteHops(module, hit.site) : [];
+  const own: Hop[] = owner && path ? s.args.map((a) => ({ file: fileOf(owner, a.expr), range: a.expr.range, message: `${owner.address}.${path.join(".")}` })) : [];
+  return joinHops(own, hit ? siteHops(module, hit.site) : []);
 }
 
 /** A resource a reference reached (through locals), with the chain of steps from the expression. */
