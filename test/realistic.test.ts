@@ -94,6 +94,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/oci-machinepool",
         "fixtures/realistic/openstack-cluster",
         "fixtures/realistic/openstack-cluster-foreach",
+        "fixtures/realistic/openstack-cluster-kube-vip",
         "fixtures/realistic/openstack-cluster-resource-foreach",
         "fixtures/realistic/openstack-machine",
         "fixtures/realistic/openstack-machine-kube-vip",
