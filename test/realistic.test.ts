@@ -99,6 +99,7 @@ describe("realistic modules and skeletons, every rule", () => {
         "fixtures/realistic/openstack-machine",
         "fixtures/realistic/openstack-machine-kube-vip",
         "fixtures/realistic/openstack-machine-rke2",
+        "fixtures/realistic/openstack-machinepool",
         "fixtures/skeletons/cluster",
         "fixtures/skeletons/machine",
         "fixtures/skeletons/machinepool",
