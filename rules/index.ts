@@ -10,6 +10,7 @@ import { DEPTH_OUTPUT_RULES } from "./depth-outputs.js";
 import { DEPTH_POOL_RULES } from "./depth-pool.js";
 import { CONTROL_PLANE_LB_RULES } from "./control-plane-lb.js";
 import { CONTROL_PLANE_CLUSTER_RULES } from "./control-plane-cluster.js";
+import { CONTROL_PLANE_MACHINE_RULES } from "./control-plane-machine.js";
 
 export const ALL_RULES: readonly RuleDefinition[] = [
   ...SYNTAX_RULES,
@@ -19,6 +20,7 @@ export const ALL_RULES: readonly RuleDefinition[] = [
   ...DEPTH_POOL_RULES,
   ...CONTROL_PLANE_LB_RULES,
   ...CONTROL_PLANE_CLUSTER_RULES,
+  ...CONTROL_PLANE_MACHINE_RULES,
 ];
 
 export function findRule(id: string): RuleDefinition | undefined {

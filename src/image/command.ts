@@ -79,10 +79,10 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
  * The report on stdout (or `-o`), the `--also-write` copies and the job
  * summary. Returns an exit code when a report could not be written, else null.
  */
-async function writeReports(run: RunReport, format: string, args: CliArgs, io: Io): Promise<number | null> {
+async function writeReports(run: RunReport, format: string, args: CliArgs, io: Io, full: RunReport = run): Promise<number | null> {
   const formatter = (await loadFormatter(format))!;
   const text = formatter(run, { color: useColor(args, io), env: io.env });
-  if (!(await writeReportFiles(run, text, args, io))) return EXIT_READ;
+  if (!(await writeReportFiles(run, text, args, io, full))) return EXIT_READ;
   if (format === "github") {
     const r = await writeStepSummary(run, io.env);
     if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
@@ -309,8 +309,10 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     }
     // --max-warnings counts warnings even under --quiet (which only hides them).
     const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
-    if (args.quiet) all = all.filter((f) => f.severity === "error");
     all.sort(compareFindings);
+    // Every finding, for --full-report; --quiet shows errors only.
+    const unfiltered = all;
+    if (args.quiet) all = all.filter((f) => f.severity === "error");
 
     const first = results[0]!;
     const sources = new Map<string, string>();
@@ -339,13 +341,15 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       toolVersion: toolVersion(),
       failOn,
     };
-    const written = await writeReports(run, checked.format, args, io);
+    const full: RunReport = all === unfiltered ? run : { ...run, modules: [{ ...report, findings: unfiltered, summary: recount(unfiltered) }] };
+    const written = await writeReports(run, checked.format, args, io, full);
     if (written !== null) return written;
     if (readErrors.length > 0) {
       for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
       return EXIT_READ;
     }
-    let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
+    // --quiet only hides: what fails the run is decided on every finding.
+    let failed = unfiltered.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
     if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {

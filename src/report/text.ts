@@ -144,8 +144,10 @@ interface Tally {
 
 function unreadWords(errors: readonly ReadProblem[]): string {
   const rules = errors.filter((e) => e.ruleFailure === true).length;
-  const reads = errors.length - rules;
-  return [reads > 0 ? plural(reads, "read error") : "", rules > 0 ? plural(rules, "rule failure") : ""].filter((w) => w !== "").join(" and ");
+  const roles = errors.filter((e) => e.roleUnknown === true).length;
+  const reads = errors.length - rules - roles;
+  const words = [reads > 0 ? plural(reads, "read error") : "", rules > 0 ? plural(rules, "rule failure") : "", roles > 0 ? `${plural(roles, "module")} of unknown role` : ""];
+  return words.filter((w) => w !== "").join(" and ");
 }
 
 function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[]): Tally {

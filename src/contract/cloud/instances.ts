@@ -172,11 +172,3 @@ export const PROVIDER_ID_SCHEMES: readonly ProviderIdScheme[] = [
 export function providerIdScheme(scheme: string): ProviderIdScheme | undefined {
   return PROVIDER_ID_SCHEMES.find((s) => s.scheme === scheme);
 }
-
-/**
- * The path an Azure resource `id` attribute stands for, in a providerID:
- * `/subscriptions/<s>/resourceGroups/<g>/providers/...`. A resource of a
- * known VM type gives the VM path; any other `azurerm_*` id only its start
- * (`null` for the rest: any number of segments).
- */
-export const AZURE_ID_PREFIX: readonly string[] = ["", "subscriptions"];
