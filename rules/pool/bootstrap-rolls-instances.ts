@@ -110,7 +110,7 @@ function checkUpdatePolicy(ctx: RuleContext, group: Resource, row: RolloutGroupT
   const at = type.args[0]!;
   const actions = action.literals.filter((l) => l.value !== null && row.minimalAction!.values.includes(String(l.value))).map((l) => String(l.value));
   ctx.report({
-    message: `${group.address} has a PROACTIVE update policy (minimal_action ${[...new Set(actions)].join(" or ")}), and ${found.path} carries ${carrierText(BOOTSTRAP, found.carried.carrier)}: every bootstrap token rotation makes a new instance template, and the manager then ${actions.includes("REPLACE") ? "replaces" : "restarts"} every instance; use type = "OPPORTUNISTIC" so that only new members get the new template, and roll on a version change by other means (a name or replace_triggered_by that follows the Kubernetes version)`,
+    message: `${group.address} has a PROACTIVE update policy (minimal_action ${[...new Set(actions)].join(" or ")}), and ${found.path} carries ${carrierText(BOOTSTRAP, found.carried.carrier)}: every bootstrap token rotation ${via.length > 0 ? "makes a new instance template" : "changes the configuration of every instance"}, and the manager then ${actions.includes("REPLACE") ? "replaces" : "restarts"} every instance; use type = "OPPORTUNISTIC" so that only new members get the new ${via.length > 0 ? "template" : "configuration"}, and roll on a version change by other means (a name or replace_triggered_by that follows the Kubernetes version)`,
     file: fileOf(group, at.expr),
     range: at.expr.range,
     related: joinHops(settingHops(module, type, [row.policyType.proactive]), via, [found.hop], found.carried.related),
