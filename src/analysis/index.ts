@@ -5,6 +5,7 @@
 export * from "./attributes.js";
 export * from "./autoscaling.js";
 export * from "./derivation.js";
+export * from "./endpoint.js";
 export * from "./functions.js";
 export * from "./guards.js";
 export {
