@@ -51,7 +51,8 @@ export function printEffective(e: EffectiveConfig, target: string, json: boolean
     const obj = {
       path: target,
       configFile: e.configFile,
-      role: e.role,
+      // Every key has the same shape; no role set means detection decides.
+      role: e.role ?? { value: null, origin: "default" },
       fail_on: e.failOn,
       max_warnings: e.maxWarnings,
       exclude: e.exclude,

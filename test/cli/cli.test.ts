@@ -300,7 +300,7 @@ describe("config through the CLI", () => {
     expect(JSON.parse(printed.stdout)).toEqual({
       path: "vm/main.tf",
       configFile: path.join(root, ".tfcapi-lint.hcl"),
-      role: null,
+      role: { value: null, origin: "default" },
       fail_on: { value: "error", origin: "default" },
       max_warnings: { value: null, origin: "default" },
       exclude: { value: ["vm/variables.tf"], origin: ".tfcapi-lint.hcl:1:11" },
