@@ -17,13 +17,14 @@ import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { adjustSeverity, compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
 import { REGISTRY } from "../lint/meta-rules.js";
-import type { ModuleReport, RunReport } from "../lint/result.js";
+import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
 import { type CliArgs, UsageError } from "../cli/args.js";
 import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
 import { loadFormatter, writeReports as writeReportFiles, writeStepSummary } from "../cli/formats.js";
 import { toolVersion } from "../cli/commands.js";
+import { quietFailureText } from "../report/util.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/run.js";
 import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
 import { buildFs, DEFAULT_CAPS, MODULE_DIR, type Caps, type Progress } from "./fs.js";
@@ -83,6 +84,11 @@ async function writeReports(run: RunReport, format: string, args: CliArgs, io: I
   const formatter = (await loadFormatter(format))!;
   const text = formatter(run, { color: useColor(args, io), env: io.env });
   if (!(await writeReportFiles(run, text, args, io))) return EXIT_READ;
+  if (format === "compact" || format === "sarif" || format === "checkstyle") {
+    // No place for it in these formats: findings --quiet hid that fail the run are said on stderr.
+    const why = quietFailureText(run, run.modules);
+    if (why !== null) io.stderr(`tfcapi-lint: ${why}\n`);
+  }
   if (format === "github") {
     const r = await writeStepSummary(run, io.env);
     if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
@@ -308,7 +314,15 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     }
     // --max-warnings counts warnings even under --quiet (which only hides them).
     const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
-    if (args.quiet) all = all.filter((f) => f.severity === "error");
+    const failOn: Severity = args.strict ? "warning" : "error";
+    // What fails the run is decided on every finding, before --quiet hides any.
+    let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
+    let quietHidden: QuietHidden | undefined;
+    if (args.quiet) {
+      const q = quietFilter(all, failOn, "--strict");
+      quietHidden = q.hidden;
+      all = q.shown;
+    }
     all.sort(compareFindings);
 
     const first = results[0]!;
@@ -326,12 +340,12 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       summary: recount(all),
       sources,
       image: { ref, digest, platforms },
+      ...(quietHidden ? { quietHidden } : {}),
     };
-    const failOn: Severity = args.strict ? "warning" : "error";
     const overLimit = args.maxWarnings !== undefined && warnings > args.maxWarnings;
     const run: RunReport = {
       modules: [report],
-      ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings" } } : {}),
+      ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings", ...(quietHidden && quietHidden.hidden.warning > 0 ? { hidden: quietHidden.hidden.warning } : {}) } } : {}),
       rules: REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: path.resolve(io.cwd),
@@ -344,7 +358,6 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
       return EXIT_READ;
     }
-    let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
     if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {

@@ -12,12 +12,13 @@
  * never mistaken for a missing one. A file or directory that cannot be read
  * is a `read-error` test case in error (`errors` counts them), in its
  * module's suite or in a suite of its own; more warnings than
- * `--max-warnings` is a failing `max-warnings` case. No timestamps or durations: the output
+ * `--max-warnings` is a failing `max-warnings` case, and findings `--quiet`
+ * hid that fail the run a failing `hidden-by-quiet` case of the module. No timestamps or durations: the output
  * is deterministic (`time="0"`).
  */
 import { problemId, type FormatOptions, type ModuleReport, type ReadProblem, type RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
-import { displayPath, failsRun, hasPosition, oneLine, plural, relativePath, SEVERITY_RANK } from "./util.js";
+import { displayPath, failsRun, hasPosition, oneLine, plural, quietFailureText, relativePath, SEVERITY_RANK, warningLimitText } from "./util.js";
 import { escapeXml, escapeXmlText, XML_DECLARATION } from "./xml.js";
 
 interface Case {
@@ -92,6 +93,18 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
       ids.length > 0
         ? ids.map((id) => testCase(run, mod, name, id))
         : [{ xml: [`    <testcase name="tfcapi-lint" classname="${escapeXml(name)}" time="0"/>`], failed: false }];
+    // Findings --quiet hid that fail the run: a failing case, so a clean-looking suite does not hide the failure.
+    const why = quietFailureText(run, [mod]);
+    if (why !== null) {
+      cases.push({
+        xml: [
+          `    <testcase name="hidden-by-quiet" classname="${escapeXml(name)}" time="0">`,
+          `      <failure message="${escapeXml(why)}" type="${mod.quietHidden!.failing.warning > 0 || mod.quietHidden!.failing.info === 0 ? "warning" : "info"}">${escapeXmlText(why)}</failure>`,
+          "    </testcase>",
+        ],
+        failed: true,
+      });
+    }
     const unread = readErrorCases(run, name, allErrors.filter((e) => e.moduleDir === mod.dir));
     const failed = cases.filter((c) => c.failed).length;
     tests += cases.length + unread.length;
@@ -119,8 +132,7 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
     suites.push(`  <testsuite name="${escapeXml(name)}" tests="1" failures="0" errors="1" skipped="0" time="0">`, ...readErrorCases(run, name, [e]), "  </testsuite>");
   }
   if (run.warningLimit) {
-    const w = run.warningLimit;
-    const message = `${plural(w.warnings, "warning")}, more than ${w.setting} ${w.max}`;
+    const message = warningLimitText(run.warningLimit);
     tests += 1;
     failures += 1;
     suites.push(

@@ -1,0 +1,107 @@
+/**
+ * Issue 17, item 5: the report says why a run fails when --quiet hides the
+ * findings that fail it, in every format that has a place for it; and
+ * --print-config --format json gives `role` the shape of every other key.
+ */
+import { describe, expect, it } from "vitest";
+import { writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fixtureFiles, insensitiveBootstrap, runCli, tree } from "./helpers.js";
+
+/** The clean machine module with one warning (input/sensitive at variables.tf:28:10). */
+function oneWarning(): string {
+  return tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
+}
+
+describe("--quiet hiding the findings that fail the run", () => {
+  it("text: --strict -q says why it fails instead of \"no problems\"", () => {
+    const dir = oneWarning();
+    const r = runCli(["--strict", "-q", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe("✖ no problems shown, but 1 warning hidden by --quiet fails the run (--strict)");
+    expect(r.stderr).toBe("");
+    // Without --strict the hidden warning fails nothing: as before.
+    const plain = runCli(["-q", "."], { cwd: dir });
+    expect([plain.code, plain.stdout.split("\n")[0]]).toEqual([0, "✔ no problems"]);
+  });
+
+  it("text: fail_on from the config is named as it is written", () => {
+    const dir = oneWarning();
+    writeFileSync(path.join(dir, ".tfcapi-lint.hcl"), 'fail_on = "warning"\n');
+    const r = runCli(["-q", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split("\n")[0]).toBe('✖ no problems shown, but 1 warning hidden by --quiet fails the run (fail_on = "warning")');
+  });
+
+  it("JSON: the summary counts what was hidden and says why the run fails", () => {
+    const dir = oneWarning();
+    const r = runCli(["--strict", "-q", "-f", "json", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout) as { summary: unknown }).summary).toEqual({
+      error: 0,
+      warning: 0,
+      info: 0,
+      hiddenByQuiet: { warning: 1, info: 0 },
+      quietFailure: "1 warning hidden by --quiet fails the run (--strict)",
+    });
+    // Hidden but failing nothing: the summary is as before.
+    const plain = runCli(["-q", "-f", "json", "."], { cwd: dir });
+    expect(plain.code).toBe(0);
+    expect((JSON.parse(plain.stdout) as { summary: unknown }).summary).toEqual({ error: 0, warning: 0, info: 0 });
+    // Without -q the summary keeps the reference's three keys only.
+    expect((JSON.parse(runCli(["--strict", "-f", "json", "."], { cwd: dir }).stdout) as { summary: unknown }).summary).toEqual({ error: 0, warning: 1, info: 0 });
+  });
+
+  it("JUnit: a failing hidden-by-quiet case, counted in the suite", () => {
+    const dir = oneWarning();
+    const r = runCli(["--strict", "-q", "-f", "junit", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('<testsuites name="tfcapi-lint" tests="31" failures="1" errors="0" time="0">');
+    expect(r.stdout).toContain(
+      '    <testcase name="hidden-by-quiet" classname="." time="0">\n' +
+        '      <failure message="1 warning hidden by --quiet fails the run (--strict)" type="warning">1 warning hidden by --quiet fails the run (--strict)</failure>\n' +
+        "    </testcase>\n",
+    );
+  });
+
+  it("github: an error annotation and the module line say why", () => {
+    const dir = oneWarning();
+    const r = runCli(["--strict", "-q", "-f", "github", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      "::error title=tfcapi-lint::.: 1 warning hidden by --quiet fails the run (--strict)\n" +
+        "tfcapi-lint: . (role machine, detected): 0 errors, 0 warnings, 0 info; 1 warning hidden by --quiet fails the run (--strict)\n",
+    );
+  });
+
+  it("compact: stdout keeps findings only, stderr says why", () => {
+    const dir = oneWarning();
+    const r = runCli(["--strict", "-q", "-f", "compact", "."], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", "tfcapi-lint: 1 warning hidden by --quiet fails the run (--strict)\n"]);
+  });
+
+  it("--max-warnings with -q: the module line and the limit line both say the warnings were hidden", () => {
+    const dir = oneWarning();
+    const r = runCli(["--max-warnings", "0", "-q", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.split("\n");
+    expect(lines[0]).toBe("✖ no problems shown, but 1 warning hidden by --quiet counts toward --max-warnings 0");
+    expect(lines.slice(-2)).toEqual(["✖ 1 warning (1 hidden by --quiet), more than --max-warnings 0", ""]);
+    const junit = runCli(["--max-warnings", "0", "-q", "-f", "junit", "."], { cwd: dir });
+    expect(junit.stdout).toContain('<testcase name="max-warnings" classname="tfcapi-lint" time="0">\n      <failure message="1 warning (1 hidden by --quiet), more than --max-warnings 0"');
+  });
+});
+
+describe("--print-config --format json", () => {
+  it("role is {value, origin} whether set or not", () => {
+    const dir = oneWarning();
+    const detected = runCli(["--print-config", ".", "--format", "json"], { cwd: dir });
+    expect(detected.code).toBe(0);
+    expect((JSON.parse(detected.stdout) as { role: unknown }).role).toEqual({ value: null, origin: "default" });
+    const flag = runCli(["--print-config", ".", "--format", "json", "--role", "machine"], { cwd: dir });
+    expect((JSON.parse(flag.stdout) as { role: unknown }).role).toEqual({ value: "machine", origin: "--role" });
+    writeFileSync(path.join(dir, ".tfcapi-lint.hcl"), 'role = "machine"\n');
+    const config = runCli(["--print-config", ".", "--format", "json"], { cwd: dir });
+    expect((JSON.parse(config.stdout) as { role: unknown }).role).toEqual({ value: "machine", origin: ".tfcapi-lint.hcl:1:8" });
+  });
+});
