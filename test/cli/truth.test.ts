@@ -105,3 +105,19 @@ describe("--print-config --format json", () => {
     expect((JSON.parse(config.stdout) as { role: unknown }).role).toEqual({ value: "machine", origin: ".tfcapi-lint.hcl:1:8" });
   });
 });
+
+describe("an unclosed heredoc", () => {
+  it("keeps HashiCorp's subject (end of file) and names its opener, where the finding is shown", async () => {
+    const { parseHcl } = await import("../../src/index.js");
+    const d = parseHcl("a = <<EOT\nx\n", "main.tf").diagnostics;
+    expect(d.map((x) => [x.summary, x.subject.start.line, x.subject.start.column, x.opener?.start.line, x.opener?.start.column, x.opener?.end.column])).toEqual([
+      ["Unterminated template string", 3, 1, 1, 5, 10],
+    ]);
+    const dir = tree({ ...fixtureFiles("machine-clean"), "extra.tf": 'locals {\n  script = <<EOT\necho hi\n}\n' });
+    const r = runCli(["-f", "compact", "."], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      "extra.tf:2:12: error: Unterminated template string: The heredoc opened with <<EOT is never closed; add a line holding only EOT where its text ends. [syntax/parse]\n",
+    );
+  });
+});
