@@ -172,6 +172,11 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
     try {
       st = fs.statSync(absPath);
     } catch (err) {
+      if (((err as NodeJS.ErrnoException).code === "EACCES" || (err as NodeJS.ErrnoException).code === "EPERM") && !searchable(dir)) {
+        // Listed (read permission) but not searchable (no x): no file in it
+        // can be opened, and the directory is what to fix, not each file.
+        return { entries: [], problems: [], dirError: UNSEARCHABLE };
+      }
       // A name that is not valid UTF-8 comes back from readdir with U+FFFD
       // in it, and no file has that name: say what is wrong with it.
       const badName = name.includes("\ufffd") && (err as NodeJS.ErrnoException).code === "ENOENT";
@@ -218,6 +223,19 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
   }
   result.entries.sort((a, b) => byteOrder(a.name, b.name));
   return result;
+}
+
+/** What a directory that can be listed but not searched gets (the lint's read error names the directory). */
+export const UNSEARCHABLE = "permission denied (the directory can be listed but not searched, so none of its files can be opened; give it the x permission, e.g. chmod a+x)";
+
+/** May this process open the entries of `dir` (search permission)? */
+function searchable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

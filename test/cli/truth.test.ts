@@ -4,9 +4,28 @@
  * --print-config --format json gives `role` the shape of every other key.
  */
 import { describe, expect, it } from "vitest";
-import { writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { fixtureFiles, insensitiveBootstrap, runCli, tree } from "./helpers.js";
+import { BIN, fixtureFiles, insensitiveBootstrap, runCli, tree, type CliResult } from "./helpers.js";
+
+// Root ignores mode bits: as root, the CLI runs as uid/gid 65534 through
+// setpriv (util-linux), so that a directory without x really cannot be searched.
+const isRoot = process.getuid?.() === 0;
+const hasSetpriv = spawnSync("setpriv", ["--version"]).status === 0;
+const canDropPrivileges = !isRoot || hasSetpriv;
+if (!canDropPrivileges) {
+  if (process.env.CI) throw new Error("setpriv (util-linux) is required to test an unsearchable directory as root");
+  console.warn("skipping the unsearchable-directory test: running as root without setpriv (util-linux), and root can search any directory");
+}
+
+function runUnprivileged(args: string[], cwd: string): CliResult {
+  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", GITHUB_STEP_SUMMARY: "", HOME: cwd };
+  const r = isRoot
+    ? spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 })
+    : spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
 
 /** The clean machine module with one warning (input/sensitive at variables.tf:28:10). */
 function oneWarning(): string {
@@ -119,5 +138,26 @@ describe("an unclosed heredoc", () => {
     expect(r.stdout).toBe(
       "extra.tf:2:12: error: Unterminated template string: The heredoc opened with <<EOT is never closed; add a line holding only EOT where its text ends. [syntax/parse]\n",
     );
+  });
+});
+
+describe("a directory that can be listed but not searched", () => {
+  const UNSEARCHABLE =
+    "cannot read directory m: permission denied (the directory can be listed but not searched, so none of its files can be opened; give it the x permission, e.g. chmod a+x)";
+  (canDropPrivileges ? it : it.skip)("says so in every format, named directly or found by --recursive, instead of \"no module files\"", () => {
+    const root = tree(fixtureFiles("machine-clean", "m/"));
+    chmodSync(root, 0o755);
+    chmodSync(path.join(root, "m"), 0o644);
+    try {
+      const text = runUnprivileged(["m"], root);
+      expect([text.code, text.stdout, text.stderr]).toEqual([2, `error  ${UNSEARCHABLE}  (not linted)\n\n✖ nothing linted: 1 read error\n`, `tfcapi-lint: ${UNSEARCHABLE}\n`]);
+      const json = runUnprivileged(["-f", "json", "m"], root);
+      expect(json.code).toBe(2);
+      expect((JSON.parse(json.stdout) as { readErrors: unknown }).readErrors).toEqual([{ file: "", message: UNSEARCHABLE }]);
+      const walked = runUnprivileged(["-r", "-f", "compact", "."], root);
+      expect([walked.code, walked.stdout]).toEqual([2, `m:0:0: error: ${UNSEARCHABLE} [read-error]\n`]);
+    } finally {
+      chmodSync(path.join(root, "m"), 0o755);
+    }
   });
 });
