@@ -380,7 +380,8 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
         const layout = ref.startsWith("oci:") ? path.resolve(io.cwd, splitLayoutRef(ref.slice(4)).dir) : null;
         const run: RunReport = {
           modules: [],
-          readErrors: [{ path: layout ?? path.resolve(io.cwd), directory: true, message }],
+          // A registry image has no path: it is shown by its reference (compact REF:0:0, SARIF a logical location).
+          readErrors: [layout !== null ? { path: layout, directory: true, message } : { path: path.resolve(io.cwd), directory: true, message, shownAs: ref }],
           rules: REGISTRY,
           cwd: path.resolve(io.cwd),
           repoRoot: path.resolve(io.cwd),

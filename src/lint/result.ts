@@ -70,6 +70,11 @@ export interface ReadProblem {
   moduleDir?: string;
   /** Not something unread but a rule that failed (threw, or reported something that is no finding). */
   ruleFailure?: boolean;
+  /**
+   * The name to show in place of a path, for what is no file: an image
+   * reference in a registry (`path` is then the working directory).
+   */
+  shownAs?: string;
 }
 
 /** What a report calls a problem of the run: `read-error`, or `rule-error` for a rule that failed. */

@@ -23,7 +23,7 @@ import * as path from "node:path";
 import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "./docs.js";
-import { hasPosition, quietFailureText, relativePath, suppressedFindings, visibleFindings } from "./util.js";
+import { hasPosition, problemPath, quietFailureText, suppressedFindings, visibleFindings } from "./util.js";
 
 export interface JsonFinding {
   id: string;
@@ -125,7 +125,7 @@ export function formatJson(run: RunReport, _opts: FormatOptions): string {
   for (const e of errors) {
     if (e.moduleDir !== undefined && moduleDirs.has(e.moduleDir)) continue;
     docs.push({
-      module: relativePath(run.cwd, e.path),
+      module: problemPath(run.cwd, e),
       contract: "v1alpha1",
       role: "",
       findings: [],

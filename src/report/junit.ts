@@ -18,7 +18,7 @@
  */
 import { problemId, type FormatOptions, type ModuleReport, type ReadProblem, type RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
-import { displayPath, failsRun, hasPosition, oneLine, plural, quietFailureText, relativePath, SEVERITY_RANK, warningLimitText } from "./util.js";
+import { displayPath, failsRun, hasPosition, oneLine, plural, problemPath, quietFailureText, SEVERITY_RANK, warningLimitText } from "./util.js";
 import { escapeXml, escapeXmlText, XML_DECLARATION } from "./xml.js";
 
 interface Case {
@@ -75,7 +75,7 @@ function readErrorCases(run: RunReport, suiteName: string, errors: readonly Read
   return errors.map(
     (e) =>
       `    <testcase name="${problemId(e)}" classname="${escapeXml(suiteName)}" time="0">\n` +
-      `      <error message="${escapeXml(oneLine(e.message))}" type="${problemId(e)}">${escapeXmlText(relativePath(run.cwd, e.path))}</error>\n` +
+      `      <error message="${escapeXml(oneLine(e.message))}" type="${problemId(e)}">${escapeXmlText(problemPath(run.cwd, e))}</error>\n` +
       "    </testcase>",
   );
 }
@@ -126,7 +126,7 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
   const moduleDirs = new Set(run.modules.map((m) => m.dir));
   for (const e of allErrors) {
     if (e.moduleDir !== undefined && moduleDirs.has(e.moduleDir)) continue;
-    const name = relativePath(run.cwd, e.path);
+    const name = problemPath(run.cwd, e);
     tests += 1;
     errors += 1;
     suites.push(`  <testsuite name="${escapeXml(name)}" tests="1" failures="0" errors="1" skipped="0" time="0">`, ...readErrorCases(run, name, [e]), "  </testsuite>");

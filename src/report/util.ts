@@ -3,7 +3,7 @@
  * sanitising. Nothing here knows a particular output format.
  */
 import * as path from "node:path";
-import type { ModuleReport, RunReport, Summary, WarningLimit } from "../lint/result.js";
+import type { ModuleReport, ReadProblem, RunReport, Summary, WarningLimit } from "../lint/result.js";
 import type { Finding, RuleDefinition, Severity } from "../lint/types.js";
 
 export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -20,6 +20,11 @@ export function toSlash(p: string): string {
 export function relativePath(base: string, target: string): string {
   const rel = toSlash(path.relative(base, target));
   return rel === "" ? "." : rel;
+}
+
+/** Where a read problem is shown: its path relative to `base`, or the name it is known by (an image reference). */
+export function problemPath(base: string, e: ReadProblem): string {
+  return e.shownAs ?? relativePath(base, e.path);
 }
 
 /** Absolute path of a finding's file (or the module directory for file ""). */
