@@ -161,3 +161,21 @@ describe("a directory that can be listed but not searched", () => {
     }
   });
 });
+
+describe("no system text reaches the user", () => {
+  it("a job summary that cannot be written says why in words", () => {
+    const dir = tree(fixtureFiles("machine-clean"));
+    const r = runCli(["-f", "github", "."], { cwd: dir, env: { GITHUB_STEP_SUMMARY: dir } });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe(`tfcapi-lint: cannot write the job summary to ${dir}: it is a directory\n`);
+  });
+
+  (canDropPrivileges ? it : it.skip)("a plugin file that cannot be opened: permission denied, naming it", () => {
+    const root = tree({ ...fixtureFiles("machine-clean", "m/"), ".tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs"]\n', "lint/acme.mjs": "export default { name: 'acme', rules: [] };\n" });
+    chmodSync(root, 0o755);
+    chmodSync(path.join(root, "lint", "acme.mjs"), 0o000);
+    const r = runUnprivileged(["m"], root);
+    expect([r.code, r.stdout]).toEqual([3, ""]);
+    expect(r.stderr).toBe(`tfcapi-lint: config error:\nplugin "./lint/acme.mjs" (.tfcapi-lint.hcl:1:12): cannot be loaded: permission denied (${path.join(root, "lint", "acme.mjs")})\n`);
+  });
+});
