@@ -10,7 +10,9 @@
  */
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { isatty } from "node:tty";
+import { fileURLToPath } from "node:url";
 import * as path from "node:path";
 import * as posix from "node:path/posix";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
@@ -25,6 +27,8 @@ import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
 import { loadFormatter, writeReports as writeReportFiles, writeStepSummary } from "../cli/formats.js";
 import { toolVersion } from "../cli/commands.js";
 import { quietFailureText } from "../report/util.js";
+import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
+import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "../cli/deep.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/run.js";
 import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
 import { buildFs, DEFAULT_CAPS, MODULE_DIR, type Caps, type Progress } from "./fs.js";
@@ -40,6 +44,8 @@ export interface ImageCommandOptions {
   openRegistry?: typeof openRegistrySource;
   /** Layers at least this large (stored bytes) show progress on a terminal. */
   progressMinBytes?: number;
+  /** Set on the large-stack worker (imageOnDeepStack): parse up to DEEP_NESTING_LIMIT levels, never hand over again. */
+  deep?: boolean;
 }
 
 const PROGRESS_MIN = 4 * 1024 * 1024;
@@ -194,6 +200,8 @@ function severityOverrides(args: CliArgs): Map<string, SeveritySetting> {
 
 /** Runs the image command. Never throws for bad input: returns the exit code. */
 export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions = {}): Promise<number> {
+  if (opts.deep === true) setNestingLimit(DEEP_NESTING_LIMIT);
+  const hits = nestingLimitHits();
   let source: ImageSource | null = null;
   /** The output format, once the options are known to be valid. */
   let format: string | null = null;
@@ -352,6 +360,13 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       toolVersion: toolVersion(),
       failOn,
     };
+    if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
+      // The module is nested deeper than this thread's stack allows: the
+      // whole command again on a thread with a large stack, as `module` and
+      // `schema` do (src/cli/deep.ts). Nothing was written yet.
+      const again = imageOnDeepStack(args, io, opts);
+      if (again !== null) return await again;
+    }
     const written = await writeReports(run, checked.format, args, io);
     if (written !== null) return written;
     if (readErrors.length > 0) {
@@ -399,6 +414,64 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
   } finally {
     await source?.close().catch(() => {});
   }
+}
+
+// Runs in the worker: this bundle's runImage with the same arguments and a deep nesting limit.
+const DEEP_WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const image = require(workerData.bundle);
+let stdout = "";
+let stderr = "";
+const io = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => "", env: workerData.env, cwd: workerData.cwd, isTTY: workerData.isTTY, stderrIsTTY: false };
+image.runImage(workerData.args, io, { ...workerData.opts, deep: true }).then(
+  (code) => parentPort.postMessage({ code, stdout, stderr }),
+  (err) => parentPort.postMessage({ code: 2, stdout, stderr: stderr + "tfcapi-lint: " + (err && err.message ? err.message : String(err)) + "\\n" }),
+);
+`;
+
+/**
+ * The image command on a worker thread with a large stack; null when not
+ * running from the bundle (dist/image.cjs), where no worker can load it.
+ */
+function imageOnDeepStack(args: CliArgs, io: Io, opts: ImageCommandOptions): Promise<number> | null {
+  let file: string;
+  try {
+    file = fileURLToPath(import.meta.url);
+  } catch {
+    return null;
+  }
+  if (path.basename(file) !== "image.cjs") return null;
+  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+  return new Promise((resolve) => {
+    let reply: { code: number; stdout: string; stderr: string } | undefined;
+    const worker = new Worker(DEEP_WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        bundle: file,
+        args,
+        env: { ...io.env },
+        cwd: io.cwd,
+        isTTY: io.isTTY,
+        // What can cross the thread boundary (a substituted registry client cannot).
+        opts: { ...(opts.caps ? { caps: opts.caps } : {}), ...(opts.progressMinBytes !== undefined ? { progressMinBytes: opts.progressMinBytes } : {}) },
+      },
+      resourceLimits: { stackSizeMb: DEEP_STACK_MB },
+      stdout: false,
+      stderr: false,
+    });
+    worker.on("message", (m: typeof reply) => {
+      reply = m;
+    });
+    worker.on("error", (err) => {
+      reply = { code: EXIT_READ, stdout: "", stderr: `tfcapi-lint: ${err.message}\n` };
+    });
+    worker.on("exit", () => {
+      const r = reply ?? { code: EXIT_READ, stdout: "", stderr: "tfcapi-lint: the worker thread stopped without an answer\n" };
+      if (r.stdout !== "") io.stdout(r.stdout);
+      if (r.stderr !== "") io.stderr(r.stderr);
+      resolve(r.code);
+    });
+  });
 }
 
 function useColor(args: CliArgs, io: Io): boolean {
