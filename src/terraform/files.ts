@@ -119,7 +119,7 @@ export interface FileEntry {
 export interface ListResult {
   entries: FileEntry[];
   /** Problems with entries (relative `file` names are filled by the caller). */
-  problems: { name: string; kind: LoadProblem["kind"]; message: string }[];
+  problems: { name: string; kind: LoadProblem["kind"]; message: string; unresolved?: true }[];
   /** Set when the directory itself could not be listed. */
   dirError: string | null;
 }
@@ -156,6 +156,7 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
           name,
           kind: "source-escape",
           message: `module file ${name} is a symbolic link that cannot be resolved (${errorText(err)})`,
+          unresolved: true,
         });
         continue;
       }

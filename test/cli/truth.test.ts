@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, writeFileSync } from "node:fs";
+import { chmodSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { BIN, fixtureFiles, insensitiveBootstrap, runCli, tree, type CliResult } from "./helpers.js";
 
@@ -177,5 +177,33 @@ describe("no system text reaches the user", () => {
     const r = runUnprivileged(["m"], root);
     expect([r.code, r.stdout]).toEqual([3, ""]);
     expect(r.stderr).toBe(`tfcapi-lint: config error:\nplugin "./lint/acme.mjs" (.tfcapi-lint.hcl:1:12): cannot be loaded: permission denied (${path.join(root, "lint", "acme.mjs")})\n`);
+  });
+});
+
+describe("schema on a module file that is a looping symbolic link (item 7)", () => {
+  it("exits 2 naming the link, as lint reports module/source-escape", () => {
+    const dir = tree(fixtureFiles("machine-clean"));
+    symlinkSync("b.tf", path.join(dir, "a.tf"));
+    symlinkSync("a.tf", path.join(dir, "b.tf"));
+    const r = runCli(["schema", "--role", "machine", "."], { cwd: dir });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      "",
+      "tfcapi-lint schema: cannot load the module in .: module file a.tf is a symbolic link that cannot be resolved (too many levels of symbolic links)\n",
+    ]);
+    const lint = runCli(["-f", "compact", "."], { cwd: dir });
+    expect(lint.code).toBe(1);
+    expect(lint.stdout).toBe(
+      "a.tf:0:0: error: module file a.tf is a symbolic link that cannot be resolved (too many levels of symbolic links) [module/source-escape]\n" +
+        "b.tf:0:0: error: module file b.tf is a symbolic link that cannot be resolved (too many levels of symbolic links) [module/source-escape]\n",
+    );
+  });
+
+  it("a link to a file outside the module still gives the schema (it is read; lint says it would not ship)", () => {
+    const dir = tree({ ...fixtureFiles("machine-clean", "m/"), "shared.tf": "# shared\n" });
+    symlinkSync("../shared.tf", path.join(dir, "m", "shared.tf"));
+    const r = runCli(["schema", "--role", "machine", "m"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
   });
 });
