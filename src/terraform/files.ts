@@ -336,6 +336,9 @@ export function errorText(err: unknown): string {
     if (e.code === "ELOOP") return "too many levels of symbolic links";
     if (e.code === "ENOTDIR") return "not a directory";
     if (e.code === "EISDIR") return "is a directory";
+    if (e.code === "EMFILE" || e.code === "ENFILE") return "too many open files";
+    if (e.code === "EIO") return "input/output error";
+    if (e.code === "ENAMETOOLONG") return "file name too long";
     if (e.code) return e.code;
     if (e.message) return e.message;
   }
