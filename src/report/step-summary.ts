@@ -18,6 +18,7 @@ import {
   hasPosition,
   isModuleLevel,
   plural,
+  quietFailureText,
   suppressedFindings,
   visibleFindings,
 } from "./util.js";
@@ -54,7 +55,11 @@ export function stepSummaryMarkdown(
   for (const mod of run.modules) {
     push(`### ${markdownCell(displayPath(base, mod, ""))} (${mod.role})`, "");
     const findings = visibleFindings(mod);
-    if (findings.length === 0) {
+    const hiddenFailure = quietFailureText(run, [mod]);
+    if (findings.length === 0 && hiddenFailure !== null) {
+      // Findings --quiet hid fail the run: never "No problems." above a failed step.
+      push(`No problems shown, but ${markdownCell(hiddenFailure)}.`, "");
+    } else if (findings.length === 0) {
       push("No problems.", "");
     } else {
       let omitted = 0;

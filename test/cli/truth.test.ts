@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { BIN, fixtureFiles, insensitiveBootstrap, runCli, tree, type CliResult } from "./helpers.js";
 
@@ -90,6 +90,16 @@ describe("--quiet hiding the findings that fail the run", () => {
     expect(r.stdout).toBe(
       "::error title=tfcapi-lint::.: 1 warning hidden by --quiet fails the run (--strict)\n" +
         "tfcapi-lint: . (role machine, detected): 0 errors, 0 warnings, 0 info; 1 warning hidden by --quiet fails the run (--strict)\n",
+    );
+  });
+
+  it("github: the job summary says why too", () => {
+    const dir = oneWarning();
+    const summary = path.join(dir, "summary.md");
+    const r = runCli(["--strict", "-q", "-f", "github", "."], { cwd: dir, env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(r.code).toBe(1);
+    expect(readFileSync(summary, "utf8")).toBe(
+      "## tfcapi-lint\n\n### . (machine)\n\nNo problems shown, but 1 warning hidden by --quiet fails the run (--strict).\n\n0 errors, 0 warnings, 0 info.\n",
     );
   });
 
