@@ -14,11 +14,16 @@ import type { RuleDefinition } from "./types.js";
 
 const SEVERITY_SETTINGS: readonly string[] = ["off", "info", "warning", "error"];
 
+/** A Map, also one made in another realm (a vm context, a worker's clone). */
+function isMap(v: unknown): v is Map<unknown, unknown> {
+  return v instanceof Map || Object.prototype.toString.call(v) === "[object Map]";
+}
+
 /** What a value is, in a few words, for a message: "a plain object", "the number 3", "null". */
 function describe(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
-  if (v instanceof Map) return "a Map";
+  if (isMap(v)) return "a Map";
   if (typeof v === "string") return `the string ${JSON.stringify(v)}`;
   if (typeof v === "number" || typeof v === "boolean" || typeof v === "bigint") return `the ${typeof v} ${String(v)}`;
   if (typeof v === "function") return "a function";
@@ -92,7 +97,7 @@ export function checkLintModuleInput(dir: unknown, opts: unknown): void {
   }
   if (o.severities !== undefined) {
     const s = o.severities;
-    if (!(s instanceof Map)) {
+    if (!isMap(s)) {
       const hint = describe(s) === "a plain object" ? "; for a plain object, pass new Map(Object.entries(object))" : "";
       throw new TypeError(`${optionName("severities")} must be a Map of rule ID to "off", "info", "warning" or "error", not ${describe(s)}${hint}`);
     }
@@ -115,13 +120,13 @@ export function checkLintModuleInput(dir: unknown, opts: unknown): void {
       throw new TypeError(`${optionName("stdin")} must be { path, text } with two strings (the module file the text stands for, and its text), not ${describe(st)}`);
     }
   }
-  if (o.overlay !== undefined && !(o.overlay instanceof Map)) {
+  if (o.overlay !== undefined && !isMap(o.overlay)) {
     throw new TypeError(`${optionName("overlay")} must be a Map of absolute file path to text, not ${describe(o.overlay)}`);
   }
   if (o.excludeFile !== undefined && typeof o.excludeFile !== "function") {
     throw new TypeError(`${optionName("excludeFile")} must be a function of a relative path, not ${describe(o.excludeFile)}`);
   }
-  if (o.now !== undefined && !(o.now instanceof Date && !Number.isNaN(o.now.getTime()))) {
+  if (o.now !== undefined && !(Object.prototype.toString.call(o.now) === "[object Date]" && !Number.isNaN((o.now as Date).getTime()))) {
     throw new TypeError(`${optionName("now")} must be a valid Date, not ${describe(o.now)}`);
   }
 }
