@@ -8,6 +8,7 @@ import { REFERENCE_INPUT_RULES } from "./reference-inputs.js";
 import { REFERENCE_OUTPUT_RULES } from "./reference-outputs.js";
 import { DEPTH_OUTPUT_RULES } from "./depth-outputs.js";
 import { DEPTH_POOL_RULES } from "./depth-pool.js";
+import { CONTROL_PLANE_MACHINE_RULES } from "./control-plane-machine.js";
 
 export const ALL_RULES: readonly RuleDefinition[] = [
   ...SYNTAX_RULES,
@@ -15,6 +16,7 @@ export const ALL_RULES: readonly RuleDefinition[] = [
   ...REFERENCE_OUTPUT_RULES,
   ...DEPTH_OUTPUT_RULES,
   ...DEPTH_POOL_RULES,
+  ...CONTROL_PLANE_MACHINE_RULES,
 ];
 
 export function findRule(id: string): RuleDefinition | undefined {

@@ -5,12 +5,20 @@
 // "github"), $GITHUB_OUTPUT and, when asked, a SARIF file.
 //
 // The CLI runs once: the log format on stdout, plus `--also-write` for the
-// JSON report (the counts) and the SARIF file. No shell is involved, so
-// paths and arguments with spaces, quotes or newlines reach the CLI intact.
+// SARIF file and `--full-report` for the JSON report the counts come from.
+// The Action asks for that report itself, after every argument of `args`:
+// `-q` may hide warnings from the log and `-o` or `--format` may send it
+// elsewhere, but the counts, the outputs and the verdict always cover every
+// finding, as the CLI's own exit code does. No shell is involved, so paths
+// and arguments with spaces, quotes or newlines reach the CLI intact.
+//
+// The CLI is always this action's own checkout (GITHUB_ACTION_PATH): nothing
+// is fetched by name. The `version` input only states which version the
+// workflow expects; any other version than the checkout's is an input error.
 //
 // Inputs (see action.yml and the README for the full table):
 //   this action's own: path, role, recursive, format, fail-on, config,
-//     sarif-file, version, args
+//     sarif-file, version (checked against the checkout's), args
 //   the Go tfcapi-lint action's: command (module | image), target, strict,
 //     allow-warnings, contract, platform, all-platforms, insecure, json
 //     (role and args are shared)
@@ -156,17 +164,38 @@ export function buildArgs() {
   return { args, targets, format, failOn, sarifFile, command };
 }
 
-function cliCommand() {
-  const version = input("version").trim();
-  if (version === "" || version === "bundled") {
-    const actionPath = env.GITHUB_ACTION_PATH || path.resolve(here, "..");
-    const built = path.join(actionPath, "dist", "cli.js");
-    if (!existsSync(built)) {
-      throw new InputError(`the bundled CLI is not built (${built} is missing): run npm ci && npm run build in the action directory`, 2);
-    }
-    return [process.execPath, path.join(actionPath, "bin", "tfcapi-lint.js")];
+/** The version in the action checkout's package.json, or null when it cannot be read. */
+function checkoutVersion(actionPath) {
+  try {
+    const v = JSON.parse(readFileSync(path.join(actionPath, "package.json"), "utf8")).version;
+    return typeof v === "string" ? v : null;
+  } catch {
+    return null;
   }
-  return ["npx", "--yes", `tfcapi-lint@${version}`];
+}
+
+/**
+ * The CLI of this action's own checkout, never a package fetched by name.
+ * `version`, when set, must be the checkout's own version ("v" prefix
+ * allowed): the version is chosen by the ref in `uses:`.
+ */
+function cliCommand() {
+  const actionPath = env.GITHUB_ACTION_PATH || path.resolve(here, "..");
+  const version = input("version").trim();
+  if (version !== "" && version !== "bundled") {
+    const own = checkoutVersion(actionPath);
+    if (own === null || version.replace(/^v/, "") !== own) {
+      throw new InputError(
+        `version: "${version}" is not this action's version (${own ?? "unknown"}): the action runs only its own checkout and fetches nothing by name; ` +
+          "choose the version with the ref in uses: (for example captf-io/tfcapi-lint@<tag or commit>) and leave version empty",
+      );
+    }
+  }
+  const built = path.join(actionPath, "dist", "cli.js");
+  if (!existsSync(built)) {
+    throw new InputError(`the bundled CLI is not built (${built} is missing): run npm ci && npm run build in the action directory`, 2);
+  }
+  return [process.execPath, path.join(actionPath, "bin", "tfcapi-lint.js")];
 }
 
 function writeOutputs(values) {
@@ -211,11 +240,13 @@ function main() {
   const tmp = mkdtempSync(path.join(env.RUNNER_TEMP || tmpdir(), "tfcapi-lint-"));
   try {
     const report = path.join(tmp, "report.json");
-    const args = [...plan.args, "--also-write", `json=${report}`];
+    const args = [...plan.args];
     if (plan.sarifFile !== "") {
       mkdirSync(path.dirname(path.resolve(plan.sarifFile)), { recursive: true });
       args.push("--also-write", `sarif=${plan.sarifFile}`);
     }
+    // Every finding, whatever -q in args hides from the log: the counts.
+    args.push("--full-report", `json=${report}`);
     args.push("--", ...plan.targets);
     const r = spawnSync(cli[0], [...cli.slice(1), ...args], { stdio: "inherit" });
     if (r.error) throw new InputError(`cannot run ${cli.join(" ")}: ${r.error.message}`, 2);

@@ -28,7 +28,7 @@ export type { UserDataArgument, UserDataEncoding, MinMaxAttributes } from "./con
 // Type constraints: read them, compare them.
 export { parseTypeExpr, parseTypeText, typeAccepts, typeToString } from "./terraform/types.js";
 export type { TypeNode, TypeParse, PrimitiveName, ObjectAttr } from "./terraform/types.js";
-export type { RoleDetection } from "./contract/roles.js";
+export type { RoleDetection, WeakEvidence } from "./contract/roles.js";
 export { defineRule } from "./lint/types.js";
 // The vocabulary the built-in rules are written with, for plugins alike
 // (ARCHITECTURE.md, "Where the vocabulary lives"; docs/rules-api.md).

@@ -21,6 +21,19 @@ export interface FixtureFinding {
   endLine: number;
   endColumn: number;
   message: string;
+  /**
+   * The path the rule followed (Finding.related), each hop's file, start
+   * and label; present only on findings that have one.
+   */
+  related?: FixtureRelated[];
+}
+
+/** One hop of a finding's path as a test compares it. */
+export interface FixtureRelated {
+  file: string;
+  line: number;
+  column: number;
+  message: string;
 }
 
 export interface LintFixtureOptions {
@@ -66,6 +79,14 @@ export const toFixtureFinding = (f: Finding): FixtureFinding => ({
   endLine: f.range.end.line,
   endColumn: f.range.end.column,
   message: f.message,
+  ...(f.related && f.related.length > 0 ? { related: f.related.map(toFixtureRelated) } : {}),
+});
+
+const toFixtureRelated = (r: NonNullable<Finding["related"]>[number]): FixtureRelated => ({
+  file: r.file,
+  line: r.range.start.line,
+  column: r.range.start.column,
+  message: r.message,
 });
 
 /**

@@ -6,6 +6,8 @@
  *
  * `"rules": "all"` runs every rule; an optional `"info"` list holds the
  * info-severity findings separately (then `findings` holds the others).
+ * A finding's `related` (the hops its rule followed) is compared when the
+ * expected finding lists it, as `message` is.
  * The clock is fixed at 2026-01-01 so `exp:` dates in ignore comments give
  * the same result on every day.
  */
@@ -74,8 +76,12 @@ describe("fixtures", () => {
       if (outcome.kind !== "report") throw new Error(`lint failed: ${outcome.message}`);
       const view = (list: readonly Finding[], shape: readonly ExpectedFinding[]): ExpectedFinding[] =>
         list.map((f, i) => {
-          const { message, ...rest } = toFixtureFinding(f);
-          return shape[i]?.message !== undefined ? { ...rest, message } : rest;
+          const { message, related, ...rest } = toFixtureFinding(f);
+          return {
+            ...rest,
+            ...(shape[i]?.message !== undefined ? { message } : {}),
+            ...(shape[i]?.related !== undefined ? { related: related ?? [] } : {}),
+          };
         });
       const normal = (list: readonly ExpectedFinding[]): ExpectedFinding[] =>
         list.map((w) => ({
@@ -87,6 +93,7 @@ describe("fixtures", () => {
           endLine: w.endLine,
           endColumn: w.endColumn,
           ...(w.message !== undefined ? { message: w.message } : {}),
+          ...(w.related !== undefined ? { related: w.related.map((r) => ({ file: r.file, line: r.line, column: r.column, message: r.message })) } : {}),
         }));
       const all = outcome.report.findings;
       if (expected.info) {

@@ -5,6 +5,11 @@
 --
 --   require("tfcapi-lint").setup()
 --   require("tfcapi-lint").setup({ cmd = { "npx", "tfcapi-lint", "lsp", "--stdio" } })
+--   require("tfcapi-lint").setup({ plugins = false })
+--
+-- plugins = false starts the server with --no-plugins: it loads none of the
+-- rule plugins a .tfcapi-lint.hcl lists (they are code from the folder you
+-- opened) and says so once. Use it for folders you do not trust.
 --
 -- Every buffer of a module file (*.tf, *.tf.json, *.tofu, *.tofu.json) is
 -- attached to one server per directory tree root. Neovim 0.8+ has
@@ -40,9 +45,13 @@ function M.attach(bufnr, opts)
     return nil
   end
   local root = root_of(fname)
+  local cmd = vim.deepcopy(opts.cmd or { "tfcapi-lint", "lsp", "--stdio" })
+  if opts.plugins == false then
+    table.insert(cmd, "--no-plugins")
+  end
   local config = {
     name = "tfcapi-lint",
-    cmd = opts.cmd or { "tfcapi-lint", "lsp", "--stdio" },
+    cmd = cmd,
     root_dir = root,
     init_options = opts.init_options or {},
   }

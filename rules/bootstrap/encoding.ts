@@ -15,6 +15,7 @@ import { attributesAt } from "../../src/analysis/attributes.js";
 import { localNameOf, traversalPath, viaText } from "../../src/analysis/references.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { objectKeyName, unwrap } from "../../src/hcl/walk.js";
+import { type Hop, joinHops, localHops, moduleArgumentHop, variableHop } from "../../src/analysis/paths.js";
 
 export const BOOTSTRAP_VAR = "var.bootstrap_data";
 
@@ -141,6 +142,32 @@ export function bootstrapVariables(load: LoadResult, unit: ModuleUnit, graphOf: 
   return out;
 }
 
+/**
+ * Where the bootstrap variable `source` of `unit` comes from, as hops: its
+ * declaration and, in a local child module, the calling module's argument
+ * (with the locals it passed) up to the root's var.bootstrap_data.
+ */
+export function bootstrapOriginHops(load: LoadResult, unit: ModuleUnit, source: string, graphOf: (m: Module) => DependencyGraph, depth = 0): Hop[] {
+  const own = variableHop(unit.expressions, source);
+  if (unit === load.root || depth > 16) return joinHops([own]);
+  const parent = load.units.find((u) => u.children.some((c) => c.unit === unit));
+  if (!parent) return joinHops([own]);
+  const call = parent.children.find((c) => c.unit === unit)!.call;
+  const attr = call.args.get(source);
+  if (!attr) return joinHops([own]);
+  const graph = graphOf(parent.expressions);
+  for (const src of bootstrapVariables(load, parent, graphOf, depth + 1)) {
+    const leaves = encodingLeaves(graph, attr.expr, `var.${src}`);
+    if (leaves.length === 0 || !leaves.every((l) => l.state === "raw")) continue;
+    return joinHops(
+      [own, moduleArgumentHop(call, source)],
+      localHops(parent.expressions, leaves[0]!.via),
+      bootstrapOriginHops(load, parent, src, graphOf, depth + 1),
+    );
+  }
+  return joinHops([own]);
+}
+
 function argumentText(arg: UserDataArgument): string {
   const path = arg.path.join(".");
   return arg.key ? `${path}["${arg.key}"]` : path;
@@ -189,7 +216,11 @@ export default defineRule({
             for (const source of sources) {
               const bad = encodingLeaves(ctx.graph, site.value, `var.${source}`).find((l) => isWrong(l, arg));
               if (!bad) continue;
-              ctx.report({ message: message(r, arg, source, bad, site.via), file: fileOf(r, attr).path, range: site.value.range });
+              const related = joinHops(
+                localHops(module, [...site.via, ...bad.via]),
+                bootstrapOriginHops(ctx.load, ctx.unit, source, (m) => ctx.graphOf(m)),
+              );
+              ctx.report({ message: message(r, arg, source, bad, site.via), file: fileOf(r, attr).path, range: site.value.range, related });
               break;
             }
           }

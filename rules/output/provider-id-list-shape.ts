@@ -9,6 +9,7 @@ import { wrapInCallFix } from "../../src/lint/fixes.js";
 import { defineRule } from "../../src/lint/types.js";
 import { localNameOf, viaText } from "../../src/analysis/references.js";
 import { constString, unwrap, walkExpression } from "../../src/hcl/walk.js";
+import { joinHops, localHops, outputHop } from "../../src/analysis/paths.js";
 
 /**
  * True when `expr` is written so that its order is fixed by `sort()` in the
@@ -157,6 +158,8 @@ export default defineRule({
         message: `provider_id_list is not sorted, so its order can change between refreshes: ${unsortedReason(value)}`,
         file: file.path,
         range: value.range,
+        // A bare local: where its value is written (the locals it passes on to).
+        related: localHops(ctx.expressions, ctx.graph.resolveLocals(value).via),
         ...(fix ? { fix } : {}),
       });
     }
@@ -170,7 +173,9 @@ export default defineRule({
     for (const reached of localsReached(ctx.expressions, value)) {
       const local = ctx.expressions.locals.get(reached.name)!;
       for (const f of stateFilteredFors(local.value)) {
-        ctx.report({ message: filterMessage(f.word, reached.via), file: local.file.path, range: f.condition.range });
+        // From the filter back to the output: the local holding it, the locals that pass it on, the output.
+        const related = joinHops(localHops(ctx.expressions, [...reached.via].reverse()), [outputHop(output)]);
+        ctx.report({ message: filterMessage(f.word, reached.via), file: local.file.path, range: f.condition.range, related });
       }
     }
   },

@@ -14,6 +14,7 @@ import { attributesAt, findNamedAttributes, isIgnored } from "../../src/analysis
 import { absentWhenEnabled, existenceCondition, nullWhenEnabled, type KnownCondition } from "../../src/analysis/autoscaling.js";
 import { chainLocals, viaText } from "../../src/analysis/references.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
+import { chainHops, holdingArgumentHop, joinHops } from "../../src/analysis/paths.js";
 
 interface Candidate {
   resource: Resource;
@@ -149,7 +150,11 @@ export default defineRule({
           : `is sized from var.replicas${viaText(chainLocals(c.reason.chain))}`;
       const fix = c.desired.length === 1 ? ignoreChangesFix(r, c.desired[0]!.ignorePath) : null;
       const what = c.desired.length === 1 ? c.desired[0]!.ignorePath : "the desired-count attribute";
+      // Why it is a scaling group: the argument that reads the input, and on to the variable.
+      const first = c.reason.chain[0];
+      const related = joinHops([first ? holdingArgumentHop(r, first.range) : null], chainHops(module, c.reason.chain, r));
       ctx.report({
+        related,
         message: `${r.address} ${origin}, but Terraform still manages ${names}, so every cloud-side scale shows as drift and the next apply resets it; add ${what} to lifecycle { ignore_changes } or set it to null while var.autoscaling.enabled is true`,
         file: r.file.path,
         range: blockHeaderRange(r.block),

@@ -12,6 +12,7 @@ import { autoscalingTargets, type AutoscalingTargets } from "../../src/analysis/
 import { branchesOnAny, reachesAny, resourceGatedOn } from "../../src/analysis/guards.js";
 import { chainLocals, viaText } from "../../src/analysis/references.js";
 import { unwrap } from "../../src/hcl/walk.js";
+import { chainHops, type Hop, joinHops, moduleArgumentHop } from "../../src/analysis/paths.js";
 
 function flooredByOther(graph: DependencyGraph, value: Expression, t: AutoscalingTargets): boolean {
   const e = unwrap(graph.resolveLocals(value).expr);
@@ -42,6 +43,16 @@ export default defineRule({
     const parent = ctx.load.units.find((u) => u.children.some((c) => c.unit === ctx.unit));
     const callName = parent?.children.find((c) => c.unit === ctx.unit)?.call.name ?? null;
     const table = new Map(MIN_MAX_ATTRIBUTES.map((m) => [m.type, m]));
+    // In a child module, where the calling module sets the bound: its argument and what that reads.
+    const call = parent?.children.find((c) => c.unit === ctx.unit)?.call;
+    const callerHops = (bound: string): Hop[] => {
+      const arg = bound.startsWith("var.") && call && parent ? call.args.get(bound.slice(4).split(".")[0]!) : undefined;
+      if (!arg || !call || !parent) return [];
+      const parentGraph = ctx.graphOf(parent.expressions);
+      const deps = parentGraph.dependencies(arg.expr);
+      const variable = deps.has("var.autoscaling") ? "var.autoscaling" : [...deps.keys()].find((a) => a.startsWith("var."));
+      return joinHops([moduleArgumentHop(call, arg.name)], chainHops(parent.expressions, variable ? deps.get(variable)! : null, call));
+    };
     for (const r of module.resources.values()) {
       const spec = table.get(r.type);
       if (!spec) continue;
@@ -62,6 +73,7 @@ export default defineRule({
             message: `${r.address} ${path.join(".")} comes from ${describe(bound, ctx.isRoot, callName)}${viaText(chainLocals(chain))} with no condition on var.autoscaling.enabled: with autoscaling disabled it is 0 and the group scales to zero; use ${ctx.isRoot ? `${enabled} ? ${bound} : var.replicas` : "the autoscaling bounds only while var.autoscaling.enabled is true and var.replicas otherwise"}`,
             file: r.file.path,
             range: attr.range,
+            related: joinHops(chainHops(module, chain, r), callerHops(bound)),
           });
         }
       }

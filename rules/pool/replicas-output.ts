@@ -2,6 +2,7 @@ import { fileOf } from "../../src/terraform/module.js";
 import { defineRule } from "../../src/lint/types.js";
 import { traversalPath, viaText } from "../../src/analysis/references.js";
 import { unwrap } from "../../src/hcl/walk.js";
+import { joinHops, localHops, variableHop } from "../../src/analysis/paths.js";
 
 export default defineRule({
   id: "pool/replicas-output",
@@ -22,6 +23,7 @@ export default defineRule({
       message: `The replicas output is just var.replicas${viaText(resolved.via)}, but the module supports autoscaling: report the group's current desired capacity read back from the scaling group (e.g. aws_autoscaling_group.<name>.desired_capacity), or the autoscaler's changes never reach the MachinePool`,
       file: output.valueAttr ? fileOf(output, output.valueAttr).path : output.file.path,
       range: output.value.range,
+      related: joinHops(localHops(ctx.expressions, resolved.via), [variableHop(ctx.expressions, "replicas")]),
     });
   },
 });

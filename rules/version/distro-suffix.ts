@@ -5,6 +5,7 @@ import { argumentsInResult } from "../../src/analysis/functions.js";
 import { propagateThroughLocals } from "../../src/analysis/locals.js";
 import { isRefTo, localName } from "../../src/analysis/references.js";
 import { children, constString, unwrap } from "../../src/hcl/walk.js";
+import { joinHops, localHops, variableHop } from "../../src/analysis/paths.js";
 
 const VERSION_VAR = "kubernetes_version";
 
@@ -145,6 +146,24 @@ function taintedLocals(mod: Module): Set<string> {
   });
 }
 
+/**
+ * The tainted locals from `name` to one that mentions the version itself,
+ * each passing it on unstripped (the path a finding shows).
+ */
+function taintPath(mod: Module, tainted: ReadonlySet<string>, name: string): string[] {
+  const path: string[] = [];
+  let cur: string | null = name;
+  while (cur !== null && !path.includes(cur)) {
+    path.push(cur);
+    const local = mod.locals.get(cur);
+    if (!local) break;
+    const mentions = unstripped(local.value, tainted);
+    if (mentions.some((m) => m.via === null)) break;
+    cur = mentions.find((m) => m.via !== null && !path.includes(m.via))?.via ?? null;
+  }
+  return path;
+}
+
 function isEmptyCheckOperand(expr: Expression): boolean {
   const e = unwrap(expr);
   if (e.kind === "LiteralValue" && e.type === "null") return true;
@@ -171,7 +190,8 @@ export default defineRule({
       const key = `${file.path}:${m.range.start.offset}`;
       if (reported.has(key)) return;
       reported.add(key);
-      ctx.report({ message, file: file.path, range: m.range });
+      const related = joinHops(localHops(mod, m.via ? taintPath(mod, tainted, m.via) : []), [variableHop(mod, VERSION_VAR)]);
+      ctx.report({ message, file: file.path, range: m.range, related });
     };
 
     const compared = (e: Expression, site: WalkSite): void => {

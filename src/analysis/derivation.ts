@@ -8,7 +8,7 @@
  * a launch template's `latest_version`, any attribute of a data source).
  */
 import type { Body, Expression } from "../hcl/ast.js";
-import type { DependencyGraph, Reference } from "../terraform/graph-api.js";
+import type { ChainStep, DependencyGraph, Reference } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/model.js";
 
 /**
@@ -60,6 +60,8 @@ function exprsForPath(graph: DependencyGraph, resource: Resource, path: string):
 export interface Derivation {
   /** Addresses passed through, from the expression to the variable (`local.x`, `terraform_data.boot`, `var.bootstrap_data`). */
   chain: string[];
+  /** The same, each with where it is referenced (for the finding's path: paths.ts chainHops). */
+  steps: ChainStep[];
 }
 
 /**
@@ -68,7 +70,7 @@ export interface Derivation {
  */
 export function derivedFrom(graph: DependencyGraph, expr: Expression, variable: string): Derivation | null {
   const seen = new Set<string>();
-  const visit = (e: Expression, depth: number): string[] | null => {
+  const visit = (e: Expression, depth: number): ChainStep[] | null => {
     if (depth > MAX_DEPTH) return null;
     for (const ref of graph.directRefs(e)) {
       const hit = follow(ref, depth);
@@ -76,8 +78,9 @@ export function derivedFrom(graph: DependencyGraph, expr: Expression, variable: 
     }
     return null;
   };
-  const follow = (ref: Reference, depth: number): string[] | null => {
-    if (ref.address === variable) return [ref.address];
+  const follow = (ref: Reference, depth: number): ChainStep[] | null => {
+    const step: ChainStep = { address: ref.address, range: ref.range };
+    if (ref.address === variable) return [step];
     const key = `${ref.address}${ref.kind === "local" ? "" : ref.path}`;
     if (seen.has(key)) return null;
     seen.add(key);
@@ -93,12 +96,12 @@ export function derivedFrom(graph: DependencyGraph, expr: Expression, variable: 
     if (!exprs) return null;
     for (const x of exprs) {
       const tail = visit(x, depth + 1);
-      if (tail) return [ref.address, ...tail];
+      if (tail) return [step, ...tail];
     }
     return null;
   };
-  const chain = visit(expr, 0);
-  return chain ? { chain } : null;
+  const steps = visit(expr, 0);
+  return steps ? { chain: steps.map((s) => s.address), steps } : null;
 }
 
 /**

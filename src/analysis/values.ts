@@ -8,12 +8,19 @@
  * in a literal map); anything else is unknown and yields nothing, so rules
  * stay silent on it. Each conditional branch knows what its condition tells
  * (guards.ts): under `x != null ? A : B`, `x` is not null in `A`.
+ *
+ * A site inside a resource made by `resourceSite` (iteration.ts) is
+ * evaluated one instance at a time, with `each`, `count` and `dynamic`
+ * iterators bound, and looks deeper (traversals into locals and resources,
+ * indexes, templates, `format`): see iteration.ts. Sites without `iter` are
+ * evaluated as described above, unchanged.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
-import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap } from "../hcl/walk.js";
+import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap, walkExpression } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
 import type { Module, SourceFile } from "../terraform/model.js";
 import { localNameOf } from "./references.js";
+import { iterationElements, iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
 
 /** An expression with the file it is in and the locals passed to reach it. */
 export interface Site {
@@ -29,6 +36,28 @@ export interface Site {
   scope?: ReadonlyMap<string, Binding | null>;
   /** What the conditions guarding this expression tell (`x != null ? <here> : ...`). */
   facts?: Facts;
+  /**
+   * Iteration (iteration.ts): set on sites made by `resourceSite`, and kept
+   * on everything reached from them. Binds `each`, `count`, `dynamic`
+   * iterators and `for` variables fixed to one element, and turns on the
+   * per-instance evaluation (traversals into locals and resources, indexes,
+   * splats, templates, `format`). Sites without it are evaluated as before.
+   */
+  iter?: IterScope;
+  /**
+   * Iteration mode only: every hop taken to reach this expression, in order
+   * (locals followed, `for_each`/`count`/`dynamic` expressions and the entry
+   * an iteration name stood for, arguments of other resource instances), in
+   * the shape `ctx.report({ related })` takes.
+   */
+  trail?: readonly TrailHop[];
+}
+
+/** One hop of a site's trail: where it is and a short label (`local.api_ports`, `aws_lb_target_group.tg for_each`). */
+export interface TrailHop {
+  file: SourceFile;
+  range: Range;
+  message: string;
 }
 
 /** A `for` value variable: the collection it iterates and the `if` clause that filters it. */
@@ -36,6 +65,8 @@ export interface Binding {
   collection: Site;
   name: string;
   condition: Expression | null;
+  /** Set on the key variable of a `for` (`k` of `for k, v in ...`): the name of its value variable. */
+  keyOf?: string;
 }
 
 /** Roots of names that mean the same thing everywhere in a module (not `for` variables). */
@@ -50,9 +81,15 @@ const MAX_DEPTH = 200;
  */
 const MAX_STEPS = 5000;
 
-interface Budget {
+/** @internal Shared by one question's expansions (iteration.ts uses it). */
+export interface Budget {
   steps: number;
+  /** Set when a traversal certainly fails (an attribute or key an object certainly lacks). */
+  missing?: boolean;
 }
+
+/** @internal The step limit of one question. */
+export const STEP_LIMIT = MAX_STEPS;
 
 /** Functions whose result is one of their arguments. */
 const PICK_ONE = new Set(["try", "coalesce"]);
@@ -76,7 +113,7 @@ export function followLocal(module: Module, site: Site): Site | null {
   // A local's value is evaluated on its own: no `for` variables are in scope,
   // but what is known of module-wide names still holds.
   const facts = filterFacts(site.facts, (k) => GLOBAL_ROOTS.has(factRoot(k)));
-  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}) };
+  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: EMPTY_ITER, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] } : {}) };
 }
 
 /** Parentheses and exact local references only: the one value `site` certainly is. */
@@ -105,13 +142,84 @@ export interface ExpandOptions {
  * constant contributes only its live branch.
  */
 export function alternatives(module: Module, site: Site, opts: ExpandOptions = {}): Site[] {
-  return alternativesWithin(module, site, opts, { steps: 0 });
+  const budget: Budget = { steps: 0 };
+  if (!site.iter) return alternativesWithin(module, site, opts, budget);
+  // One instance at a time, so that `each.key` and `each.value` stay together.
+  const out: Site[] = [];
+  try {
+    for (const s of splitInstances(module, site, budget)) expand(module, s, opts, out, 0, budget);
+  } catch (err) {
+    // Iteration through resources nested too deep for the stack: what was
+    // found so far are alternatives; the others are dropped.
+    if (!(err instanceof RangeError)) throw err;
+  }
+  return distinctSites(out);
 }
 
-function alternativesWithin(module: Module, site: Site, opts: ExpandOptions, budget: Budget): Site[] {
+const bindingIds = new WeakMap<object, number>();
+let nextBindingId = 1;
+
+/** A number per iteration binding set, so that leaves evaluated under different bindings stay apart. */
+function bindingId(site: Site): number {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return 0;
+  let id = bindingIds.get(names);
+  if (id === undefined) {
+    id = nextBindingId++;
+    bindingIds.set(names, id);
+  }
+  return id;
+}
+
+/** Whether `site`'s expression mentions a name its iteration binds (`each`, an iterator, a fixed `for` variable). */
+function readsBoundName(site: Site): boolean {
+  const names = site.iter?.names;
+  if (!names || names.size === 0) return false;
+  let found = false;
+  walkExpression(site.expr, (e) => {
+    if (found) return false;
+    if (e.kind === "AnonSymbol") found = true;
+    else if (e.kind === "ScopeTraversal") {
+      const root = e.traversal[0];
+      if (root && root.kind === "TraverseRoot" && names.has(root.name)) found = true;
+    }
+    return !found;
+  }, false);
+  return found;
+}
+
+/** Leaves whose parts a rule may evaluate further (under the leaf's bindings). */
+const COMPOUND = new Set(["Template", "For", "ObjectCons", "TupleCons", "FunctionCall", "Splat", "BinaryOp", "UnaryOp"]);
+
+/**
+ * Sites without repeats (instances of one resource often reach the same
+ * leaf): the same literal or reference at the same place is one; a compound
+ * leaf is kept once per binding of the iteration names.
+ */
+function distinctSites(sites: Site[]): Site[] {
+  const seen = new Set<string>();
+  const out: Site[] = [];
+  for (const s of sites) {
+    const k0 = constantValue(s.expr);
+    const c = k0.known ? JSON.stringify(k0.value) : COMPOUND.has(s.expr.kind) && readsBoundName(s) ? `#${bindingId(s)}` : "";
+    const k = `${s.file.path}:${s.expr.range.start.offset}:${s.expr.range.end.offset}:${s.expr.kind}:${c}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(s);
+  }
+  return out;
+}
+
+/** @internal The alternatives of `site` within one question's budget. */
+export function alternativesWithin(module: Module, site: Site, opts: ExpandOptions, budget: Budget): Site[] {
   const out: Site[] = [];
   expand(module, site, opts, out, 0, budget);
   return out;
+}
+
+/** @internal Expand `site` into `out` (iteration.ts calls back into the expansion). */
+export function expandInto(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
+  expand(module, site, opts, out, depth, budget);
 }
 
 function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
@@ -127,6 +235,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
     for (const x of sub) if (!isNullLiteral(x.expr)) out.push(x);
     return;
   }
+  if (here.iter && iterationExpand(module, here, opts, out, depth, budget)) return;
   if (e.kind === "ScopeTraversal" && iterationValues(module, here, e, opts, out, depth, budget)) return;
   const local = followLocal(module, here);
   if (local) {
@@ -161,6 +270,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
           return;
         }
         for (const a of e.args) {
+          if (e.name === "try" && here.iter && tryFirstSucceeds(module, { ...here, expr: a }, opts, out, depth + 1, budget)) return;
           const sub: Site[] = [];
           expand(module, { ...here, expr: a }, opts, sub, depth + 1, budget);
           // coalesce() never returns null or "": it skips them.
@@ -201,14 +311,16 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
  * the collection (with an `if` clause, those that may pass it), and the
  * body knows what the `if` clause tells.
  */
-function forBody(site: Site, e: ForExpr, body: Expression): Site {
+export function forBody(site: Site, e: ForExpr, body: Expression): Site {
   const scope = new Map(site.scope ?? []);
-  if (e.keyVar) scope.set(e.keyVar, null);
-  scope.set(e.valVar, { collection: { ...site, expr: e.collection }, name: e.valVar, condition: e.condition });
+  const collection: Site = { ...site, expr: e.collection };
+  if (e.keyVar) scope.set(e.keyVar, site.iter ? { collection, name: e.keyVar, condition: e.condition, keyOf: e.valVar } : null);
+  scope.set(e.valVar, { collection, name: e.valVar, condition: e.condition });
   const rebound = (k: string): boolean => factRoot(k) !== e.valVar && factRoot(k) !== e.keyVar;
   const outer = filterFacts(site.facts, rebound);
   const facts = e.condition ? joinFacts(outer, factsUnder(e.condition, true)) : outer;
-  return { ...site, expr: body, scope, facts };
+  const iter = site.iter ? withoutNames(site.iter, [e.valVar, e.keyVar]) : undefined;
+  return { ...site, expr: body, scope, facts, ...(iter ? { iter } : {}) };
 }
 
 /**
@@ -255,7 +367,7 @@ function iterationValues(module: Module, site: Site, e: ScopeTraversal, opts: Ex
   const root = e.traversal[0];
   if (!root || root.kind !== "TraverseRoot" || !site.scope?.has(root.name)) return false;
   const binding = site.scope.get(root.name);
-  if (!binding) return true;
+  if (!binding || binding.keyOf !== undefined) return true;
   const steps = e.traversal.slice(1);
   if (steps.length > 1 || (steps.length === 1 && steps[0]!.kind !== "TraverseAttr")) return true;
   const attr = steps.length === 1 && steps[0]!.kind === "TraverseAttr" ? steps[0]!.name : null;
@@ -424,7 +536,13 @@ function objectViewsOf(module: Module, alt: Site, fromFor: boolean, depth: numbe
 export function objectViews(module: Module, site: Site, fromFor = false): ObjectView[] {
   const out: ObjectView[] = [];
   const budget: Budget = { steps: 0 };
-  for (const alt of alternativesWithin(module, site, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
+      for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
+    }
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
+  }
   return out;
 }
 
@@ -440,7 +558,12 @@ export interface Element {
 /** The elements `site` (a list value) may hold: tuple elements, `for` results, through concat/flatten/conditionals. */
 export function listElements(module: Module, site: Site): Element[] {
   const out: Element[] = [];
-  collectElements(module, site, out, 0, false, { steps: 0 });
+  const budget: Budget = { steps: 0 };
+  try {
+    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+  } catch (err) {
+    if (!(site.iter && err instanceof RangeError)) throw err;
+  }
   return out;
 }
 
@@ -450,6 +573,9 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
     const e = alt.expr;
     if (e.kind === "TupleCons") {
       for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
+    } else if (alt.iter && !(e.kind === "FunctionCall" && (LIST_UNION.has(e.name) || e.name === "flatten"))) {
+      // Iteration mode: one element per entry, each with its variables bound (iteration.ts).
+      for (const el of iterationElements(module, alt, depth + 1, budget)) pushElement(module, el.site, el.fromFor, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
       pushElement(module, forBody(alt, e, e.valExpr), true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
@@ -485,7 +611,8 @@ function pushElement(module: Module, el: Site, fromFor: boolean, out: Element[],
 export function certainLists(module: Module, site: Site): Site[][] {
   const lists: Site[][] = [];
   const budget: Budget = { steps: 0 };
-  for (const alt of alternativesWithin(module, site, {}, budget)) {
+  const sites = site.iter?.pending ? splitInstances(module, site, budget) : [site];
+  for (const alt of sites.flatMap((s) => alternativesWithin(module, s, {}, budget))) {
     const elems = certainElements(module, alt, 0, budget);
     if (elems) lists.push(elems);
   }

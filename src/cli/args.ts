@@ -28,6 +28,8 @@ export interface CliArgs {
   outputFile?: string;
   /** `--also-write FORMAT=PATH`: more reports of the same run, in order. */
   alsoWrite: { format: string; path: string }[];
+  /** `--full-report FORMAT=PATH`: reports of every finding, whatever `--quiet` hides (for CI wrappers that count). */
+  fullReport: { format: string; path: string }[];
   strict: boolean;
   maxWarnings?: number;
   allowWarnings: string[];
@@ -66,6 +68,7 @@ const OPTIONS = {
   format: { type: "string", short: "f" },
   "output-file": { type: "string", short: "o" },
   "also-write": { type: "string", multiple: true },
+  "full-report": { type: "string", multiple: true },
   "max-warnings": { type: "string" },
   jobs: { type: "string", short: "j" },
   "allow-warning": { type: "string", multiple: true },
@@ -165,6 +168,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     command: "lint",
     positionals: [],
     alsoWrite: [],
+    fullReport: [],
     strict: false,
     allowWarnings: [],
     ruleSettings: [],
@@ -217,10 +221,11 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
     case "output-file":
       args.outputFile = v;
       break;
-    case "also-write": {
+    case "also-write":
+    case "full-report": {
       const eq = v.indexOf("=");
-      if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--also-write expects FORMAT=PATH (e.g. --also-write sarif=report.sarif), got "${v}"`);
-      args.alsoWrite.push({ format: v.slice(0, eq), path: v.slice(eq + 1) });
+      if (eq <= 0 || eq === v.length - 1) throw new UsageError(`--${name} expects FORMAT=PATH (e.g. --${name} ${name === "full-report" ? "json=report.json" : "sarif=report.sarif"}), got "${v}"`);
+      (name === "full-report" ? args.fullReport : args.alsoWrite).push({ format: v.slice(0, eq), path: v.slice(eq + 1) });
       break;
     }
     case "max-warnings": {
@@ -318,7 +323,7 @@ export const HELP = `Usage: tfcapi-lint [options] [paths...]
        tfcapi-lint module <dir> [options]
        tfcapi-lint image <ref> [options]
        tfcapi-lint schema --role ROLE <dir>
-       tfcapi-lint lsp [--stdio]              (the language server, for editors)
+       tfcapi-lint lsp [--stdio] [--no-plugins]  (the language server, for editors)
        tfcapi-lint rules [--format json]
        tfcapi-lint explain <rule-id> [--format json]
        tfcapi-lint version [--json]
@@ -336,6 +341,8 @@ Options:
   --output-file, -o FILE    write the report to FILE instead of stdout
   --also-write FORMAT=FILE  also write the same run's report in FORMAT to
                             FILE (repeatable; e.g. sarif=tfcapi-lint.sarif)
+  --full-report FORMAT=FILE as --also-write, with every finding whatever
+                            --quiet hides (for CI steps that count them)
   --strict                  warnings fail the run too
   --max-warnings N          fail when there are more than N warnings
   --allow-warning ID[,ID]   report these rules' warnings as info (repeatable)

@@ -9,6 +9,7 @@ import { lintModule, type LintOptions, type LintOutcome } from "../lint/engine.j
 import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
+import { ruleById } from "../lint/meta-rules.js";
 
 /** What --fix did on one module, without the outcome (it crosses threads: see deep.ts). */
 export interface FixSummary {
@@ -32,44 +33,132 @@ function refusedNote(f: Finding): string {
   return `${f.file}: not fixed: the fix of ${f.ruleId} edits text outside the block it was computed for`;
 }
 
-/** Apply fixes in passes until stable; returns the final outcome and the files written. */
-export function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): FixRun {
+/** What one sequence of passes left, in memory (nothing written yet). */
+interface Passes {
+  outcome: LintOutcome;
+  /** Fixed texts (without BOM) by module-relative path, of files the passes changed. */
+  texts: Map<string, string>;
+  /** Fixes applied per file, over every pass. */
+  applied: Map<string, number>;
+  /** Rules whose fixes still change a file after the last pass (the passes did not settle), with those files. */
+  unsettled: Map<string, string[]>;
+}
+
+/** Rules (not in `skip`) whose own fixes would change a file of `outcome` once more, with those files. */
+function rulesStillFixing(outcome: LintOutcome, textOf: (file: string) => string | undefined, skip: ReadonlySet<string>): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  if (outcome.kind !== "report") return out;
+  const ids = new Set(outcome.report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId)).map((f) => f.ruleId));
+  for (const id of ids) {
+    const files: string[] = [];
+    for (const [file, fixes] of fixesByFile(outcome.report.findings.filter((f) => f.ruleId === id))) {
+      const text = textOf(file);
+      if (text !== undefined && fixFileText(file, text, fixes).kind === "fixed") files.push(file);
+    }
+    if (files.length > 0) out.set(id, files.sort());
+  }
+  return out;
+}
+
+/**
+ * Fix passes in memory, the module linted again with the fixed texts as an
+ * overlay after each, until a pass changes nothing or MAX_FIX_PASSES is
+ * reached; the fixes of the rules in `skip` are left out.
+ */
+function runPasses(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }, skip: ReadonlySet<string>, notes: Set<string>): Passes {
   let outcome: LintOutcome = first;
-  const written = new Set<string>();
-  const notes = new Set<string>();
-  const writeErrors: string[] = [];
-  const failed = new Set<string>();
-  let applied = 0;
+  const texts = new Map<string, string>();
+  const applied = new Map<string, number>();
+  /** Disk texts (without BOM) read so far; null when the file changed under us or cannot be read. */
+  const disk = new Map<string, string | null>();
+  const textOf = (file: string): string | undefined => {
+    const fixed = texts.get(file);
+    if (fixed !== undefined) return fixed;
+    if (!disk.has(file)) {
+      let text: string | null;
+      try {
+        text = readForFix(path.join(dir, ...file.split("/"))).text;
+      } catch {
+        text = null;
+      }
+      // Changed under us since the first lint: leave it alone.
+      disk.set(file, text !== null && text === first.report.sources.get(file) ? text : null);
+    }
+    return disk.get(file) ?? undefined;
+  };
+  let settled = false;
   for (let pass = 0; pass < MAX_FIX_PASSES && outcome.kind === "report"; pass++) {
     const refused: Finding[] = [];
-    const byFile = fixesByFile(outcome.report.findings, refused);
+    const byFile = fixesByFile(outcome.report.findings.filter((f) => !skip.has(f.ruleId)), refused);
     for (const f of refused) notes.add(refusedNote(f));
     let changed = false;
     for (const [file, fixes] of byFile) {
-      if (failed.has(file)) continue;
-      const abs = path.join(dir, ...file.split("/"));
-      const { text, bom } = readForFix(abs);
-      if (text !== outcome.report.sources.get(file)) continue; // changed under us: leave it alone
+      const text = textOf(file);
+      if (text === undefined || text !== outcome.report.sources.get(file)) continue;
       const result = fixFileText(file, text, fixes);
       if (result.kind === "refused") notes.add(`${file}: not fixed: ${result.reason}`);
       if (result.kind !== "fixed") continue;
-      try {
-        // A module file may be a symbolic link: the file it points to is written.
-        writeFileAtomic(abs, bom + result.text);
-      } catch (err) {
-        if (!(err instanceof FixWriteError)) throw err;
-        writeErrors.push(`${file}: not fixed: ${err.message}`);
-        failed.add(file);
-        continue;
-      }
-      applied += result.applied;
-      written.add(file);
+      texts.set(file, result.text);
+      applied.set(file, (applied.get(file) ?? 0) + result.applied);
       changed = true;
     }
-    if (!changed) break;
-    outcome = lintModule(dir, opts);
+    if (!changed) {
+      settled = true;
+      break;
+    }
+    const overlay = new Map(opts.overlay ?? []);
+    for (const [file, text] of texts) overlay.set(path.join(dir, ...file.split("/")), text);
+    outcome = lintModule(dir, { ...opts, overlay });
   }
-  return { outcome, written: [...written].sort(), applied, notes: [...notes], writeErrors };
+  const unsettled = settled ? new Map<string, string[]>() : rulesStillFixing(outcome, textOf, skip);
+  return { outcome, texts, applied, unsettled };
+}
+
+/**
+ * Apply fixes in passes until stable; returns the final outcome and the
+ * files written. The passes run in memory and files are written once, at
+ * the end. A rule whose fixes still change a file after MAX_FIX_PASSES
+ * passes (a fix that undoes itself, or grows the text each time) does not
+ * settle: the passes run again without that rule's fixes, every other fix
+ * is written, and a note names the rule. Nothing is applied ten times.
+ */
+export function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): FixRun {
+  const notes = new Set<string>();
+  const skip = new Set<string>();
+  let passes = runPasses(dir, opts, first, skip, notes);
+  // Each round leaves out at least one more rule, so this ends.
+  while (passes.unsettled.size > 0) {
+    for (const [id, files] of [...passes.unsettled].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      const plugin = (opts.ruleSet ?? []).find((r) => r.id === id)?.plugin ?? ruleById(id)?.plugin;
+      const who = plugin ? `rule ${id} of plugin ${plugin}` : `rule ${id}`;
+      const hint = plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
+      notes.add(
+        `${files.join(", ")}: not fixed: the fixes of ${who} did not settle in ${MAX_FIX_PASSES} passes (each pass changed the file again); ` +
+          `none of them was applied, the other rules' fixes were (${hint})`,
+      );
+      skip.add(id);
+    }
+    passes = runPasses(dir, opts, first, skip, notes);
+  }
+  const written: string[] = [];
+  const writeErrors: string[] = [];
+  let applied = 0;
+  for (const [file, text] of [...passes.texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const abs = path.join(dir, ...file.split("/"));
+    try {
+      // A module file may be a symbolic link: the file it points to is written.
+      writeFileAtomic(abs, readForFix(abs).bom + text);
+    } catch (err) {
+      if (!(err instanceof FixWriteError)) throw err;
+      writeErrors.push(`${file}: not fixed: ${err.message}`);
+      continue;
+    }
+    applied += passes.applied.get(file) ?? 0;
+    written.push(file);
+  }
+  // What is on disk when a file could not be written: lint it again from there.
+  const outcome = writeErrors.length > 0 ? lintModule(dir, opts) : passes.outcome;
+  return { outcome, written, applied, notes: [...notes], writeErrors };
 }
 
 export function dryRunDiff(report: ModuleReport, cwd: string, notes?: string[]): string {

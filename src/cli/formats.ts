@@ -54,14 +54,17 @@ export function outputErrorText(err: unknown, file: string): string {
 
 /**
  * The report of a run: `text` on stdout or in `-o FILE`, then each
- * `--also-write FORMAT=FILE` copy of the same run. Returns false (after
- * saying why on stderr) when a file could not be written: exit 2.
+ * `--also-write FORMAT=FILE` copy of the same run, then each `--full-report
+ * FORMAT=FILE` of `full` (the same run with what `--quiet` hid; `run` itself
+ * without --quiet). Returns false (after saying why on stderr) when a file
+ * could not be written: exit 2.
  */
 export async function writeReports(
   run: RunReport,
   text: string,
-  opts: { outputFile?: string; alsoWrite: readonly { format: string; path: string }[] },
+  opts: { outputFile?: string; alsoWrite: readonly { format: string; path: string }[]; fullReport?: readonly { format: string; path: string }[] },
   io: { stdout(t: string): void; stderr(t: string): void; env: Record<string, string | undefined> },
+  full: RunReport = run,
 ): Promise<boolean> {
   if (opts.outputFile !== undefined) {
     try {
@@ -73,10 +76,11 @@ export async function writeReports(
   } else {
     io.stdout(text);
   }
-  for (const a of opts.alsoWrite) {
+  const copies = [...opts.alsoWrite.map((a) => ({ ...a, of: run })), ...(opts.fullReport ?? []).map((a) => ({ ...a, of: full }))];
+  for (const a of copies) {
     const also = (await loadFormatter(a.format))!;
     try {
-      writeFileSync(a.path, also(run, { color: false, env: io.env }));
+      writeFileSync(a.path, also(a.of, { color: false, env: io.env }));
     } catch (err) {
       io.stderr(`tfcapi-lint: cannot write the ${a.format} report to ${a.path}: ${outputErrorText(err, a.path)}\n`);
       return false;

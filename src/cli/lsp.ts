@@ -13,12 +13,17 @@ export function isLspCommand(argv: readonly string[]): boolean {
   return argv[0] === "lsp" || (argv.length === 1 && argv[0] === "--stdio");
 }
 
-export const LSP_HELP = `Usage: tfcapi-lint lsp [--stdio]
+export const LSP_HELP = `Usage: tfcapi-lint lsp [--stdio] [--no-plugins]
 
 Run the language server (Language Server Protocol over stdin and stdout) for
 editors: diagnostics as you type, quick fixes, ignore comments, rule docs on
 hover. An editor starts it; see the README's Editors section for VS Code,
 Neovim and Helix. --stdio is accepted for clients that pass it.
+
+  --no-plugins   load no rule plugin a .tfcapi-lint.hcl lists (plugins are
+                 code from the folder: use this for folders you do not
+                 trust); the editor is told once per config file. The
+                 initialization option "plugins": false does the same.
 `;
 
 /**
@@ -28,14 +33,16 @@ Neovim and Helix. --stdio is accepted for clients that pass it.
 export function startLsp(argv: readonly string[], out: (text: string) => void = (t) => void process.stdout.write(t)): Promise<number> {
   const rest = argv[0] === "lsp" ? argv.slice(1) : argv;
   for (const a of rest) {
-    if (a !== "--stdio" && a !== "--help" && a !== "-h") throw new UsageError(`lsp: unknown argument "${a}" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it)`);
+    if (a !== "--stdio" && a !== "--no-plugins" && a !== "--help" && a !== "-h") {
+      throw new UsageError(`lsp: unknown argument "${a}" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it; --no-plugins loads no plugin)`);
+    }
   }
-  if (rest.some((a) => a !== "--stdio")) {
+  if (rest.some((a) => a === "--help" || a === "-h")) {
     out(LSP_HELP);
     return Promise.resolve(0);
   }
   const bundle = fileURLToPath(new URL("./lsp.cjs", import.meta.url));
   if (!existsSync(bundle)) throw new Error(`the language server bundle ${bundle} is missing; run npm run build`);
-  const server = createRequire(import.meta.url)(bundle) as { runServer(): Promise<never> };
-  return server.runServer();
+  const server = createRequire(import.meta.url)(bundle) as { runServer(options?: { plugins?: boolean }): Promise<never> };
+  return server.runServer(rest.includes("--no-plugins") ? { plugins: false } : {});
 }

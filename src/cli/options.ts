@@ -11,7 +11,7 @@ import { FORMAT_NAMES, isFormatName } from "./formats.js";
 import { isModuleFileName } from "./paths.js";
 import * as path from "node:path";
 
-/** `--contract`, `--role`, the output format (`--json` or `--format`) and the report files (`-o`, `--also-write`). Throws UsageError. */
+/** `--contract`, `--role`, the output format (`--json` or `--format`) and the report files (`-o`, `--also-write`, `--full-report`). Throws UsageError. */
 export function checkLintOptions(args: CliArgs): { role?: Role; format: string } {
   if (args.contract !== undefined && !CONTRACT_VERSIONS.includes(args.contract)) {
     throw new UsageError(`unknown contract version "${args.contract}" (known: ${CONTRACT_VERSIONS.join(", ")})`);
@@ -29,10 +29,12 @@ export function checkLintOptions(args: CliArgs): { role?: Role; format: string }
   if (args.outputFile !== undefined && isModuleFileName(path.basename(args.outputFile))) {
     throw new UsageError(`--output-file ${args.outputFile}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
   }
-  for (const a of args.alsoWrite) {
-    if (!isFormatName(a.format)) throw new UsageError(`--also-write: unknown format "${a.format}" (known: ${FORMAT_NAMES.join(", ")})`);
-    if (isModuleFileName(path.basename(a.path))) {
-      throw new UsageError(`--also-write ${a.format}=${a.path}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  for (const [option, list] of [["--also-write", args.alsoWrite], ["--full-report", args.fullReport]] as const) {
+    for (const a of list) {
+      if (!isFormatName(a.format)) throw new UsageError(`${option}: unknown format "${a.format}" (known: ${FORMAT_NAMES.join(", ")})`);
+      if (isModuleFileName(path.basename(a.path))) {
+        throw new UsageError(`${option} ${a.format}=${a.path}: refusing to write the report over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+      }
     }
   }
   return { ...(role ? { role } : {}), format };

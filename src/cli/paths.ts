@@ -11,8 +11,14 @@ export interface Target {
   dir: string;
   /** The directory as shown to the user (derived from the path given). */
   display: string;
-  /** Found by --recursive below a path given (not the path itself). */
-  fromRecursion?: boolean;
+  /**
+   * Found by the run, not named: a directory --recursive walked (the path
+   * given included), the directory of a module file named one by one, or a
+   * directory above such files. A found directory is linted only when its
+   * role is set or detected on enough evidence; otherwise it is skipped
+   * with a note (or, when its role is ambiguous, reported as such).
+   */
+  found?: boolean;
   /** The module file the path named (absolute), when a file was given. */
   file?: string;
 }
@@ -78,6 +84,8 @@ export interface Walk {
   targets: Target[];
   /** Directories that could not be read, each named. */
   problems: PathError[];
+  /** How many directories and module files the walk left out because they are excluded. */
+  excluded: number;
 }
 
 /**
@@ -92,11 +100,12 @@ export interface Walk {
 export function findModuleDirs(root: Target, excluded: (absDir: string) => boolean, seen: Set<string> = new Set()): Walk {
   const out: Target[] = [];
   const problems: PathError[] = [];
+  let excludedCount = 0;
   let rootReal: string;
   try {
     rootReal = realpathSync(root.dir);
   } catch (err) {
-    return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)] };
+    return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)], excluded: 0 };
   }
   const walk = (abs: string, rel: string): void => {
     const shown = joinDisplay(root.display, rel);
@@ -110,7 +119,10 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
     if (!isInside(real, rootReal)) return;
     if (seen.has(real)) return;
     seen.add(real);
-    if (rel !== "" && excluded(abs)) return;
+    if (rel !== "" && excluded(abs)) {
+      excludedCount++;
+      return;
+    }
     let entries: Dirent[];
     try {
       entries = readdirSync(abs, { withFileTypes: true });
@@ -140,15 +152,16 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
       }
       if (isDir) {
         if (!SKIP_DIRS.has(e.name)) subdirs.push(e.name);
-      } else if (isFile && isModuleFileName(e.name) && !excluded(full)) {
-        hasModuleFile = true;
+      } else if (isFile && isModuleFileName(e.name)) {
+        if (excluded(full)) excludedCount++;
+        else hasModuleFile = true;
       }
     }
-    if (hasModuleFile) out.push({ dir: abs, display: shown, ...(rel !== "" ? { fromRecursion: true } : {}) });
+    if (hasModuleFile) out.push({ dir: abs, display: shown, found: true });
     for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name));
   };
   walk(root.dir, "");
-  return { targets: out, problems };
+  return { targets: out, problems, excluded: excludedCount };
 }
 
 /** Is `p` equal to `root` or inside it (both real, absolute paths)? */

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
-import { lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
+import { describeDetection, lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { BUILTIN_RULES, LINT_REGISTRY } from "../lint/meta-rules.js";
 import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
@@ -137,6 +137,8 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
     reportUnusedIgnores: args.reportUnusedIgnores,
     displayPath: plan.target.display,
   };
+  // A directory nobody named is linted only on enough evidence of a role.
+  if (plan.target.found === true) opts.requireRoleEvidence = true;
   // A module runs the plugins its own config lists, besides the built-in rules.
   if (plan.pluginRules.length > 0) opts.ruleSet = [...BUILTIN_RULES, ...plan.pluginRules];
   if (e.role) {
@@ -334,7 +336,10 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const config = resolver.forDir(target.dir);
       await pluginRulesOf(config);
       checkRuleFlags(args);
-      io.stdout(printEffective(effectiveConfig(config, cli), args.printConfig, checked.format === "json"));
+      const effective = effectiveConfig(config, cli);
+      // Without a role set, say what detection makes of the module there.
+      const detection = effective.role ? null : describeDetection(target.dir);
+      io.stdout(printEffective(effective, args.printConfig, checked.format === "json", detection));
       return EXIT_OK;
     }
 
@@ -385,11 +390,16 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       targets.push(t);
     };
     const walked = new Set<string>();
+    // --recursive: what each path given yielded (to say so when it holds no module at all).
+    const walks: { root: Target; problems: number; excluded: number }[] = [];
+    const walkedDirs: string[] = [];
     for (const root of roots) {
       if (args.recursive) {
         const walk = findModuleDirs(root, (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs), walked);
         for (const t of walk.targets) add(t);
         for (const e of walk.problems) problem(e);
+        walks.push({ root, problems: walk.problems.length, excluded: walk.excluded });
+        for (const t of walk.targets) walkedDirs.push(realOf(t.dir));
       } else {
         add(root);
       }
@@ -402,12 +412,14 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const fileDirs = new Set(targets.filter((t) => t.file !== undefined).map((t) => realOf(t.dir)));
     const ancestors = new Set<string>();
     if (byFiles) {
+      // The directory of a file named on its own was found, not named.
+      for (const t of targets) if (t.file !== undefined) t.found = true;
       const boundary = searchBoundary(io.cwd);
       for (const t of targets.filter((x) => x.file !== undefined)) {
         for (const dir of ancestorModuleDirs(t.dir, boundary)) {
           if (seen.has(realOf(dir))) continue;
           const rel = path.relative(io.cwd, dir);
-          add({ dir, display: path.isAbsolute(t.display) ? dir : rel === "" ? "." : rel.split(path.sep).join("/") });
+          add({ dir, display: path.isAbsolute(t.display) ? dir : rel === "" ? "." : rel.split(path.sep).join("/"), found: true });
           ancestors.add(realOf(dir));
         }
       }
@@ -423,6 +435,8 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const nesting = args.recursive || byFiles;
     const nested = new Set<string>();
     const results: { plan: Planned; outcome: Slim }[] = [];
+    // Real directories of the modules reported, on their own or as a local child of one.
+    const reported = new Set<string>();
     const fixes = new FixTally();
     const all = await lintPlans(args, plans, stdin, (plan) => (ancestors.has(realOf(plan.target.dir)) ? [...fileDirs] : undefined));
     for (const [i, plan] of plans.entries()) {
@@ -430,25 +444,40 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       if (linted.skipped) continue;
       if (linted.fixed) fixes.record(plan.target.display, linted.fixed);
       if (nesting) for (const dir of linted.nested) nested.add(realOf(dir));
+      if (linted.outcome.kind === "report") {
+        reported.add(realOf(plan.target.dir));
+        for (const dir of linted.nested) reported.add(realOf(dir));
+      }
       results.push({ plan, outcome: linted.outcome });
     }
 
     const modules: ModuleReport[] = [];
+    // What --quiet hides still goes to the --full-report files.
+    const fullModules: ModuleReport[] = [];
     let failed = false;
     let diffs = "";
     let warnings = 0;
     let hiddenWarnings = 0;
     let maxWarnings: { value: number; origin: string } | null = null;
+    let roleUnknown = false;
     for (const { plan, outcome } of results) {
       if (nested.has(realOf(plan.target.dir))) continue;
       if (outcome.kind === "usage-error") {
         // --recursive walks whole repositories, which also hold modules that
-        // are not CAPTF role modules (shared helpers, examples of other
-        // tools): one that shows no sign of any role is skipped with a note
-        // rather than stopping the run; so is the directory of a module
-        // file named on its own (pre-commit). An ambiguous one still stops it.
-        if (outcome.noRole === true && (plan.target.fromRecursion === true || (byFiles && plan.target.file !== undefined))) {
-          io.stderr(`tfcapi-lint: skipped ${plan.target.display}: no CAPTF role detected (set role in .tfcapi-lint.hcl or pass --role to lint it)\n`);
+        // are not CAPTF role modules (shared helpers, modules of other
+        // tools, test wrappers, a root with only versions.tf): one that
+        // shows no role, or too little evidence of one, is skipped with a
+        // note rather than stopping the run; so is the directory of a module
+        // file named on its own (pre-commit). One that matches two roles
+        // equally is reported (exit 3) while every other module's results
+        // are still written.
+        if (plan.target.found === true) {
+          if (outcome.noRole === true) {
+            io.stderr(`tfcapi-lint: skipped ${plan.target.display}: ${outcome.skip ?? "no CAPTF role detected"} (set role in .tfcapi-lint.hcl or pass --role to lint it)\n`);
+            continue;
+          }
+          roleUnknown = true;
+          problems.push({ path: plan.target.dir, directory: true, message: `${plan.target.display}: not linted: ${outcome.message} (or set role in .tfcapi-lint.hcl)`, roleUnknown: true });
           continue;
         }
         throw new UsageError(`${plan.target.display}: ${outcome.message}`);
@@ -461,7 +490,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       for (const e of outcome.readErrors) {
         const file = e.file === "" ? report.dir : path.join(report.dir, ...e.file.split("/"));
         const shown = joinDisplay(plan.target.display, e.file);
-        problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir, ...(e.kind === "rule-failed" ? { ruleFailure: true } : {}) });
+        problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir, ...(e.kind === "rule-failed" ? { ruleFailure: true, ...(e.ruleId !== undefined ? { ruleId: e.ruleId } : {}) } : {}) });
       }
       if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
       // --quiet only hides: what fails the run is decided on every finding.
@@ -471,6 +500,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const failOn = plan.effective.failOn.value;
       if (report.findings.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn))) failed = true;
       if (args.quiet) {
+        if (args.fullReport.length > 0) fullModules.push({ ...report });
         // The report says what the hidden findings do to the exit code.
         const q = quietFilter(report.findings, failOn, failSettingText(failOn, plan.effective.failOn.origin));
         report.findings = q.shown;
@@ -481,6 +511,27 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
         }
       }
       modules.push(report);
+    }
+    // A path given to --recursive under which no module was linted (none
+    // held module files, or every one was skipped) is said to be so, as a
+    // directory without module files named directly is.
+    for (const w of walks) {
+      // Something under it was reported, could not be read, or could not be
+      // told: that says enough.
+      const rootReal = realOf(w.root.dir);
+      if ([...reported].some((d) => isAtOrUnder(d, rootReal))) continue;
+      if (w.problems > 0 || problems.some((p) => isAtOrUnder(realOf(p.path), rootReal))) continue;
+      const dirs = walkedDirs.filter((d) => isAtOrUnder(d, rootReal)).length;
+      if (dirs === 0 && w.excluded > 0) {
+        // The config left nothing: said, not an error (as for a path named directly that it excludes).
+        io.stderr(`tfcapi-lint: ${w.root.display}: not linted: every module file in this directory or below is excluded by the config\n`);
+        continue;
+      }
+      const what =
+        dirs === 0
+          ? "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory or below"
+          : `no CAPTF role module in this directory or below (${dirs === 1 ? "1 directory" : `${dirs} directories`} with module files, none showing enough evidence of a role); set role in .tfcapi-lint.hcl or pass --role to lint them`;
+      problems.push({ path: w.root.dir, directory: true, message: `${w.root.display}: ${what}` });
     }
     let warningLimit: WarningLimit | undefined;
     if (maxWarnings !== null && warnings > maxWarnings.value) {
@@ -514,7 +565,8 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       if (checked.format === "text" && args.outputFile === undefined) io.stdout(diffs);
       else io.stderr(diffs);
     }
-    if (!(await writeReports(run, text, args, io))) return EXIT_READ;
+    const full: RunReport = args.quiet && args.fullReport.length > 0 ? { ...run, modules: fullModules } : run;
+    if (!(await writeReports(run, text, args, io, full))) return EXIT_READ;
     if (checked.format === "compact" && !args.quiet) {
       // Compact stdout holds findings only (problem matchers read it); the
       // role used and how it was chosen go to stderr.
@@ -534,7 +586,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const fixWriteFailed = fixes.print(io.stderr, args.fix);
     if (problems.length > 0) {
       for (const e of problems) io.stderr(`tfcapi-lint: ${e.message}\n`);
-      return EXIT_READ;
+      return roleUnknown ? EXIT_USAGE : EXIT_READ;
     }
     return fixWriteFailed ? EXIT_READ : failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
@@ -563,6 +615,12 @@ function realOf(dir: string): string {
     realPaths.set(dir, r);
   }
   return r;
+}
+
+/** Is `p` equal to `dir` or below it (both absolute)? */
+function isAtOrUnder(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /** The exclude pattern of `config` that matches `abs`, or null. */

@@ -4,6 +4,7 @@
  */
 import type { Role } from "../contract/roles-api.js";
 import type { Severity, SeveritySetting } from "../lint/types.js";
+import type { DetectionView } from "../lint/engine.js";
 import type { FileConfig, Setting } from "./load.js";
 
 export interface CliOverrides {
@@ -46,13 +47,19 @@ export function severityMap(e: EffectiveConfig): Map<string, SeveritySetting> {
   return new Map([...e.rules].map(([id, s]) => [id, s.value]));
 }
 
-export function printEffective(e: EffectiveConfig, target: string, json: boolean): string {
+/**
+ * The effective configuration for `target`, as text or JSON. `detection`
+ * (when no role is set) says what role detection makes of the module there:
+ * the JSON key `detection`, comment lines under `role` in the text.
+ */
+export function printEffective(e: EffectiveConfig, target: string, json: boolean, detection?: DetectionView | null): string {
   if (json) {
     const obj = {
       path: target,
       configFile: e.configFile,
-      // Every key has the same shape; no role set means detection decides.
+      // Every key has the same shape; no role set means detection decides (`detection` says what it makes of the module).
       role: e.role ?? { value: null, origin: "default" },
+      ...(detection ? { detection } : {}),
       fail_on: e.failOn,
       max_warnings: e.maxWarnings,
       exclude: e.exclude,
@@ -68,6 +75,10 @@ export function printEffective(e: EffectiveConfig, target: string, json: boolean
     lines.push(`${setting.padEnd(44)} # ${origin}`);
   };
   row(e.role ? `role = ${JSON.stringify(e.role.value)}` : `role = (detected from the module)`, e.role?.origin ?? "default");
+  if (detection) {
+    lines.push(`#   detection: ${detection.summary}`);
+    if (detection.evidence.length > 0) lines.push(`#   evidence: ${detection.evidence.join("; ")}`);
+  }
   row(`fail_on = ${JSON.stringify(e.failOn.value)}`, e.failOn.origin);
   row(e.maxWarnings.value === null ? "max_warnings = (no limit)" : `max_warnings = ${e.maxWarnings.value}`, e.maxWarnings.origin);
   row(`exclude = ${JSON.stringify(e.exclude.value)}`, e.exclude.origin);

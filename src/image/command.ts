@@ -86,10 +86,10 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
  * The report on stdout (or `-o`), the `--also-write` copies and the job
  * summary. Returns an exit code when a report could not be written, else null.
  */
-async function writeReports(run: RunReport, format: string, args: CliArgs, io: Io): Promise<number | null> {
+async function writeReports(run: RunReport, format: string, args: CliArgs, io: Io, full: RunReport = run): Promise<number | null> {
   const formatter = (await loadFormatter(format))!;
   const text = formatter(run, { color: useColor(args, io), env: io.env });
-  if (!(await writeReportFiles(run, text, args, io))) return EXIT_READ;
+  if (!(await writeReportFiles(run, text, args, io, full))) return EXIT_READ;
   if (format === "compact" || format === "sarif" || format === "checkstyle") {
     // No place for it in these formats: findings --quiet hid that fail the run are said on stderr.
     const why = quietFailureText(run, run.modules);
@@ -152,6 +152,7 @@ function moduleLintFindings(
     const findings = outcome.report.findings.map((f) => ({
       ...f,
       file: inImage(f.file),
+      ...(f.related ? { related: f.related.map((r) => ({ ...r, file: inImage(r.file) })) } : {}),
       ...(f.suppressed ? { suppressed: { ...f.suppressed, file: inImage(f.suppressed.file) } } : {}),
     }));
     const sources = new Map<string, string>();
@@ -323,15 +324,15 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     // --max-warnings counts warnings even under --quiet (which only hides them).
     const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
     const failOn: Severity = args.strict ? "warning" : "error";
-    // What fails the run is decided on every finding, before --quiet hides any.
-    let failed = all.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
+    all.sort(compareFindings);
+    // Every finding, for --full-report; --quiet shows errors only, and the report says what the hidden ones do.
+    const unfiltered = all;
     let quietHidden: QuietHidden | undefined;
     if (args.quiet) {
       const q = quietFilter(all, failOn, "--strict");
       quietHidden = q.hidden;
       all = q.shown;
     }
-    all.sort(compareFindings);
 
     const first = results[0]!;
     const sources = new Map<string, string>();
@@ -367,12 +368,16 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       const again = imageOnDeepStack(args, io, opts);
       if (again !== null) return await again;
     }
-    const written = await writeReports(run, checked.format, args, io);
+    const { quietHidden: _hidden, ...shownReport } = report;
+    const full: RunReport = all === unfiltered ? run : { ...run, modules: [{ ...shownReport, findings: unfiltered, summary: recount(unfiltered) }] };
+    const written = await writeReports(run, checked.format, args, io, full);
     if (written !== null) return written;
     if (readErrors.length > 0) {
       for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
       return EXIT_READ;
     }
+    // --quiet only hides: what fails the run is decided on every finding.
+    let failed = unfiltered.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
     if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {

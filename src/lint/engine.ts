@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Range } from "../hcl/ast.js";
 import { plainRange } from "../hcl/source.js";
 import type { Role } from "../contract/roles-api.js";
-import { CONTRACT, detectRole } from "../contract/roles.js";
+import { CONTRACT, detectRole, identifyingInputs, type WeakEvidence } from "../contract/roles.js";
 import { loadModule, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
@@ -24,6 +24,13 @@ export interface LintOptions {
   role?: Role;
   /** `role` from a config file, with where it was set (for the report). */
   configRole?: { role: Role; origin: string };
+  /**
+   * The module was found, not named (a directory `--recursive` walked into,
+   * the directory of a module file named on its own): a detected role must
+   * rest on enough evidence (`detectRole`'s `enough`), else the outcome is a
+   * `usage-error` with `noRole` and a `skip` reason instead of a report.
+   */
+  requireRoleEvidence?: boolean;
   /** Per-rule severity settings (config merged with `--rule`; later wins). */
   severities?: ReadonlyMap<string, SeveritySetting>;
   /** `--allow-warning`: these rules' warnings become info. */
@@ -47,6 +54,12 @@ export interface LintOptions {
   displayPath?: string;
   /** Clock for ignore expiry (tests). */
   now?: Date;
+  /**
+   * The module's config lists plugins that were not loaded (the language
+   * server with plugins off): an ignore comment naming a rule outside the
+   * built-in groups may name one of theirs, and is not reported as unknown.
+   */
+  unloadedPlugins?: boolean;
 }
 
 export interface ReadError {
@@ -54,12 +67,18 @@ export interface ReadError {
   message: string;
   /** Set when the problem is a rule that failed (threw or reported nonsense), not a file that could not be read. */
   kind?: "rule-failed";
+  /** The rule that failed (with kind "rule-failed"). */
+  ruleId?: string;
 }
 
 export type LintOutcome =
   | { kind: "report"; report: ModuleReport; load: LoadResult; readErrors: ReadError[] }
-  /** `noRole`: the module shows no sign of any CAPTF role (not merely an ambiguous one). */
-  | { kind: "usage-error"; message: string; evidence: string[]; noRole?: boolean }
+  /**
+   * `noRole`: the module shows no sign of any CAPTF role (not merely an
+   * ambiguous one), or, with `requireRoleEvidence`, too little of one;
+   * `skip` then says why in a few words ("no CAPTF role detected").
+   */
+  | { kind: "usage-error"; message: string; evidence: string[]; noRole?: boolean; skip?: string }
   /** Nothing to lint: the directory holds no module file. */
   | { kind: "no-module"; message: string };
 
@@ -106,25 +125,97 @@ export const MODULE_RANGE: Range = {
 
 function decideRole(unit: ModuleUnit, opts: LintOptions):
   | { role: Role; source: RoleSource; evidence: string[] }
-  | { error: string; evidence: string[]; noRole: boolean } {
+  | { error: string; evidence: string[]; noRole: boolean; skip?: string } {
   if (opts.role) return { role: opts.role, source: "flag", evidence: [`--role ${opts.role}`] };
   if (opts.configRole) {
     return { role: opts.configRole.role, source: "config", evidence: [`role = "${opts.configRole.role}" (${opts.configRole.origin})`] };
   }
   const d = detectRole(unit);
-  if (d.role) return { role: d.role, source: "detected", evidence: d.evidence };
-  const why =
-    d.reason === "none"
-      ? "it declares none of the role-specific inputs or outputs"
-      : `it matches ${d.candidates.join(" and ")} equally (${d.evidence.join("; ")})`;
+  const pass = "pass --role cluster|machine|machinepool";
+  if (d.role) {
+    // A file that failed to parse may hide the declarations that would be
+    // enough: such a module is linted on the role alone, so that a broken
+    // CAPTF module is never skipped in silence.
+    if (d.enough || opts.requireRoleEvidence !== true || unit.hasParseErrors) return { role: d.role, source: "detected", evidence: d.evidence };
+    const skip = weakEvidenceText(d.role, d.weak);
+    return { error: `not linted: ${skip} (found: ${d.evidence.join("; ")}); ${pass}`, evidence: d.evidence, noRole: true, skip };
+  }
+  if (d.reason === "none") {
+    const found = d.evidence.length > 0 ? ` (it declares only ${d.evidence.join("; ")})` : "";
+    return {
+      error: `cannot tell which role the module implements: it declares none of the role-specific inputs or outputs${found}; ${pass}`,
+      evidence: d.evidence,
+      noRole: true,
+      skip: "no CAPTF role detected",
+    };
+  }
   return {
-    error: `cannot tell which role the module implements: ${why}; pass --role cluster|machine|machinepool`,
+    error: `cannot tell which role the module implements: it matches ${d.candidates.join(" and ")} equally (${d.evidence.join("; ")}); ${pass}`,
     evidence: d.evidence,
-    noRole: d.reason === "none",
+    noRole: false,
   };
 }
 
+/**
+ * What role detection makes of a module directory, for `--print-config`:
+ * the role it detects, on what evidence, and what a run does with the
+ * directory named directly and found by a walk (`--recursive`, module files
+ * named one by one).
+ */
+export interface DetectionView {
+  role: Role | null;
+  evidence: string[];
+  /** Named directly: linted with `role`, or an error asking for `--role` (exit 3). */
+  whenNamed: "lint" | "error";
+  /** Found by a walk: linted, skipped with a note, or reported as of unknown role (exit 3). */
+  whenFound: "lint" | "skip" | "error";
+  /** The decision in a few words. */
+  summary: string;
+}
+
+/** Role detection on the module in `dir` (null when it holds no module file). */
+export function describeDetection(dir: string): DetectionView | null {
+  const load = loadModule(path.resolve(dir));
+  if (load.root.allFiles.length === 0) return null;
+  const d = detectRole(load.root);
+  if (d.role && d.enough) return { role: d.role, evidence: d.evidence, whenNamed: "lint", whenFound: "lint", summary: `${d.role}, on enough evidence: linted both when named directly and when found by --recursive` };
+  if (d.role && load.root.hasParseErrors) {
+    return {
+      role: d.role,
+      evidence: d.evidence,
+      whenNamed: "lint",
+      whenFound: "lint",
+      summary: `${d.role} on too little evidence, but a file fails to parse (it may hide the rest): linted both when named directly and when found by --recursive`,
+    };
+  }
+  if (d.role) {
+    return {
+      role: d.role,
+      evidence: d.evidence,
+      whenNamed: "lint",
+      whenFound: "skip",
+      summary: `${d.role} when named directly; --recursive skips it: ${weakEvidenceText(d.role, d.weak)}`,
+    };
+  }
+  if (d.reason === "none") {
+    return { role: null, evidence: d.evidence, whenNamed: "error", whenFound: "skip", summary: "no role: it declares none of the role-specific inputs or outputs; named directly it is an error, --recursive skips it" };
+  }
+  return { role: null, evidence: d.evidence, whenNamed: "error", whenFound: "error", summary: `no role: it matches ${d.candidates.join(" and ")} equally; it is not linted without a role (exit 3)` };
+}
+
+/** Why a module that looks like `role` is not taken for one, in a few words. */
+function weakEvidenceText(role: Role, weak: WeakEvidence | undefined): string {
+  if (weak?.kind === "wrapper") return `a wrapper of the local module "${weak.source}" that declares none of the contract's inputs`;
+  return `too little evidence of a ${role} module: none of the reserved captf_* inputs and fewer than two of ${identifyingInputs(role).join(", ")}`;
+}
+
 const PARSE_RULE = "syntax/parse";
+/** The groups of the built-in rule ids (`input`, `output`, `lint`, ...): a plugin's rule ids start with its own name. */
+let builtinGroups: Set<string> | undefined;
+function isBuiltinGroup(group: string): boolean {
+  builtinGroups ??= new Set([...BUILTIN_RULES, ...META_RULES].map((r) => r.id.split("/")[0]!));
+  return builtinGroups.has(group);
+}
 
 /** A diagnostic as one message line: "Summary: detail." */
 function diagnosticText(summary: string, detail: string): string {
@@ -209,9 +300,14 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
     file,
     range,
     message: input.message,
-    ...(input.related && input.related.length > 0 ? { related: checkedRelated(input.related, knownFiles) } : {}),
+    ...(input.related !== undefined && input.related !== null ? relatedOf(checkedRelated(input.related, knownFiles)) : {}),
     ...(input.fix ? { fix: withinOf(input.fix, file === "" ? undefined : file, input.range, unit) } : {}),
   };
+}
+
+/** An empty path is no path (formats then show nothing extra). */
+function relatedOf(related: RelatedLocation[]): { related?: RelatedLocation[] } {
+  return related.length > 0 ? { related } : {};
 }
 
 function checkedRelated(related: ReportInput["related"], knownFiles: ReadonlySet<string>): RelatedLocation[] {
@@ -255,7 +351,9 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
     return { kind: "no-module", message: unreadable ? unreadable.message : "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory" };
   }
   const decided = decideRole(load.root, opts);
-  if ("error" in decided) return { kind: "usage-error", message: decided.error, evidence: decided.evidence, noRole: decided.noRole };
+  if ("error" in decided) {
+    return { kind: "usage-error", message: decided.error, evidence: decided.evidence, noRole: decided.noRole, ...(decided.skip !== undefined ? { skip: decided.skip } : {}) };
+  }
   const role = decided.role;
   yield;
 
@@ -291,7 +389,7 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
     const msg = err instanceof Error ? err.message : String(err);
     const who = rule.plugin ? `rule ${rule.id} of plugin ${rule.plugin}` : `rule ${rule.id}`;
     const hint = rule.plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
-    ruleFailures.push({ file: "", kind: "rule-failed", message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
+    ruleFailures.push({ file: "", kind: "rule-failed", ruleId: rule.id, message: `${who} failed on ${unit.relDir || "."}: ${msg} (${hint})` });
   };
   // The rules that returned visitors, per unit, in rule order (src/lint/shared-walk.ts).
   const subscribers = new Map<ModuleUnit, Subscriber[]>();
@@ -368,7 +466,7 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
     if (sups.length > 0) {
       const rootFiles = new Set(load.root.allFiles.map((f) => f.path));
       const meta = applySuppressions(findings, sups, {
-        isKnownRule: (id) => isKnownRule(id) || defaults.has(id),
+        isKnownRule: (id) => isKnownRule(id) || defaults.has(id) || (opts.unloadedPlugins === true && !isBuiltinGroup(id.split("/")[0]!)),
         isActiveRule: (id) => active(id) && (rules.some((r) => r.id === id && r.roles.includes(role)) || id === SOURCE_ESCAPE),
         reportUnused: opts.reportUnusedIgnores === true,
         rootFiles,

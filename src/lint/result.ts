@@ -70,6 +70,10 @@ export interface ReadProblem {
   moduleDir?: string;
   /** Not something unread but a rule that failed (threw, or reported something that is no finding). */
   ruleFailure?: boolean;
+  /** The rule that failed, when `ruleFailure` is set (JUnit fails that rule's test case). */
+  ruleId?: string;
+  /** Not something unread but a module found by --recursive whose role cannot be told (it matches two roles equally): exit 3. */
+  roleUnknown?: boolean;
   /**
    * The name to show in place of a path, for what is no file: an image
    * reference in a registry (`path` is then the working directory).
@@ -77,9 +81,9 @@ export interface ReadProblem {
   shownAs?: string;
 }
 
-/** What a report calls a problem of the run: `read-error`, or `rule-error` for a rule that failed. */
-export function problemId(e: ReadProblem): "read-error" | "rule-error" {
-  return e.ruleFailure === true ? "rule-error" : "read-error";
+/** What a report calls a problem of the run: `read-error`, `rule-error` for a rule that failed, `role-error` for a module of unknown role. */
+export function problemId(e: ReadProblem): "read-error" | "rule-error" | "role-error" {
+  return e.ruleFailure === true ? "rule-error" : e.roleUnknown === true ? "role-error" : "read-error";
 }
 
 /**

@@ -6,10 +6,10 @@
  */
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Diagnostic, Range, TextEdit } from "vscode-languageserver/node.js";
+import type { Diagnostic, DiagnosticRelatedInformation, Range, TextEdit } from "vscode-languageserver/node.js";
 import type { Attribute, Body, Range as HclRange } from "../hcl/ast.js";
 import type { ModuleReport } from "../lint/result.js";
-import type { Finding, Fix, Severity } from "../lint/types.js";
+import type { Finding, Fix, RelatedLocation, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
 import type { SourceFile } from "../terraform/model.js";
 import { moduleFileExtension } from "../terraform/files.js";
@@ -70,8 +70,14 @@ export class Indexes {
   }
 }
 
-/** The unsuppressed findings of a report, by the file (relative path) they are shown in. */
-export function placeFindings(report: ModuleReport, indexes: Indexes): Map<string, Placed[]> {
+/**
+ * The unsuppressed findings of a report, by the file (relative path) they
+ * are shown in. With `relatedUri` (the client shows related information),
+ * a finding's path (Finding.related) becomes the diagnostic's
+ * `relatedInformation`: each hop at its range in its file's URI (a hop in a
+ * file with no text is left out).
+ */
+export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri?: (file: string) => string): Map<string, Placed[]> {
   const out = new Map<string, Placed[]>();
   const rootFiles = [...report.sources.keys()].filter((f) => !f.includes("/")).sort();
   for (const finding of report.findings) {
@@ -102,9 +108,28 @@ export function placeFindings(report: ModuleReport, indexes: Indexes): Map<strin
       source: SOURCE,
       message: finding.message,
     };
+    if (relatedUri && finding.related && finding.related.length > 0) {
+      const info = relatedInformation(finding.related, indexes, relatedUri);
+      if (info.length > 0) diagnostic.relatedInformation = info;
+    }
     let list = out.get(file);
     if (!list) out.set(file, (list = []));
     list.push({ finding, file, moduleLevel, diagnostic });
+  }
+  return out;
+}
+
+function relatedInformation(related: readonly RelatedLocation[], indexes: Indexes, uriOf: (file: string) => string): DiagnosticRelatedInformation[] {
+  const out: DiagnosticRelatedInformation[] = [];
+  for (const r of related) {
+    const ix = indexes.get(r.file);
+    if (!ix) continue;
+    const { start, end } = r.range;
+    const range: Range =
+      start.line >= 1
+        ? { start: ix.positionAt(start.line, start.column), end: ix.positionAt(end.line, end.column) }
+        : { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    out.push({ location: { uri: uriOf(r.file), range }, message: r.message });
   }
   return out;
 }

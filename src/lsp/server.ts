@@ -22,6 +22,10 @@
  *   config file and the module is linted with the defaults meanwhile.
  * - No request handler lets an exception escape: it is logged and answered
  *   with an empty result.
+ * - Plugins can be turned off (`tfcapi-lint lsp --no-plugins`, or
+ *   `initializationOptions.plugins: false`), for a folder whose code the
+ *   user does not trust: a config that lists plugins then loads none, and
+ *   the user is told so once per config file (window/showMessage).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
@@ -32,6 +36,8 @@ import {
   CodeActionKind,
   createConnection,
   DidChangeWatchedFilesNotification,
+  MessageType,
+  ShowMessageNotification,
   StreamMessageReader,
   StreamMessageWriter,
   ProposedFeatures,
@@ -118,8 +124,13 @@ function diagKey(d: Diagnostic): string {
   return `${d.range.start.line}:${d.range.start.character}:${d.range.end.line}:${d.range.end.character}:${String(d.code)}:${d.message}`;
 }
 
+export interface ServerOptions {
+  /** false: load no plugin a config lists (`--no-plugins`); initializationOptions cannot turn them back on. */
+  plugins?: boolean;
+}
+
 /** Start the server on stdin/stdout; it ends the process on `exit`. */
-export function runServer(): Promise<never> {
+export function runServer(options: ServerOptions = {}): Promise<never> {
   // The reader is made here to say, on stderr, what is wrong when whoever
   // runs the server does not speak LSP to it (a person trying the command,
   // a misconfigured editor) instead of exiting without a word.
@@ -161,6 +172,12 @@ export function runServer(): Promise<never> {
   let debounceMs = DEFAULT_DEBOUNCE_MS;
   let reportUnusedIgnores = false;
   let watchDynamically = false;
+  /** Whether configs' plugins are loaded: off with --no-plugins or initializationOptions.plugins = false. */
+  let pluginsOn = options.plugins !== false;
+  /** Why plugins are off, for the message. */
+  let pluginsOffBy = "--no-plugins";
+  /** The client shows a diagnostic's relatedInformation (the path a finding followed). */
+  let relatedInformation = false;
 
   const log = (text: string): void => {
     try {
@@ -317,6 +334,21 @@ export function runServer(): Promise<never> {
   const pluginRules = new WeakMap<FileConfig, readonly RuleDefinition[]>();
   /** Configs whose plugins failed to load last time (their error is shown on the config file). */
   const pluginFailed = new WeakSet<FileConfig>();
+  /** Config files (by path) whose unloaded plugins the user was told about. */
+  const toldPluginsOff = new Set<string>();
+
+  /** With plugins off: say once per config file that its plugins are not loaded, and why. */
+  function tellPluginsOff(config: FileConfig): void {
+    if (toldPluginsOff.has(config.path)) return;
+    toldPluginsOff.add(config.path);
+    const specs = config.plugins.map((p) => p.spec).join(", ");
+    const n = config.plugins.length;
+    void connection.sendNotification(ShowMessageNotification.type, {
+      type: MessageType.Warning,
+      message: `tfcapi-lint: plugins are off (${pluginsOffBy}), so the ${n === 1 ? "plugin" : `${n} plugins`} listed in ${config.path} (${specs}) ` +
+        `${n === 1 ? "was" : "were"} not loaded and ${n === 1 ? "its" : "their"} rules do not run. Plugins are code from the folder: turn them on only for a folder you trust.`,
+    });
+  }
 
   /**
    * Load the plugins the module's config lists, as the CLI does; a plugin
@@ -325,7 +357,7 @@ export function runServer(): Promise<never> {
    */
   async function loadPluginsFor(dir: string): Promise<void> {
     const config = configFor(dir);
-    if (!config || config.plugins.length === 0 || pluginRules.has(config)) return;
+    if (!pluginsOn || !config || config.plugins.length === 0 || pluginRules.has(config)) return;
     try {
       pluginRules.set(config, await pluginRulesOf(config));
       if (pluginFailed.delete(config)) contribute(`config:${config.path}`, new Map([[uriOf(config.path), []]]));
@@ -352,9 +384,11 @@ export function runServer(): Promise<never> {
   function optionsFor(dir: string): LintOptions {
     const config = configFor(dir);
     const e = effectiveConfig(config, { rules: [], strict: false });
-    const plugins = config ? (pluginRules.get(config) ?? []) : [];
+    const plugins = config && pluginsOn ? (pluginRules.get(config) ?? []) : [];
     const opts: LintOptions = {
       ...(plugins.length > 0 ? { ruleSet: [...BUILTIN_RULES, ...plugins] } : {}),
+      // Ignore comments may name the rules of plugins that were not loaded.
+      ...(config && !pluginsOn && config.plugins.length > 0 ? { unloadedPlugins: true } : {}),
       severities: severityMap(e),
       inlineConfig: true,
       reportUnusedIgnores,
@@ -406,7 +440,12 @@ export function runServer(): Promise<never> {
     const result: Result = { generation, outcome, opts, indexes: null, placed: new Map(), files: new Map(), read: new Set() };
     if (outcome.kind === "report") {
       result.indexes = new Indexes(outcome.report.sources, encoding);
-      result.placed = placeFindings(outcome.report, result.indexes);
+      const dir = outcome.report.dir;
+      result.placed = placeFindings(
+        outcome.report,
+        result.indexes,
+        relatedInformation ? (file) => uriOf(path.join(dir, ...file.split("/"))) : undefined,
+      );
       for (const u of outcome.load.units) {
         for (const f of u.allFiles) {
           result.files.set(f.path, f);
@@ -455,7 +494,9 @@ export function runServer(): Promise<never> {
       // Plugins load once per config file (an await only the first time, and
       // after a failure, until they load).
       const config = configFor(m.dir);
-      if (config && config.plugins.length > 0 && !pluginRules.has(config)) {
+      if (config && config.plugins.length > 0 && !pluginsOn) {
+        tellPluginsOff(config);
+      } else if (config && config.plugins.length > 0 && !pluginRules.has(config)) {
         await loadPluginsFor(m.dir);
         if (m.generation !== generation || modules.get(m.dir) !== m) {
           stats.abandoned++;
@@ -538,27 +579,58 @@ export function runServer(): Promise<never> {
 
   // --- Code actions ------------------------------------------------------------
 
+  /** Rule ids whose unsettled fixes the user was told about (once each). */
+  const toldUnsettled = new Set<string>();
+
+  /**
+   * Fix all in one file, in passes as --fix does: a rule whose fixes still
+   * change the file after MAX_FIX_PASSES passes is left out (with one
+   * warning naming it), never applied that many times.
+   */
   function fixAllText(m: Tracked, result: Result, rel: string): string | null {
     if (result.outcome.kind !== "report") return null;
     const original = result.outcome.report.sources.get(rel);
     if (original === undefined) return null;
+    const first = result.outcome.report;
     const abs = path.join(m.dir, ...rel.split("/"));
-    let text = original;
-    let report: ModuleReport = result.outcome.report;
-    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-      const fixes = fixesByFile(report.findings).get(rel);
-      if (!fixes) break;
-      // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
-      const r = fixFileText(rel, text, fixes);
-      if (r.kind !== "fixed") break;
-      text = r.text;
-      const ov = new Map(result.opts.overlay ?? []);
-      ov.set(abs, text);
-      const again = lintModule(m.dir, { ...result.opts, overlay: ov });
-      if (again.kind !== "report") break;
-      report = again.report;
+    const skip = new Set<string>();
+    for (;;) {
+      let text = original;
+      let report: ModuleReport = first;
+      let settled = false;
+      for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+        const fixes = fixesByFile(report.findings.filter((f) => !skip.has(f.ruleId))).get(rel);
+        // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
+        const r = fixes ? fixFileText(rel, text, fixes) : null;
+        if (!r || r.kind !== "fixed") {
+          settled = true;
+          break;
+        }
+        text = r.text;
+        const ov = new Map(result.opts.overlay ?? []);
+        ov.set(abs, text);
+        const again = lintModule(m.dir, { ...result.opts, overlay: ov });
+        if (again.kind !== "report") {
+          settled = true;
+          break;
+        }
+        report = again.report;
+      }
+      const unsettled = settled ? [] : [...new Set(report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId)).map((f) => f.ruleId))].filter((id) => {
+        const own = fixesByFile(report.findings.filter((f) => f.ruleId === id)).get(rel);
+        return own !== undefined && fixFileText(rel, text, own).kind === "fixed";
+      });
+      if (unsettled.length === 0) return text === original ? null : text;
+      for (const id of unsettled.sort()) {
+        skip.add(id);
+        if (toldUnsettled.has(id)) continue;
+        toldUnsettled.add(id);
+        void connection.sendNotification(ShowMessageNotification.type, {
+          type: MessageType.Warning,
+          message: `tfcapi-lint: the fixes of rule ${id} did not settle in ${MAX_FIX_PASSES} passes (each pass changed ${rel} again); Fix all leaves them out and applies the other rules' fixes`,
+        });
+      }
     }
-    return text === original ? null : text;
   }
 
   function codeActions(uri: string, range: Range, only: readonly string[] | undefined): CodeAction[] {
@@ -644,10 +716,15 @@ export function runServer(): Promise<never> {
   connection.onInitialize(
     safe("initialize", { capabilities: {} } as InitializeResult, (params: InitializeParams): InitializeResult => {
       encoding = chooseEncoding(params.capabilities.general?.positionEncodings);
-      const init = (params.initializationOptions ?? {}) as { debounceMs?: unknown; reportUnusedIgnores?: unknown };
+      const init = (params.initializationOptions ?? {}) as { debounceMs?: unknown; reportUnusedIgnores?: unknown; plugins?: unknown };
       if (typeof init.debounceMs === "number" && init.debounceMs >= 0 && Number.isFinite(init.debounceMs)) debounceMs = init.debounceMs;
       if (typeof init.reportUnusedIgnores === "boolean") reportUnusedIgnores = init.reportUnusedIgnores;
+      if (init.plugins === false && pluginsOn) {
+        pluginsOn = false;
+        pluginsOffBy = "initializationOptions.plugins is false";
+      }
       watchDynamically = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+      relatedInformation = params.capabilities.textDocument?.publishDiagnostics?.relatedInformation === true;
       return {
         capabilities: {
           positionEncoding: encoding,
@@ -744,7 +821,7 @@ export function runServer(): Promise<never> {
   connection.onHover(safe("hover", null as Hover | null, (p) => hover(p.textDocument.uri, p.position)));
   connection.onRequest(
     "tfcapi-lint/stats",
-    safe("stats", null, () => ({ runs: stats.runs, abandoned: stats.abandoned, lastWorkMs: stats.lastWorkMs, lastCpuMs: stats.lastCpuMs, workMs: [...stats.workMs], encoding, debounceMs })),
+    safe("stats", null, () => ({ runs: stats.runs, abandoned: stats.abandoned, lastWorkMs: stats.lastWorkMs, lastCpuMs: stats.lastCpuMs, workMs: [...stats.workMs], encoding, debounceMs, plugins: pluginsOn })),
   );
   connection.onShutdown(() => {
     shutdownReceived = true;

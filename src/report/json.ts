@@ -3,7 +3,9 @@
  * `module`, `contract`, `role`, `findings`, `summary` in that order, finding
  * keys `id`, `severity`, `file`, `line`, `message` first. Our additions come
  * after the reference keys (reference consumers ignore unknown keys):
- * per finding `column`, `endLine`, `endColumn`, `ruleUrl`; per document
+ * per finding `column`, `endLine`, `endColumn`, `ruleUrl`, and `related`
+ * (the hops the rule followed; only on findings that have some, so the
+ * others keep the reference's shape); per document
  * `roleSource`, `fileSet` and `suppressed` (suppressed findings with the
  * justification and where the ignore comment is); when findings
  * `--quiet` hid fail the run, the summary's `hiddenByQuiet` counts and
@@ -35,6 +37,21 @@ export interface JsonFinding {
   endLine: number;
   endColumn: number;
   ruleUrl: string;
+  /**
+   * The path the rule followed (Finding.related), from the finding to the
+   * value's origin; absent when the rule followed nothing.
+   */
+  related?: JsonRelated[];
+}
+
+/** One hop of a finding's path, positioned as findings are. */
+export interface JsonRelated {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
 }
 
 export interface JsonSuppressedFinding extends JsonFinding {
@@ -74,6 +91,18 @@ function jsonFinding(f: Finding): JsonFinding {
     endLine: moduleLevel ? 0 : f.range.end.line,
     endColumn: moduleLevel ? 0 : f.range.end.column,
     ruleUrl: ruleDocUrl(f.ruleId),
+    ...(f.related && f.related.length > 0
+      ? {
+          related: f.related.map((r) => ({
+            file: r.file,
+            line: r.range.start.line,
+            column: r.range.start.column,
+            endLine: r.range.end.line,
+            endColumn: r.range.end.column,
+            message: r.message,
+          })),
+        }
+      : {}),
   };
 }
 

@@ -11,7 +11,10 @@
  * applicable rule still gets one passing test case, so an empty report is
  * never mistaken for a missing one. A file or directory that cannot be read
  * is a `read-error` test case in error (`errors` counts them), in its
- * module's suite or in a suite of its own; more warnings than
+ * module's suite or in a suite of its own. A rule that failed (threw, or
+ * reported something that is no finding) fails its own test case, with a
+ * `rule-error` failure (and its findings, if it made any), so a view never
+ * shows it as passed; more warnings than
  * `--max-warnings` is a failing `max-warnings` case, and findings `--quiet`
  * hid that fail the run a failing `hidden-by-quiet` case of the module. No timestamps or durations: the output
  * is deterministic (`time="0"`).
@@ -46,14 +49,19 @@ function caseIds(run: RunReport, mod: ModuleReport): string[] {
   return ids;
 }
 
-function testCase(run: RunReport, mod: ModuleReport, suiteName: string, id: string): Case {
+function testCase(run: RunReport, mod: ModuleReport, suiteName: string, id: string, ruleErrors: readonly ReadProblem[]): Case {
   const findings = mod.findings.filter((f) => f.ruleId === id);
   const failing = findings.filter((f) => !f.suppressed && failsRun(f.severity, run.failOn));
   const other = findings.filter((f) => !failing.includes(f));
   const open = `    <testcase name="${escapeXml(id)}" classname="${escapeXml(suiteName)}" time="0"`;
-  if (findings.length === 0) return { xml: [`${open}/>`], failed: false };
+  if (findings.length === 0 && ruleErrors.length === 0) return { xml: [`${open}/>`], failed: false };
   const xml = [`${open}>`];
-  if (failing.length > 0) {
+  if (ruleErrors.length > 0) {
+    // The rule failed: its test case fails, whatever it reported before.
+    const message = ruleErrors.length === 1 ? oneLine(ruleErrors[0]!.message) : plural(ruleErrors.length, "rule failure");
+    const body = [...ruleErrors.map((e) => oneLine(e.message)), ...failing.map((f) => findingLine(run, mod, f))].join("\n");
+    xml.push(`      <failure message="${escapeXml(message)}" type="rule-error">${escapeXmlText(body)}</failure>`);
+  } else if (failing.length > 0) {
     const worst = failing.reduce<Severity>(
       (acc, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[acc] ? f.severity : acc),
       "info",
@@ -67,7 +75,7 @@ function testCase(run: RunReport, mod: ModuleReport, suiteName: string, id: stri
     xml.push(`      <system-out>${escapeXmlText(body)}</system-out>`);
   }
   xml.push("    </testcase>");
-  return { xml, failed: failing.length > 0 };
+  return { xml, failed: failing.length > 0 || ruleErrors.length > 0 };
 }
 
 /** A test case in error for each path that could not be read. */
@@ -89,9 +97,12 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
   for (const mod of run.modules) {
     const name = displayPath(run.cwd, mod, "");
     const ids = caseIds(run, mod);
+    const own = allErrors.filter((e) => e.moduleDir === mod.dir);
+    // A failed rule with a test case of its own fails that case; other problems are cases in error.
+    const failedRule = (e: ReadProblem): boolean => e.ruleFailure === true && e.ruleId !== undefined && ids.includes(e.ruleId);
     const cases =
       ids.length > 0
-        ? ids.map((id) => testCase(run, mod, name, id))
+        ? ids.map((id) => testCase(run, mod, name, id, own.filter((e) => failedRule(e) && e.ruleId === id)))
         : [{ xml: [`    <testcase name="tfcapi-lint" classname="${escapeXml(name)}" time="0"/>`], failed: false }];
     // Findings --quiet hid that fail the run: a failing case, so a clean-looking suite does not hide the failure.
     const why = quietFailureText(run, [mod]);
@@ -105,7 +116,7 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
         failed: true,
       });
     }
-    const unread = readErrorCases(run, name, allErrors.filter((e) => e.moduleDir === mod.dir));
+    const unread = readErrorCases(run, name, own.filter((e) => !failedRule(e)));
     const failed = cases.filter((c) => c.failed).length;
     tests += cases.length + unread.length;
     failures += failed;

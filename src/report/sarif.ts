@@ -24,6 +24,9 @@
  * What could not be read makes `executionSuccessful` false, with one
  * `toolExecutionNotifications` entry naming each file or directory.
  *
+ * The path a rule followed to the value it reports (Finding.related)
+ * becomes `relatedLocations` and a `codeFlows` thread (see pathOf).
+ *
  * An autofix becomes `fixes[]` (replacements by UTF-16 character offset),
  * which SARIF viewers can offer; GitHub ignores it.
  *
@@ -128,13 +131,13 @@ function directoryUri(run: RunReport, mod: ModuleReport): string {
   return rel === "." ? "./" : `${toUri(rel)}/`;
 }
 
-function region(f: Finding): Record<string, number> {
-  const startLine = Math.max(1, f.range.start.line);
-  const startColumn = Math.max(1, f.range.start.column);
-  let endLine = Math.max(startLine, f.range.end.line);
-  let endColumn = Math.max(1, f.range.end.column);
+function region(range: Finding["range"]): Record<string, number> {
+  const startLine = Math.max(1, range.start.line);
+  const startColumn = Math.max(1, range.start.column);
+  let endLine = Math.max(startLine, range.end.line);
+  let endColumn = Math.max(1, range.end.column);
   if (endLine === startLine && endColumn < startColumn) endColumn = startColumn;
-  if (f.range.end.line < 1) {
+  if (range.end.line < 1) {
     endLine = startLine;
     endColumn = startColumn;
   }
@@ -165,7 +168,37 @@ function physicalLocation(run: RunReport, mod: ModuleReport, f: Finding): Record
   } else {
     uri = toUri(displayPath(run.repoRoot, mod, f.file));
   }
-  return { artifactLocation: { uri, uriBaseId: "%SRCROOT%" }, region: hasPosition(f) ? region(f) : { startLine: 1 } };
+  return { artifactLocation: { uri, uriBaseId: "%SRCROOT%" }, region: hasPosition(f) ? region(f.range) : { startLine: 1 } };
+}
+
+/**
+ * The path a finding followed (Finding.related), in both SARIF forms:
+ * `relatedLocations` (each hop with an id, its region and label; viewers
+ * list them), and one `codeFlows` thread (the finding's own location first,
+ * then the hops in the order the rule followed them) for viewers that show
+ * the order ("show paths" in GitHub code scanning).
+ */
+function pathOf(run: RunReport, mod: ModuleReport, f: Finding, own: Record<string, unknown>, text: string): Record<string, unknown> {
+  const hops = (f.related ?? []).map((r) => ({
+    physicalLocation: {
+      artifactLocation: { uri: toUri(displayPath(run.repoRoot, mod, r.file)), uriBaseId: "%SRCROOT%" },
+      region: region(r.range),
+    },
+    message: { text: r.message },
+  }));
+  if (hops.length === 0) return {};
+  return {
+    relatedLocations: hops.map((h, i) => ({ id: i + 1, ...h })),
+    codeFlows: [
+      {
+        threadFlows: [
+          {
+            locations: [{ location: { physicalLocation: own, message: { text } } }, ...hops.map((location) => ({ location }))],
+          },
+        ],
+      },
+    ],
+  };
 }
 
 /** The text a fingerprint is taken from: the finding's first source line without whitespace. */
@@ -250,12 +283,14 @@ export function buildSarif(run: RunReport, docs: DocLookup = ruleDoc): Record<st
     for (const f of mod.findings) {
       const location = physicalLocation(run, mod, f);
       const fileKey = isModuleLevel(f) ? `${modulePath(run, mod)}/` : displayPath(run.repoRoot, mod, f.file);
+      const text = f.message.trim() === "" ? defs.get(f.ruleId)?.summary || f.ruleId : f.message;
       const result: Record<string, unknown> = {
         ruleId: f.ruleId,
         ruleIndex: ruleIndex.get(f.ruleId),
         level: level(f.severity),
-        message: { text: f.message.trim() === "" ? defs.get(f.ruleId)?.summary || f.ruleId : f.message },
+        message: { text },
         locations: [{ physicalLocation: location }],
+        ...pathOf(run, mod, f, location, text),
         partialFingerprints: { [FINGERPRINT_KEY]: fingerprints.next(f.ruleId, fileKey, fingerprintText(mod, f)) },
       };
       if (f.fix && f.fix.edits.length > 0) result.fixes = [sarifFix(run, mod, f.fix)];

@@ -6,6 +6,7 @@
  *     12:11  warning  provider_id_list is not wrapped in sort()  output/provider-id-list-shape
  *         12 |   value = local.ids
  *            |           ^^^^^^^^^
+ *     via modules/pool/locals.tf:3:9  local.ids
  *
  *   modules/pool
  *     -      error    output "health" is not declared  output/health
@@ -14,9 +15,11 @@
  *   role: machinepool (detected: declares provider_id_list)
  *   file set: terraform
  *
- * Paths are relative to the working directory. Suppressed findings are not
- * shown (only counted). With several modules each gets a section headed by
- * its path, followed by a grand total. Colours only when `opts.color`.
+ * A finding that followed a value (Finding.related) lists each hop on a
+ * "via" line under its frame. Paths are relative to the working directory.
+ * Suppressed findings are not shown (only counted). With several modules
+ * each gets a section headed by its path, followed by a grand total.
+ * Colours only when `opts.color`.
  */
 import pc from "picocolors";
 import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
@@ -27,6 +30,7 @@ import {
   countsText,
   displayPath,
   hasPosition,
+  oneLine,
   plural,
   quietFailureText,
   roleSourceText,
@@ -92,7 +96,18 @@ function messageLines(message: string): string[] {
   return splitLines(message).map(sanitizeControls);
 }
 
-function formatGroup(group: Group, lines: SourceLines, c: Colors): string[] {
+/**
+ * The path a finding followed, one indented line per hop under its frame:
+ * `    via modules/pool/locals.tf:3:9  local.ids`.
+ */
+function viaLines(f: Finding, where: (file: string) => string, c: Colors): string[] {
+  return (f.related ?? []).map((r) => {
+    const pos = r.range.start.line >= 1 ? `:${r.range.start.line}:${r.range.start.column}` : "";
+    return `    ${c.dim("via")} ${sanitizeControls(where(r.file))}${pos}  ${oneLine(r.message)}`;
+  });
+}
+
+function formatGroup(group: Group, lines: SourceLines, c: Colors, where: (file: string) => string): string[] {
   const out: string[] = [c.underline(sanitizeControls(group.header))];
   const positions = group.findings.map((f) =>
     hasPosition(f) ? `${f.range.start.line}:${f.range.start.column}` : "-",
@@ -107,14 +122,15 @@ function formatGroup(group: Group, lines: SourceLines, c: Colors): string[] {
     const indent = " ".repeat(2 + posWidth + 2 + sevWidth + 2);
     const body = msg.map((m, k) => (k === 0 ? m : indent + m)).join("\n");
     out.push(`  ${pos}  ${sev}  ${body}  ${c.dim(f.ruleId)}`);
-    if (!hasPosition(f)) return;
-    const src = lines.line(f.file, f.range.start.line);
-    if (src === undefined) return;
-    const parts = frameParts(src, f.range);
-    const num = String(parts.lineNumber);
-    const gutter = " ".repeat(4 + num.length);
-    out.push(`    ${c.dim(`${num} |`)} ${parts.source}`.trimEnd());
-    out.push(`${gutter}${c.dim(" |")} ${parts.pad}${color(parts.carets)}`);
+    const src = hasPosition(f) ? lines.line(f.file, f.range.start.line) : undefined;
+    if (src !== undefined) {
+      const parts = frameParts(src, f.range);
+      const num = String(parts.lineNumber);
+      const gutter = " ".repeat(4 + num.length);
+      out.push(`    ${c.dim(`${num} |`)} ${parts.source}`.trimEnd());
+      out.push(`${gutter}${c.dim(" |")} ${parts.pad}${color(parts.carets)}`);
+    }
+    out.push(...viaLines(f, where, c));
   });
   return out;
 }
@@ -130,8 +146,10 @@ interface Tally {
 
 function unreadWords(errors: readonly ReadProblem[]): string {
   const rules = errors.filter((e) => e.ruleFailure === true).length;
-  const reads = errors.length - rules;
-  return [reads > 0 ? plural(reads, "read error") : "", rules > 0 ? plural(rules, "rule failure") : ""].filter((w) => w !== "").join(" and ");
+  const roles = errors.filter((e) => e.roleUnknown === true).length;
+  const reads = errors.length - rules - roles;
+  const words = [reads > 0 ? plural(reads, "read error") : "", rules > 0 ? plural(rules, "rule failure") : "", roles > 0 ? `${plural(roles, "module")} of unknown role` : ""];
+  return words.filter((w) => w !== "").join(" and ");
 }
 
 function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[]): Tally {
@@ -176,7 +194,7 @@ function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: 
   } else if (withHeader) out.push(c.bold(`module ${sanitizeControls(displayPath(run.cwd, mod, ""))}`), "");
   const lines = new SourceLines(mod.sources);
   for (const group of groupFindings(run, mod)) {
-    out.push(...formatGroup(group, lines, c), "");
+    out.push(...formatGroup(group, lines, c, (file) => displayPath(run.cwd, mod, file)), "");
   }
   const unread = (run.readErrors ?? []).filter((e) => e.moduleDir === mod.dir);
   if (unread.length > 0) out.push(...readErrorLines(unread, c), "");

@@ -195,7 +195,7 @@ describe("--recursive", () => {
     ]);
   });
 
-  it("skips a module below the path that shows no CAPTF role, with a note; an ambiguous one stops the run", () => {
+  it("skips a module below the path that shows no CAPTF role, with a note; an ambiguous one is reported with the rest", () => {
     const root = tree({
       ...fixtureFiles("machine-clean", "modules/vm/"),
       "modules/network/main.tf": 'variable "cidr" {\n  type    = string\n  default = "10.0.0.0/16"\n}\n\noutput "cidr" {\n  value = var.cidr\n}\n',
@@ -208,15 +208,23 @@ describe("--recursive", () => {
     // One module left: the reference's single JSON document.
     expect((JSON.parse(r.stdout) as JsonDoc).module).toBe("modules/vm");
     // Named directly, the same module is a usage error.
-    const direct = runCli(["--recursive", "modules/network"], { cwd: root });
+    const direct = runCli(["modules/network"], { cwd: root });
     expect(direct.code).toBe(3);
+    // As the top of a --recursive walk it is skipped too, and the walk found nothing to lint.
+    const walked = runCli(["--recursive", "modules/network"], { cwd: root });
+    expect([walked.code, walked.stderr]).toEqual([
+      2,
+      "tfcapi-lint: skipped modules/network: no CAPTF role detected (set role in .tfcapi-lint.hcl or pass --role to lint it)\n" +
+        "tfcapi-lint: modules/network: no CAPTF role module in this directory or below (1 directory with module files, none showing enough evidence of a role); set role in .tfcapi-lint.hcl or pass --role to lint them\n",
+    ]);
     // A module matching two roles equally is never skipped.
     writeFileSync(
       path.join(root, "modules/network/outputs.tf"),
       'output "exports" {\n  value = {}\n}\n\noutput "interruptible" {\n  value = false\n}\n',
     );
-    const ambiguous = runCli(["--recursive", "."], { cwd: root });
-    expect([ambiguous.code, ambiguous.stderr.includes("cannot tell which role the module implements")]).toEqual([3, true]);
+    const ambiguous = runCli(["--json", "--recursive", "."], { cwd: root });
+    expect([ambiguous.code, ambiguous.stderr.includes("modules/network: not linted: cannot tell which role the module implements")]).toEqual([3, true]);
+    expect((JSON.parse(ambiguous.stdout) as JsonDoc[]).map((d) => [d.module, d.role])).toEqual([["modules/vm", "machine"], ["modules/network", ""]]);
   });
 });
 
@@ -282,6 +290,8 @@ describe("config through the CLI", () => {
         "# effective tfcapi-lint config for b",
         `# config file: ${path.join(root, "b", ".tfcapi-lint.hcl")}`,
         "role = (detected from the module)            # default",
+        "#   detection: machine, on enough evidence: linted both when named directly and when found by --recursive",
+        '#   evidence: machine input "machine_name" (variables.tf:24); machine input "bootstrap_data" (variables.tf:28); machine input "bootstrap_format" (variables.tf:32); reserved input "captf_contract" (variables.tf:3); reserved input "captf_cluster" (variables.tf:7); reserved input "captf_object" (variables.tf:11); reserved input "captf_cluster_outputs" (variables.tf:15); reserved input "captf_tags" (variables.tf:20); machine input "failure_domain" (variables.tf:36, a common name); machine input "control_plane" (variables.tf:46, a common name); machine output "addresses" (outputs.tf:5); machine output "failure_domain" (outputs.tf:12); machine output "interruptible" (outputs.tf:16)',
         'fail_on = "warning"                          # --strict',
         "max_warnings = (no limit)                    # default",
         "exclude = []                                 # default",
@@ -301,6 +311,13 @@ describe("config through the CLI", () => {
       path: "vm/main.tf",
       configFile: path.join(root, ".tfcapi-lint.hcl"),
       role: { value: null, origin: "default" },
+      detection: {
+        role: "machine",
+        evidence: expect.arrayContaining(['machine input "machine_name" (variables.tf:24)', 'reserved input "captf_tags" (variables.tf:20)']) as unknown,
+        whenNamed: "lint",
+        whenFound: "lint",
+        summary: "machine, on enough evidence: linted both when named directly and when found by --recursive",
+      },
       fail_on: { value: "error", origin: "default" },
       max_warnings: { value: null, origin: "default" },
       exclude: { value: ["vm/variables.tf"], origin: ".tfcapi-lint.hcl:1:11" },

@@ -22,7 +22,7 @@ describe("tfcapi-lint lsp --help", () => {
     let out = "";
     expect(await startLsp(["lsp", "--help"], (t) => void (out += t))).toBe(0);
     expect(out).toBe(LSP_HELP);
-    expect(out.startsWith("Usage: tfcapi-lint lsp [--stdio]\n")).toBe(true);
+    expect(out.startsWith("Usage: tfcapi-lint lsp [--stdio] [--no-plugins]\n")).toBe(true);
     out = "";
     expect(await startLsp(["lsp", "--stdio", "-h"], (t) => void (out += t))).toBe(0);
     expect(out).toBe(LSP_HELP);
@@ -30,7 +30,7 @@ describe("tfcapi-lint lsp --help", () => {
 
   it("an unknown argument is still a usage error naming it", () => {
     expect(() => startLsp(["lsp", "-h", "--socket=1"], () => {})).toThrow(
-      new UsageError('lsp: unknown argument "--socket=1" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it)'),
+      new UsageError('lsp: unknown argument "--socket=1" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it; --no-plugins loads no plugin)'),
     );
   });
 

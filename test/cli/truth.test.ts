@@ -75,7 +75,7 @@ describe("--quiet hiding the findings that fail the run", () => {
     const dir = oneWarning();
     const r = runCli(["--strict", "-q", "-f", "junit", "."], { cwd: dir });
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain('<testsuites name="tfcapi-lint" tests="31" failures="1" errors="0" time="0">');
+    expect(r.stdout).toContain('<testsuites name="tfcapi-lint" tests="34" failures="1" errors="0" time="0">');
     expect(r.stdout).toContain(
       '    <testcase name="hidden-by-quiet" classname="." time="0">\n' +
         '      <failure message="1 warning hidden by --quiet fails the run (--strict)" type="warning">1 warning hidden by --quiet fails the run (--strict)</failure>\n' +

@@ -102,7 +102,7 @@ describe("--jobs: the same run on one thread and on workers", () => {
       "b-machine/variables.tf": pool,
       "b-machine/bad.tf": Buffer.from([0x6c, 0x6f, 0x63, 0x61, 0x6c, 0x73, 0x20, 0x7b, 0xff, 0xfe, 0x0a, 0x7d, 0x0a]),
       "c-helpers/main.tf": 'output "nothing" {\n  value = 1\n}\n',
-      "d-broken/main.tf": 'variable "machine_name" {\n  type = string\n',
+      "d-broken/main.tf": 'variable "captf_tags" {\n  type = map(string)\n}\n\nvariable "machine_name" {\n  type = string\n',
     });
     cpSync(path.join(E2E, "machine"), path.join(root, "e-machine"), { recursive: true });
     for (const format of ["text", "json"]) {
@@ -121,10 +121,10 @@ describe("--jobs: the same run on one thread and on workers", () => {
     }
   });
 
-  it("a module whose role is ambiguous stops the run the same way (exit 3)", () => {
+  it("a module whose role is ambiguous is reported the same way (exit 3), with the other modules' results", () => {
     const root = tree({
       "a-pool/variables.tf": readFileSync(path.join(E2E, "machine", "variables.tf"), "utf8"),
-      "b-both/variables.tf": 'variable "machine_name" {\n  type = string\n}\n\nvariable "replicas" {\n  type = number\n}\n',
+      "b-both/variables.tf": 'variable "captf_tags" {\n  type = map(string)\n}\n\nvariable "machine_name" {\n  type = string\n}\n\nvariable "machinepool_name" {\n  type = string\n}\n',
       "c-none/main.tf": 'locals {\n  x = 1\n}\n',
     });
     cpSync(path.join(E2E, "machine"), path.join(root, "a-pool"), { recursive: true });
@@ -132,9 +132,12 @@ describe("--jobs: the same run on one thread and on workers", () => {
     const two = runCli(["--recursive", ".", "--jobs", "2"], { cwd: root });
     expect(shown(two)).toEqual(shown(one));
     expect(one.code).toBe(3);
-    expect(one.stdout).toBe("");
-    expect(one.stderr).toMatch(/^tfcapi-lint: b-both: /);
-    expect(one.stderr).toContain("Run tfcapi-lint --help for usage.\n");
+    expect(one.stdout).toMatch(/^module a-pool\n/);
+    expect(one.stdout).toContain("error  b-both: not linted: cannot tell which role the module implements: it matches machine and machinepool equally");
+    expect(one.stderr).toBe(
+      "tfcapi-lint: skipped c-none: no CAPTF role detected (set role in .tfcapi-lint.hcl or pass --role to lint it)\n" +
+        'tfcapi-lint: b-both: not linted: cannot tell which role the module implements: it matches machine and machinepool equally (machine input "machine_name" (variables.tf:5); machinepool input "machinepool_name" (variables.tf:9)); pass --role cluster|machine|machinepool (or set role in .tfcapi-lint.hcl)\n',
+    );
   });
 
   it("a module nested deeper than the main thread allows gives the same on a worker (its exact position)", () => {

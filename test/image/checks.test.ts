@@ -69,6 +69,26 @@ describe("the module lint of /captf/module", () => {
     expect(doc.findings.map((f) => [f.id, f.file, f.line, f.column])).toEqual([["output/reserved", "/captf/module/main.tf", line, 1]]);
   });
 
+  test("a finding's path (related) carries /captf/module/<path> too", async () => {
+    const extra = `\nlocals {\n  image_version = var.kubernetes_version\n  is_current    = local.image_version == "v1.31.4"\n}\n`;
+    const main = `${CLUSTER_MAIN}${extra}`;
+    const lines = main.split("\n");
+    const at = (prefix: string): number => lines.findIndex((l) => l.startsWith(prefix)) + 1;
+    const { doc } = await lint([...without(["captf/module/main.tf"]), { name: "captf/module/main.tf", content: main }], noEntrypoint, ["--role", "cluster"]);
+    const found = (doc.findings as (JsonDoc["findings"][number] & { related?: unknown })[]).filter((f) => f.id === "version/distro-suffix");
+    expect(found.map((f) => [f.file, f.line, f.column, f.related])).toEqual([
+      [
+        "/captf/module/main.tf",
+        at("  is_current"),
+        19,
+        [
+          { file: "/captf/module/main.tf", line: at("  image_version"), column: 19, endLine: at("  image_version"), endColumn: 41, message: "local.image_version" },
+          { file: "/captf/module/main.tf", line: at('variable "kubernetes_version"'), column: 1, endLine: at('variable "kubernetes_version"'), endColumn: 30, message: "var.kubernetes_version (variable)" },
+        ],
+      ],
+    ]);
+  });
+
   test("--strict fails on a module warning, --allow-warning turns it into info", async () => {
     const main = `${CLUSTER_MAIN}\noutput "captf_x" {\n  value = 1\n}\n`;
     const entries = [...without(["captf/module/main.tf"]), { name: "captf/module/main.tf", content: main }];

@@ -298,7 +298,7 @@ describe("the shared walk", () => {
     });
     const out = lint(pool(), [throwing, reporting]);
     expect(out.readErrors).toEqual([
-      { file: "", kind: "rule-failed", message: "rule test/throws failed on .: cannot follow var.replicas (this is a bug in tfcapi-lint, please report it)" },
+      { file: "", kind: "rule-failed", ruleId: "test/throws", message: "rule test/throws failed on .: cannot follow var.replicas (this is a bug in tfcapi-lint, please report it)" },
     ]);
     // Root: stopped after the throw, no Module:exit; the child is a unit of its own and runs.
     expect(calls).toEqual([". number", ". var.replicas", "child var.size", "child var.size", "child triggers", "exit child"]);

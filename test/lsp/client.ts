@@ -78,6 +78,8 @@ export class LspClient {
   readonly publications: { uri: string; version?: number; diagnostics: Diagnostic[]; at: number }[] = [];
   readonly registrations: { method: string; registerOptions?: unknown }[] = [];
   readonly logs: string[] = [];
+  /** window/showMessage notifications, in order. */
+  readonly messages: { type: number; message: string }[] = [];
   stderr = "";
   private waiters: (() => void)[] = [];
   private readonly exited: Promise<number | null>;
@@ -99,6 +101,10 @@ export class LspClient {
     });
     this.conn.onNotification("window/logMessage", (p: { message: string }) => {
       this.logs.push(p.message);
+    });
+    this.conn.onNotification("window/showMessage", (p: { type: number; message: string }) => {
+      this.messages.push({ type: p.type, message: p.message });
+      this.wake();
     });
     this.conn.onRequest("client/registerCapability", (p: { registrations: { method: string; registerOptions?: unknown }[] }) => {
       this.registrations.push(...p.registrations);

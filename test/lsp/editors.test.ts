@@ -5,12 +5,13 @@
  * Helix configurations start a server that initializes and exits cleanly.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureBuilt } from "../ship/helpers.js";
-import { LspClient, REPO } from "./client.js";
+import { LspClient, REPO, uri } from "./client.js";
 
 const README = readFileSync(path.join(REPO, "README.md"), "utf8");
 const editors = README.slice(README.indexOf("### Editors"), README.indexOf("### Releases for pre-commit"));
@@ -22,6 +23,7 @@ describe("editors/vscode", () => {
     engines: { vscode: string };
     activationEvents: string[];
     dependencies: Record<string, string>;
+    capabilities: { untrustedWorkspaces: { supported: string | boolean; description: string; restrictedConfigurations: string[] } };
     contributes: { configuration: { properties: Record<string, { default: unknown }> } };
   };
 
@@ -38,8 +40,54 @@ describe("editors/vscode", () => {
   it("starts `tfcapi-lint lsp` over stdio for the four module file patterns", () => {
     const src = readFileSync(path.join(dir, "extension.js"), "utf8");
     expect(src).toContain('require("vscode-languageclient/node")');
-    expect(src).toContain('{ command, args: ["lsp"], transport: TransportKind.stdio }');
+    expect(src).toContain("{ command: server.command, args: server.args, transport: TransportKind.stdio }");
+    expect(src).toContain("initializationOptions: { debounceMs: config.get(\"debounceMs\"), plugins: server.plugins }");
     expect(src).toContain('[{ scheme: "file", pattern: "**/*.{tf,tf.json,tofu,tofu.json}" }]');
+  });
+
+  it("declares limited support for untrusted workspaces, with the executable setting restricted", () => {
+    expect(pkg.capabilities.untrustedWorkspaces.supported).toBe("limited");
+    expect(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations).toEqual(["tfcapi-lint.path"]);
+    expect(pkg.capabilities.untrustedWorkspaces.description).toContain("no rule plugins");
+    const src = readFileSync(path.join(dir, "extension.js"), "utf8");
+    expect(src).toContain("vscode.workspace.isTrusted");
+    expect(src).toContain("vscode.workspace.onDidGrantWorkspaceTrust");
+    expect(src).toContain("showInformationMessage(UNTRUSTED_NOTICE)");
+  });
+
+  describe("which server it starts (serverCommand)", () => {
+    // extension.js loads vscode only when activated: its choice of server is plain code.
+    const ext = createRequire(import.meta.url)(path.join(dir, "extension.js")) as {
+      serverCommand(w: { trusted: boolean; configuredPath?: unknown; userPath?: unknown; folders: string[]; platform?: string; exists?: (f: string) => boolean }): { command: string; args: string[]; plugins: boolean };
+    };
+    const folder = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-vscode-")));
+    const local = path.join(folder, "node_modules", ".bin", "tfcapi-lint");
+    mkdirSync(path.dirname(local), { recursive: true });
+    writeFileSync(local, "#!/bin/sh\n");
+
+    it("trusted: the setting, else the folder's node_modules/.bin, else PATH, with plugins", () => {
+      expect(ext.serverCommand({ trusted: true, configuredPath: "/opt/tfcapi-lint", folders: [folder], platform: "linux" })).toEqual({ command: "/opt/tfcapi-lint", args: ["lsp"], plugins: true });
+      expect(ext.serverCommand({ trusted: true, configuredPath: "", folders: [folder], platform: "linux" })).toEqual({ command: local, args: ["lsp"], plugins: true });
+      expect(ext.serverCommand({ trusted: true, folders: [path.join(folder, "none")], platform: "linux" })).toEqual({ command: "tfcapi-lint", args: ["lsp"], plugins: true });
+    });
+
+    it("untrusted: never the folder's node_modules/.bin nor its own setting; the user's setting or PATH, with --no-plugins", () => {
+      expect(ext.serverCommand({ trusted: false, configuredPath: path.join(folder, "evil"), folders: [folder], platform: "linux" })).toEqual({
+        command: "tfcapi-lint",
+        args: ["lsp", "--no-plugins"],
+        plugins: false,
+      });
+      expect(ext.serverCommand({ trusted: false, configuredPath: "/home/me/bin/tfcapi-lint", userPath: "/home/me/bin/tfcapi-lint", folders: [folder], platform: "linux" })).toEqual({
+        command: "/home/me/bin/tfcapi-lint",
+        args: ["lsp", "--no-plugins"],
+        plugins: false,
+      });
+      // Whatever the folder holds, nothing in it is looked at.
+      let looked = false;
+      ext.serverCommand({ trusted: false, folders: [folder], exists: () => (looked = true) });
+      expect(looked).toBe(false);
+      rmSync(folder, { recursive: true, force: true });
+    });
   });
 });
 
@@ -100,6 +148,60 @@ describe("the server commands the configurations name", () => {
 
   it("`tfcapi-lint --stdio` alone starts the server too", async () => {
     await startsAServer(["--stdio"]);
+  });
+});
+
+describe("the README's setups for a folder you do not trust", () => {
+  /** A folder whose config lists a plugin that leaves a marker when imported. */
+  function untrustedFolder(): string {
+    const root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-untrusted-")));
+    mkdirSync(path.join(root, ".git"));
+    mkdirSync(path.join(root, "lint"));
+    cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "pool"), { recursive: true });
+    writeFileSync(
+      path.join(root, "lint", "evil.mjs"),
+      'import { writeFileSync } from "node:fs";\nwriteFileSync(new URL("./imported.txt", import.meta.url), "imported\\n");\nexport default { name: "evil", rules: [] };\n',
+    );
+    writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'plugins = ["./lint/evil.mjs"]\n');
+    return root;
+  }
+
+  /** Start the server as a setup says, open a module file, and return what the user was shown. */
+  async function shownFor(args: string[], init: Record<string, unknown>): Promise<{ messages: string[]; imported: boolean }> {
+    ensureBuilt();
+    const root = untrustedFolder();
+    const c = new LspClient({ cwd: root, args });
+    try {
+      await c.initialize({}, { debounceMs: 0, ...init }, root);
+      await c.initialized();
+      const main = path.join(root, "pool", "main.tf");
+      await c.open(main, readFileSync(main, "utf8"));
+      await c.latest(uri(main), () => true);
+      expect(await c.stop()).toBe(0);
+      return { messages: c.messages.map((m) => m.message), imported: existsSync(path.join(root, "lint", "imported.txt")) };
+    } finally {
+      c.kill();
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+
+  const told = (why: string) => [expect.stringMatching(new RegExp(`^tfcapi-lint: plugins are off \\(${why}\\), so the plugin listed in .*\\.tfcapi-lint\\.hcl \\(\\./lint/evil\\.mjs\\) was not loaded`))];
+
+  it("Neovim: cmd with --no-plugins, or init_options = { plugins = false }", async () => {
+    const cmd = /`cmd = \{ "tfcapi-lint", ((?:"[^"]+"(?:, )?)+) \}`/.exec(editors)![1]!;
+    const args = [...cmd.matchAll(/"([^"]+)"/g)].map((m) => m[1]!);
+    expect(args).toEqual(["lsp", "--stdio", "--no-plugins"]);
+    expect(editors).toContain("`init_options = { plugins = false }`");
+    expect(editors).toContain('`require("tfcapi-lint").setup({ plugins = false })`');
+    expect(await shownFor(args, {})).toEqual({ messages: told("--no-plugins"), imported: false });
+    expect(await shownFor(["lsp", "--stdio"], { plugins: false })).toEqual({ messages: told("initializationOptions.plugins is false"), imported: false });
+  });
+
+  it("Helix: args with --no-plugins, or config = { plugins = false }", async () => {
+    const args = JSON.parse(/`args = (\[[^\]]*"--no-plugins"\])`/.exec(editors)![1]!) as string[];
+    expect(args).toEqual(["lsp", "--stdio", "--no-plugins"]);
+    expect(editors).toContain("`config = { plugins = false }`");
+    expect(await shownFor(args, {})).toEqual({ messages: told("--no-plugins"), imported: false });
   });
 });
 

@@ -7,7 +7,7 @@
  * CLI's findings, before and after an unsaved edit of the buffer.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -156,5 +156,78 @@ describe.skipIf(!HAVE_NVIM)("Neovim headless with editors/nvim/tfcapi-lint.lua",
     expect(order(edited)).toEqual(order(expected.filter((d) => d.code !== "output/health-shape")));
     // The buffer was never written.
     expect(readFileSync(path.join(mod, "outputs.tf"), "utf8")).toBe(readFileSync(path.join(REPO, "examples", "broken-machinepool", "outputs.tf"), "utf8"));
+  });
+});
+
+/** Neovim with `setup({ plugins = false })`: records what the server shows, the client's command and the diagnostics. */
+const NO_PLUGINS_INIT = `
+local out, repo, node, bin, module = os.getenv("OUT"), os.getenv("REPO"), os.getenv("NODE"), os.getenv("BIN"), os.getenv("MODULE")
+local shown = {}
+vim.lsp.handlers["window/showMessage"] = function(_, result) table.insert(shown, result) end
+local lsp = dofile(repo .. "/editors/nvim/tfcapi-lint.lua")
+lsp.setup({ cmd = { node, bin, "lsp", "--stdio" }, plugins = false, init_options = { debounceMs = 20 } })
+vim.cmd("edit " .. module .. "/main.tf")
+if not vim.wait(30000, function() return #shown > 0 end, 20) then
+  io.stderr:write("the server showed no message\\n")
+  vim.cmd("cquit 1")
+end
+vim.wait(500)
+local cmd = {}
+for _, client in pairs(vim.lsp.get_active_clients()) do cmd = client.config.cmd end
+local codes = {}
+for _, d in ipairs(vim.diagnostic.get()) do
+  local lspd = (d.user_data and d.user_data.lsp) or {}
+  table.insert(codes, d.code or lspd.code)
+end
+local f = io.open(out .. "/no-plugins.json", "w")
+f:write(vim.fn.json_encode({ shown = shown, cmd = cmd, codes = codes }))
+f:close()
+vim.cmd("qall!")
+`;
+
+describe.skipIf(!HAVE_NVIM)("Neovim with setup({ plugins = false })", () => {
+  let root: string;
+
+  beforeAll(() => {
+    ensureBuilt();
+    root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-nvim-np-")));
+    mkdirSync(path.join(root, ".git"));
+    mkdirSync(path.join(root, "out"));
+    mkdirSync(path.join(root, "lint"));
+    cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "pool"), { recursive: true });
+    // A plugin that would leave a marker when imported, and report every resource.
+    writeFileSync(
+      path.join(root, "lint", "acme.mjs"),
+      'import { writeFileSync } from "node:fs";\nwriteFileSync(new URL("./imported.txt", import.meta.url), "imported\\n");\n' +
+        'export default { name: "acme", rules: [{ id: "acme/any", severity: "error", roles: ["machinepool"], summary: "s", check(ctx) { ctx.report({ message: "m" }); } }] };\n',
+    );
+    writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'plugins = ["./lint/acme.mjs"]\n');
+    writeFileSync(path.join(root, "init.lua"), NO_PLUGINS_INIT);
+  });
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it("starts the server with --no-plugins: the plugin is not imported and the message reaches the editor", () => {
+    const r = spawnSync("nvim", ["--headless", "--clean", "-u", path.join(root, "init.lua")], {
+      cwd: root,
+      encoding: "utf8",
+      timeout: 90_000,
+      env: { ...process.env, OUT: path.join(root, "out"), REPO, NODE: process.execPath, BIN, MODULE: path.join(root, "pool") },
+    });
+    expect(r.status, `nvim: ${r.stderr}`).toBe(0);
+    const got = JSON.parse(readFileSync(path.join(root, "out", "no-plugins.json"), "utf8")) as { shown: { type: number; message: string }[]; cmd: string[]; codes: string[] | Record<string, never> };
+    expect(got.cmd).toEqual([process.execPath, BIN, "lsp", "--stdio", "--no-plugins"]);
+    expect(got.shown).toEqual([
+      {
+        type: 2,
+        message:
+          `tfcapi-lint: plugins are off (--no-plugins), so the plugin listed in ${path.join(root, ".tfcapi-lint.hcl")} (./lint/acme.mjs) was not loaded and its rules do not run. ` +
+          "Plugins are code from the folder: turn them on only for a folder you trust.",
+      },
+    ]);
+    // json_encode writes an empty Lua table as [] or {}: no diagnostic either way.
+    expect(Object.keys(got.codes)).toEqual([]);
+    expect(existsSync(path.join(root, "lint", "imported.txt"))).toBe(false);
   });
 });

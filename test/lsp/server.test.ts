@@ -365,7 +365,7 @@ describe("tfcapi-lint lsp arguments", () => {
     const r = spawnSync(process.execPath, [BIN, "lsp", "--socket=9000"], { encoding: "utf8", input: "" });
     expect(r.status).toBe(3);
     expect(r.stderr).toBe(
-      'tfcapi-lint: lsp: unknown argument "--socket=9000" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it)\nRun tfcapi-lint --help for usage.\n',
+      'tfcapi-lint: lsp: unknown argument "--socket=9000" (the server talks over stdin and stdout; --stdio is accepted for clients that pass it; --no-plugins loads no plugin)\nRun tfcapi-lint --help for usage.\n',
     );
   });
 });

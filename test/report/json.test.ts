@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatJson } from "../../src/report/json.js";
-import { clusterModule, poolModule, sampleRun } from "./sample.js";
+import { clusterModule, pathModule, poolModule, sampleRun } from "./sample.js";
 
 const URL = "https://github.com/captf-io/tfcapi-lint/blob/main/rules/";
 
@@ -102,5 +102,61 @@ describe("json formatter", () => {
     const doc = JSON.parse(formatJson(sampleRun([mod]), { color: false }));
     expect(doc.findings).toEqual([]);
     expect(doc.suppressed).toEqual([]);
+  });
+  it("adds the path a finding followed as a related array after ruleUrl, only on findings that have one", () => {
+    const mod = pathModule();
+    mod.findings.push({ ...mod.findings[1], range: { ...mod.findings[1].range }, related: [] });
+    const doc = JSON.parse(formatJson(sampleRun([mod]), { color: false }));
+    expect(doc.findings).toEqual([
+      {
+        id: "output/required",
+        severity: "error",
+        file: "",
+        line: 0,
+        message: 'output "replicas" is not declared',
+        column: 0,
+        endLine: 0,
+        endColumn: 0,
+        ruleUrl: `${URL}output/required.md`,
+        related: [{ file: "child/main.tf", line: 1, column: 1, endLine: 1, endColumn: 9, message: "module child" }],
+      },
+      {
+        id: "output/provider-id-list-shape",
+        severity: "warning",
+        file: "outputs.tf",
+        line: 2,
+        message: "wrap the value in sort()",
+        column: 11,
+        endLine: 2,
+        endColumn: 20,
+        ruleUrl: `${URL}output/provider-id-list-shape.md`,
+        related: [
+          { file: "locals.tf", line: 2, column: 9, endLine: 2, endColumn: 45, message: "local.ids" },
+          { file: "main.tf", line: 1, column: 1, endLine: 3, endColumn: 2, message: "aws_instance.node\n(count)" },
+        ],
+      },
+      {
+        id: "output/provider-id-list-shape",
+        severity: "warning",
+        file: "outputs.tf",
+        line: 2,
+        message: "wrap the value in sort()",
+        column: 11,
+        endLine: 2,
+        endColumn: 20,
+        ruleUrl: `${URL}output/provider-id-list-shape.md`,
+      },
+    ]);
+    // Key order: related comes last, after the reference keys and ruleUrl.
+    expect(Object.keys(doc.findings[1])).toEqual(["id", "severity", "file", "line", "message", "column", "endLine", "endColumn", "ruleUrl", "related"]);
+  });
+
+  it("keeps the related array on a suppressed finding, before its justification", () => {
+    const mod = pathModule();
+    mod.findings[1].suppressed = { justification: "sorted by the controller", file: "outputs.tf", line: 1 };
+    const doc = JSON.parse(formatJson(sampleRun([mod]), { color: false }));
+    expect(doc.findings.map((f: { id: string }) => f.id)).toEqual(["output/required"]);
+    expect(Object.keys(doc.suppressed[0]).slice(-3)).toEqual(["related", "justification", "suppressedBy"]);
+    expect(doc.suppressed[0].related).toHaveLength(2);
   });
 });

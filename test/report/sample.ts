@@ -129,3 +129,39 @@ export function sampleRun(modules: ModuleReport[] = [poolModule(), clusterModule
     failOn: "warning",
   };
 }
+
+export const PATH_LOCALS = ["locals {", "  ids = [for i in aws_instance.node : i.id]", "}", ""].join("\n");
+export const PATH_MAIN = ['resource "aws_instance" "node" {', "  count = var.desired_size", "}", ""].join("\n");
+
+/**
+ * A pool whose provider_id_list finding followed the value through a local
+ * to the resource it lists (Finding.related), and a module-level finding
+ * with a hop in a child module.
+ */
+export function pathModule(): ModuleReport {
+  const shape = finding("output/provider-id-list-shape", "warning", "outputs.tf", rng(2, 11, 2, 20), "wrap the value in sort()");
+  shape.related = [
+    { file: "locals.tf", range: rng(2, 9, 2, 45), message: "local.ids" },
+    { file: "main.tf", range: rng(1, 1, 3, 2), message: "aws_instance.node\n(count)" },
+  ];
+  const required = finding("output/required", "error", "", MODULE_RANGE, 'output "replicas" is not declared');
+  required.related = [{ file: "child/main.tf", range: rng(1, 1, 1, 9), message: "module child" }];
+  return {
+    homeFiles: { variable: "locals.tf", output: "outputs.tf", terraform: "main.tf", first: "locals.tf" },
+    module: "modules/my pool",
+    dir: "/work/repo/modules/my pool",
+    contract: "v1alpha1",
+    role: "machinepool",
+    roleSource: "detected",
+    roleEvidence: ["output provider_id_list"],
+    fileSet: "terraform",
+    findings: [required, shape],
+    summary: { error: 1, warning: 1, info: 0 },
+    sources: new Map([
+      ["outputs.tf", POOL_OUTPUTS],
+      ["locals.tf", PATH_LOCALS],
+      ["main.tf", PATH_MAIN],
+      ["child/main.tf", 'module "child" {\n  source = "./x"\n}\n'],
+    ]),
+  };
+}

@@ -3,7 +3,7 @@ import AjvDraft04 from "ajv-draft-04";
 import { describe, expect, it } from "vitest";
 import { buildSarif, FINGERPRINT_KEY, formatSarif, ruleName } from "../../src/report/sarif.js";
 import type { ModuleReport } from "../../src/lint/result.js";
-import { clusterModule, finding, poolModule, POOL_OUTPUTS, rng, sampleRun } from "./sample.js";
+import { clusterModule, finding, pathModule, poolModule, POOL_OUTPUTS, rng, sampleRun } from "./sample.js";
 
 const schema = JSON.parse(
   readFileSync(new URL("../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json", import.meta.url), "utf8"),
@@ -288,5 +288,53 @@ describe("sarif fixes", () => {
       },
     ]);
     expect(log.runs[0].results[0].fixes).toBeUndefined();
+  });
+});
+
+describe("sarif paths (Finding.related)", () => {
+  it("gives a finding's path as relatedLocations and a codeFlows thread, schema-valid", () => {
+    const log = sarif([pathModule()]);
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const [required, shape] = log.runs[0].results;
+    const at = (uri: string, region: Json) => ({ artifactLocation: { uri, uriBaseId: "%SRCROOT%" }, region });
+    const own = at("modules/my%20pool/outputs.tf", { startLine: 2, startColumn: 11, endLine: 2, endColumn: 20 });
+    const locals = at("modules/my%20pool/locals.tf", { startLine: 2, startColumn: 9, endLine: 2, endColumn: 45 });
+    const main = at("modules/my%20pool/main.tf", { startLine: 1, startColumn: 1, endLine: 3, endColumn: 2 });
+    expect(shape.locations).toEqual([{ physicalLocation: own }]);
+    expect(shape.relatedLocations).toEqual([
+      { id: 1, physicalLocation: locals, message: { text: "local.ids" } },
+      { id: 2, physicalLocation: main, message: { text: "aws_instance.node\n(count)" } },
+    ]);
+    expect(shape.codeFlows).toEqual([
+      {
+        threadFlows: [
+          {
+            locations: [
+              { location: { physicalLocation: own, message: { text: "wrap the value in sort()" } } },
+              { location: { physicalLocation: locals, message: { text: "local.ids" } } },
+              { location: { physicalLocation: main, message: { text: "aws_instance.node\n(count)" } } },
+            ],
+          },
+        ],
+      },
+    ]);
+    // A module-level finding starts its thread where it is shown (its home file, line 1).
+    expect(required.codeFlows[0].threadFlows[0].locations.map((l: Json) => l.location.physicalLocation)).toEqual([
+      { artifactLocation: { uri: "modules/my%20pool/outputs.tf", uriBaseId: "%SRCROOT%" }, region: { startLine: 1 } },
+      at("modules/my%20pool/child/main.tf", { startLine: 1, startColumn: 1, endLine: 1, endColumn: 9 }),
+    ]);
+    // The schema check sees these parts: a thread location without its location object fails.
+    const broken = sarif([pathModule()]);
+    broken.runs[0].results[1].codeFlows[0].threadFlows[0].locations = [];
+    expect(validate(broken)).toBe(false);
+  });
+
+  it("adds neither relatedLocations nor codeFlows to a finding without a path", () => {
+    const mod = pathModule();
+    mod.findings[1].related = [];
+    delete mod.findings[0].related;
+    for (const result of sarif([mod]).runs[0].results) {
+      expect(Object.keys(result)).toEqual(["ruleId", "ruleIndex", "level", "message", "locations", "partialFingerprints"]);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatText } from "../../src/report/text.js";
 import { frameParts } from "../../src/report/frame.js";
-import { clusterModule, finding, poolModule, rng, sampleRun } from "./sample.js";
+import { clusterModule, finding, pathModule, poolModule, rng, sampleRun } from "./sample.js";
 
 const ESC = "\u001b";
 
@@ -122,6 +122,36 @@ describe("text formatter", () => {
       "    1 | x\ufffdy = 1",
       "      | ^^",
     ]);
+  });
+
+  it("lists the path a finding followed as via lines under its frame, paths from the working directory", () => {
+    const run = { ...sampleRun([pathModule()]), cwd: "/work/repo/modules" };
+    expect(formatText(run, { color: false })).toBe(
+      [
+        "my pool",
+        '  -  error  output "replicas" is not declared  output/required',
+        "    via my pool/child/main.tf:1:1  module child",
+        "",
+        "my pool/outputs.tf",
+        "  2:11  warning  wrap the value in sort()  output/provider-id-list-shape",
+        "    2 |   value = local.ids",
+        "      |           ^^^^^^^^^",
+        "    via my pool/locals.tf:2:9  local.ids",
+        "    via my pool/main.tf:1:1  aws_instance.node (count)",
+        "",
+        "✖ 2 problems (1 error, 1 warning, 0 info)",
+        "role: machinepool (detected: output provider_id_list)",
+        "file set: terraform (.tf, .tf.json)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("dims the via keyword with colour on and replaces control characters in a hop's label", () => {
+    const mod = pathModule();
+    mod.findings[1].related![0].message = `local.${ESC}[2Jids`;
+    const out = formatText(sampleRun([mod]), { color: true });
+    expect(out.split("\n")[8]).toBe(`    ${ESC}[2mvia${ESC}[22m modules/my pool/locals.tf:2:9  local.\ufffd[2Jids`);
   });
 
   it("omits the frame when the source or the line is unavailable", () => {

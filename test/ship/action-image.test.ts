@@ -1,8 +1,8 @@
 /**
  * The Action with the Go action's `command: image`, run end to end: the run
  * script, the built CLI and an OCI layout (with a space in its path) in the
- * workspace. The counts come from the JSON copy of the run (--also-write),
- * so the image command must write it.
+ * workspace. The counts come from the JSON copy of the run with every
+ * finding (--full-report), so the image command must write it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -65,6 +65,16 @@ describe("the Action with command: image", () => {
     expect(doc.summary).toEqual({ error: 0, warning: 1, info: 1 });
     expect(r.outputs["exit-code"]).toBe("1");
     expect(r.outputs.warnings).toBe("1");
+  });
+
+  it("args: -q hides the warning from the log only: the outputs count it and strict still fails the step", () => {
+    const r = runAction({ INPUT_COMMAND: "image", INPUT_TARGET: "oci:build/my image", INPUT_ROLE: "cluster", INPUT_STRICT: "true", INPUT_ARGS: "-q" });
+    const direct = runCli(["image", "--role", "cluster", "--strict", "-q", "--format", "github", "oci:build/my image"], { cwd: ws!, env: cleanEnv({ GITHUB_ACTIONS: "true" }) });
+    expect(direct.code).toBe(1);
+    expect(r.stdout).toBe(direct.stdout);
+    expect(r.stdout).not.toContain("::warning");
+    expect(r.code).toBe(1);
+    expect(r.outputs).toEqual({ findings: "2", errors: "0", warnings: "1", notices: "1", modules: "1", "sarif-file": "", "exit-code": "1" });
   });
 });
 

@@ -49,12 +49,14 @@ describe("action.yml", () => {
     }
   });
 
-  it("builds the bundled CLI in the action directory only when it is not built and no npm version is asked for", () => {
+  it("always builds the bundled CLI in the action directory when it is not built (no version is fetched by name)", () => {
     const setup = steps[0]!;
-    expect(setup.if).toBe("inputs.version == '' || inputs.version == 'bundled'");
+    expect(setup.if).toBeUndefined();
     expect(setup["working-directory"]).toBe("${{ github.action_path }}");
     expect(setup.run).toBe("if [ ! -f dist/cli.js ]; then\n  npm ci --no-audit --no-fund\n  npm run build\nfi\n");
     expect(steps.map((s) => s.name)).toEqual(["Build the bundled tfcapi-lint", "Run tfcapi-lint"]);
+    expect(readFileSync(path.join(ROOT, "action.yml"), "utf8")).not.toContain("npx");
+    expect(readFileSync(path.join(ROOT, "scripts", "action-run.mjs"), "utf8")).not.toMatch(/\bnpx\b/);
   });
 });
 
@@ -187,34 +189,58 @@ describe("scripts/action-run.mjs", () => {
     expect(r.summary).toBe("");
   });
 
-  it("runs a published version through npx when version is set", () => {
-    const bin = path.join(ws!, "fake-bin");
+  const OWN_VERSION = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+
+  /** An npx on PATH that only records that it ran (the action must never run it). */
+  function trapNpx(): { env: Record<string, string>; ran: () => boolean } {
+    const bin = path.join(ws!, `npx-trap-${++counter}`);
     mkdirSync(bin, { recursive: true });
-    const log = path.join(ws!, "npx.log");
-    // Stands in for npx: records its arguments, then runs this checkout's CLI.
-    writeFileSync(path.join(bin, "npx"), `#!/usr/bin/env bash\necho "$1 $2" >> "${log}"\nshift 2\nexec node "${path.join(ROOT, "bin", "tfcapi-lint.js")}" "$@"\n`);
+    const log = path.join(bin, "ran.log");
+    writeFileSync(path.join(bin, "npx"), `#!/usr/bin/env bash\necho "$@" >> "${log}"\nexit 0\n`);
     chmodSync(path.join(bin, "npx"), 0o755);
-    const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "0.1.0" }, { PATH: `${bin}:${process.env.PATH}` });
-    expect(r.code).toBe(0);
-    // One CLI run per step.
-    expect(readFileSync(log, "utf8")).toBe("--yes tfcapi-lint@0.1.0\n");
+    return { env: { PATH: `${bin}:${process.env.PATH}` }, ran: () => existsSync(log) };
+  }
+
+  it("runs its own checkout whatever version says: the checkout's version (with or without v) runs it, any other is an input error", () => {
+    const npx = trapNpx();
+    for (const version of [OWN_VERSION, `v${OWN_VERSION}`, "bundled"]) {
+      const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: version }, npx.env);
+      expect(r.code, version).toBe(0);
+      expect(r.outputs.modules, version).toBe("1");
+    }
+    const other = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "9.9.9" }, npx.env);
+    expect(other.code).toBe(3);
+    expect(other.stdout).toBe(
+      `::error title=tfcapi-lint action::version: "9.9.9" is not this action's version (${OWN_VERSION}): the action runs only its own checkout and fetches nothing by name; ` +
+        "choose the version with the ref in uses: (for example captf-io/tfcapi-lint@<tag or commit>) and leave version empty\n",
+    );
+    expect(other.outputs).toEqual({});
+    expect(npx.ran()).toBe(false);
   });
 
-  /** A stand-in for npx that logs each run's arguments (one JSON line each), then runs this checkout's CLI. */
-  function fakeNpx(): { env: Record<string, string>; runs: () => string[][] } {
-    const bin = path.join(ws!, `fake-bin-${++counter}`);
-    mkdirSync(bin, { recursive: true });
-    const log = path.join(bin, "runs.log");
+  /**
+   * An action checkout whose bin/tfcapi-lint.js logs each run's arguments
+   * (one JSON line each), then runs this checkout's CLI (or, with `exitOnly`,
+   * exits with that code and writes nothing).
+   */
+  function fakeAction(exitOnly?: number): { env: Record<string, string>; runs: () => string[][] } {
+    const dir = path.join(ws!, `fake-action-${++counter}`);
+    mkdirSync(path.join(dir, "dist"), { recursive: true });
+    mkdirSync(path.join(dir, "bin"), { recursive: true });
+    writeFileSync(path.join(dir, "dist", "cli.js"), "");
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "tfcapi-lint", version: OWN_VERSION }));
+    const log = path.join(dir, "runs.log");
     writeFileSync(log, "");
     writeFileSync(
-      path.join(bin, "npx"),
-      `#!/usr/bin/env node\nconst fs = require("fs");\nfs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + "\\n");\n` +
-        `const r = require("child_process").spawnSync(process.execPath, [${JSON.stringify(path.join(ROOT, "bin", "tfcapi-lint.js"))}, ...process.argv.slice(4)], { stdio: "inherit" });\n` +
-        "process.exit(r.status ?? 2);\n",
+      path.join(dir, "bin", "tfcapi-lint.js"),
+      `const fs = require("fs");\nfs.appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.argv.slice(2)) + "\\n");\n` +
+        (exitOnly !== undefined
+          ? `process.exit(${exitOnly});\n`
+          : `const r = require("child_process").spawnSync(process.execPath, [${JSON.stringify(path.join(ROOT, "bin", "tfcapi-lint.js"))}, ...process.argv.slice(2)], { stdio: "inherit" });\n` +
+            "process.exit(r.status ?? 2);\n"),
     );
-    chmodSync(path.join(bin, "npx"), 0o755);
     return {
-      env: { INPUT_VERSION: "9.9.9", PATH: `${bin}:${process.env.PATH}` },
+      env: { GITHUB_ACTION_PATH: dir },
       runs: () => readFileSync(log, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as string[]),
     };
   }
@@ -224,11 +250,42 @@ describe("scripts/action-run.mjs", () => {
     return args.map((a) => a.replace(/^json=.*\/report\.json$/, "json=REPORT"));
   }
 
+  /** examples/broken-machinepool's options that turn every error rule off: warnings only. */
+  function warningsOnlyArgs(): string {
+    const errorRules = JSON.parse(direct(["--format", "json", "modules/broken"]).stdout).findings
+      .filter((f: { severity: string }) => f.severity === "error")
+      .map((f: { id: string }) => `--rule ${f.id}=off`);
+    return [...new Set<string>(errorRules)].join(" ");
+  }
+
+  it("counts every finding whatever -q, --quiet, --format or -o in args say, and fails on hidden warnings with fail-on warning", () => {
+    const warnOnly = warningsOnlyArgs();
+    const all = counts(["modules/broken", ...warnOnly.split(" ")]);
+    expect(all.error).toBe(0);
+    expect(all.warning).toBeGreaterThan(0);
+    const expected = outputsOf(all, { modules: "1", "sarif-file": "", "exit-code": "1" });
+    for (const extra of ["-q", "--quiet", "-q --format json", "-q -o quiet-log.txt", "--format compact -q"]) {
+      const r = runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: `${warnOnly} --strict ${extra}`, INPUT_FAIL_ON: "warning" });
+      expect(r.code, extra).toBe(1);
+      expect(r.outputs, extra).toEqual(expected);
+    }
+    // The log still honours -q: no warning annotation, as the CLI prints it.
+    const quiet = runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: `${warnOnly} -q`, INPUT_FAIL_ON: "warning" });
+    expect(quiet.code).toBe(1);
+    expect(quiet.stdout).toBe(direct([...warnOnly.split(" "), "-q", "--format", "github", "modules/broken"]).stdout);
+    expect(quiet.stdout).not.toContain("::warning");
+    expect(quiet.outputs).toEqual(outputsOf(all, { modules: "1", "sarif-file": "", "exit-code": "0" }));
+    // fail-on error passes it; the counts are the same.
+    const errorOnly = runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: `${warnOnly} -q`, INPUT_FAIL_ON: "error" });
+    expect(errorOnly.code).toBe(0);
+    expect(errorOnly.outputs.warnings).toBe(String(all.warning));
+  });
+
   it("runs the CLI once per step, with the log format, the JSON counts and the SARIF file from that one run", () => {
-    const npx = fakeNpx();
-    const r = runAction({ INPUT_PATH: "modules/broken", INPUT_SARIF_FILE: "out/one.sarif", ...npx.env });
-    expect(npx.runs().map(stable)).toEqual([
-      ["--yes", "tfcapi-lint@9.9.9", "--format", "github", "--also-write", "json=REPORT", "--also-write", "sarif=out/one.sarif", "--", "modules/broken"],
+    const action = fakeAction();
+    const r = runAction({ INPUT_PATH: "modules/broken", INPUT_SARIF_FILE: "out/one.sarif", ...action.env });
+    expect(action.runs().map(stable)).toEqual([
+      ["--format", "github", "--also-write", "sarif=out/one.sarif", "--full-report", "json=REPORT", "--", "modules/broken"],
     ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(direct(["--format", "github", "modules/broken"]).stdout);
@@ -263,13 +320,12 @@ describe("scripts/action-run.mjs", () => {
   });
 
   it("takes multi-line args with quotes as separate arguments", () => {
-    const npx = fakeNpx();
+    const action = fakeAction();
     const args = "--rule module/backend=off\n--rule 'module/provider-config=off'\n  --allow-warning \"pool/autoscaling-ignore-changes\"\n";
-    const r = runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args, ...npx.env });
-    expect(stable(npx.runs()[0]!)).toEqual([
-      "--yes", "tfcapi-lint@9.9.9",
+    const r = runAction({ INPUT_PATH: "modules/broken", INPUT_ARGS: args, ...action.env });
+    expect(stable(action.runs()[0]!)).toEqual([
       "--rule", "module/backend=off", "--rule", "module/provider-config=off", "--allow-warning", "pool/autoscaling-ignore-changes",
-      "--format", "github", "--also-write", "json=REPORT", "--", "modules/broken",
+      "--format", "github", "--full-report", "json=REPORT", "--", "modules/broken",
     ]);
     const expected = direct(["--rule", "module/backend=off", "--rule", "module/provider-config=off", "--allow-warning", "pool/autoscaling-ignore-changes", "--format", "github", "modules/broken"]);
     expect(r.stdout).toBe(expected.stdout);
@@ -278,7 +334,7 @@ describe("scripts/action-run.mjs", () => {
   });
 
   it("accepts the Go action's inputs for command: module", () => {
-    const npx = fakeNpx();
+    const action = fakeAction();
     const r = runAction(
       {
         INPUT_COMMAND: "module",
@@ -288,7 +344,7 @@ describe("scripts/action-run.mjs", () => {
         INPUT_ALLOW_WARNINGS: "pool/autoscaling-ignore-changes, input/default\noutput/health",
         INPUT_CONTRACT: "v1alpha1",
         INPUT_ARGS: "--max-warnings 3",
-        ...npx.env,
+        ...action.env,
       },
     );
     const args = [
@@ -296,7 +352,7 @@ describe("scripts/action-run.mjs", () => {
       "--allow-warning", "pool/autoscaling-ignore-changes", "--allow-warning", "input/default", "--allow-warning", "output/health",
       "--max-warnings", "3", "--format", "github",
     ];
-    expect(npx.runs().map(stable)).toEqual([["--yes", "tfcapi-lint@9.9.9", ...args, "--also-write", "json=REPORT", "--", "modules/pool"]]);
+    expect(action.runs().map(stable)).toEqual([[...args, "--full-report", "json=REPORT", "--", "modules/pool"]]);
     const expected = direct([...args, "modules/pool"]);
     expect(r.code).toBe(expected.code);
     expect(r.stdout).toBe(expected.stdout);
@@ -320,7 +376,7 @@ describe("scripts/action-run.mjs", () => {
   });
 
   it("builds the image command's arguments from the Go action's inputs", () => {
-    const npx = fakeNpx();
+    const action = fakeAction();
     runAction({
       INPUT_COMMAND: "image",
       INPUT_TARGET: "oci:build/my image",
@@ -330,15 +386,15 @@ describe("scripts/action-run.mjs", () => {
       INPUT_PLATFORM: "linux/arm64",
       INPUT_INSECURE: "true",
       INPUT_JSON: "true",
-      ...npx.env,
+      ...action.env,
     });
-    runAction({ INPUT_COMMAND: "image", INPUT_TARGET: "oci:build/other", INPUT_ALL_PLATFORMS: "true", ...npx.env });
-    expect(npx.runs().map(stable)).toEqual([
+    runAction({ INPUT_COMMAND: "image", INPUT_TARGET: "oci:build/other", INPUT_ALL_PLATFORMS: "true", ...action.env });
+    expect(action.runs().map(stable)).toEqual([
       [
-        "--yes", "tfcapi-lint@9.9.9", "image", "--role", "machine", "--strict", "--allow-warning", "pool/autoscaling-ignore-changes",
-        "--platform", "linux/arm64", "--insecure", "--format", "json", "--also-write", "json=REPORT", "--", "oci:build/my image",
+        "image", "--role", "machine", "--strict", "--allow-warning", "pool/autoscaling-ignore-changes",
+        "--platform", "linux/arm64", "--insecure", "--format", "json", "--full-report", "json=REPORT", "--", "oci:build/my image",
       ],
-      ["--yes", "tfcapi-lint@9.9.9", "image", "--all-platforms", "--format", "github", "--also-write", "json=REPORT", "--", "oci:build/other"],
+      ["image", "--all-platforms", "--format", "github", "--full-report", "json=REPORT", "--", "oci:build/other"],
     ]);
   });
 
@@ -361,11 +417,8 @@ describe("scripts/action-run.mjs", () => {
   });
 
   it("stops with exit code 2, without outputs, when the CLI leaves no JSON report", () => {
-    const bin = path.join(ws!, "silent-bin");
-    mkdirSync(bin, { recursive: true });
-    writeFileSync(path.join(bin, "npx"), "#!/usr/bin/env bash\nexit 0\n");
-    chmodSync(path.join(bin, "npx"), 0o755);
-    const r = runAction({ INPUT_PATH: "modules/pool", INPUT_VERSION: "0.0.1" }, { PATH: `${bin}:${process.env.PATH}` });
+    const silent = fakeAction(0);
+    const r = runAction({ INPUT_PATH: "modules/pool" }, silent.env);
     expect(r.code).toBe(2);
     expect(r.stdout).toMatch(/^::error title=tfcapi-lint action::cannot read the JSON report of the run \(ENOENT: [^\n]*\)\n$/);
     expect(r.outputs).toEqual({});

@@ -1,0 +1,130 @@
+/**
+ * `pool/node-labels-restricted`: a pool that renders `node_labels` into its
+ * instances' boot configuration must filter the label prefixes the kubelet
+ * may not set on itself.
+ */
+import type { Attribute, Block, Expression, ForExpr, Range } from "../../src/hcl/ast.js";
+import { blockHeaderRange } from "../../src/hcl/blocks.js";
+import { walkExpression } from "../../src/hcl/walk.js";
+import { defineRule } from "../../src/lint/types.js";
+import { fileOf } from "../../src/terraform/module.js";
+import type { Module, Resource, SourceFile } from "../../src/terraform/model.js";
+import type { ChainStep, DependencyGraph } from "../../src/terraform/graph-api.js";
+import { attributesAt } from "../../src/analysis/attributes.js";
+import { USER_DATA_ARGUMENTS } from "../../src/contract/providers.js";
+import { argumentHop, chainHops, joinHops } from "../../src/analysis/paths.js";
+
+const TARGET = "var.node_labels";
+
+/**
+ * Where instances get their boot configuration, beyond the user-data table:
+ * a managed instance group's per-instance metadata.
+ */
+const BOOT_CONFIG_EXTRA: readonly { type: string; path: readonly string[] }[] = [
+  { type: "google_compute_instance_group_manager", path: ["all_instances_config", "metadata"] },
+  { type: "google_compute_region_instance_group_manager", path: ["all_instances_config", "metadata"] },
+];
+
+function bootConfigPaths(type: string): (readonly string[])[] {
+  return [...USER_DATA_ARGUMENTS.filter((a) => a.type === type).map((a) => a.path), ...BOOT_CONFIG_EXTRA.filter((a) => a.type === type).map((a) => a.path)];
+}
+
+/** The first boot-configuration argument `var.node_labels` reaches, with the chain. */
+function renderedAt(m: Module, graph: DependencyGraph): { resource: Resource; attr: Attribute; path: string; chain: ChainStep[] } | null {
+  for (const resource of [...m.resources.values(), ...m.dataSources.values()]) {
+    for (const path of bootConfigPaths(resource.type)) {
+      for (const attr of attributesAt(resource.body, path)) {
+        const chain = graph.reaches(attr.expr, TARGET, { throughResources: true });
+        if (chain) return { resource, attr, path: path.join("."), chain };
+      }
+    }
+  }
+  return null;
+}
+
+/** Every expression of the module, with its file. */
+function allExpressions(m: Module, graph: DependencyGraph): { expr: Expression; file: SourceFile }[] {
+  const out: { expr: Expression; file: SourceFile }[] = [];
+  for (const l of m.locals.values()) out.push({ expr: l.value, file: l.file });
+  for (const r of [...m.resources.values(), ...m.dataSources.values()]) for (const e of graph.resourceExpressions(r)) out.push({ expr: e, file: r.file });
+  for (const o of m.outputs.values()) if (o.value) out.push({ expr: o.value, file: o.file });
+  for (const c of m.moduleCalls.values()) for (const a of c.args.values()) out.push({ expr: a.expr, file: c.file });
+  return out;
+}
+
+/** `for` expressions over a collection derived from var.node_labels. */
+function labelFors(m: Module, graph: DependencyGraph): { node: ForExpr; file: SourceFile }[] {
+  const out: { node: ForExpr; file: SourceFile }[] = [];
+  for (const { expr, file } of allExpressions(m, graph)) {
+    walkExpression(expr, (e) => {
+      // Through locals only: a `for` over a resource built from the labels iterates something else.
+      if (e.kind === "For" && graph.reaches(e.collection, TARGET) !== null) out.push({ node: e, file });
+    }, false);
+  }
+  return out;
+}
+
+/** The condition expressions of preconditions, postconditions, `check` assertions and variable validations. */
+function conditions(m: Module): Expression[] {
+  const out: Expression[] = [];
+  const from = (blocks: readonly Block[]): void => {
+    for (const b of blocks) for (const a of b.body.attributes) if (a.name === "condition") out.push(a.expr);
+  };
+  for (const r of [...m.resources.values(), ...m.dataSources.values()]) {
+    from(r.lifecycle.preconditions);
+    from(r.lifecycle.postconditions);
+  }
+  for (const o of m.outputs.values()) from(o.preconditions);
+  for (const v of m.variables.values()) from(v.validations);
+  for (const f of m.files) {
+    for (const b of f.hcl.body.blocks) if (b.type === "check") from(b.body.blocks.filter((x) => x.type === "assert"));
+  }
+  return out;
+}
+
+const RESTRICTED_WORD = /kubernetes|k8s/i;
+
+/** A condition that reads var.node_labels itself and names the restricted domains in a string. */
+function filtersRestricted(cond: Expression): boolean {
+  let readsLabels = false;
+  let namesDomain = false;
+  walkExpression(cond, (e) => {
+    if (e.kind === "ScopeTraversal") {
+      const [root, name] = e.traversal;
+      if (root?.kind === "TraverseRoot" && root.name === "var" && name?.kind === "TraverseAttr" && name.name === "node_labels") readsLabels = true;
+    } else if (e.kind === "LiteralValue" && e.type === "string" && RESTRICTED_WORD.test(String(e.value))) {
+      namesDomain = true;
+    } else if (e.kind === "Template") {
+      for (const p of e.parts) if (p.kind === "TemplateLiteral" && RESTRICTED_WORD.test(p.value)) namesDomain = true;
+    }
+  }, false);
+  return readsLabels && namesDomain;
+}
+
+export default defineRule({
+  id: "pool/node-labels-restricted",
+  severity: "warning",
+  roles: ["machinepool"],
+  summary: "node_labels rendered into the kubelet's boot configuration are filtered of the kubernetes.io/k8s.io prefixes the kubelet may not set",
+  scope: "root",
+  fixable: false,
+  tags: ["contract", "machinepool", "labels"],
+  check(ctx) {
+    const m = ctx.expressions;
+    if (!m.variables.has("node_labels")) return;
+    const rendered = renderedAt(m, ctx.graph);
+    if (!rendered) return;
+    const fors = labelFors(m, ctx.graph);
+    if (fors.some((f) => f.node.condition !== null)) return;
+    if (conditions(m).some(filtersRestricted)) return;
+    const bootFile = fileOf(rendered.resource, rendered.attr);
+    const first = fors[0];
+    const related = joinHops([argumentHop(rendered.resource, rendered.attr, rendered.path)], chainHops(m, rendered.chain, rendered.resource));
+    ctx.report({
+      message: `node_labels reach the kubelet's registration through ${rendered.resource.address}.${rendered.attr.name} without a filter: a MachinePool label such as node-role.kubernetes.io/worker (any kubernetes.io or k8s.io prefix the NodeRestriction admission plugin reserves) makes the kubelet refuse to start, and the pool's instances never become Nodes; drop those keys, e.g. with if !can(regex("(^|\\\\.)(kubernetes|k8s)\\\\.io/", ${first?.node.keyVar ?? "k"})) in ${first ? "this for expression" : "the for expression that renders them"}`,
+      file: first ? first.file : bootFile,
+      range: first ? first.node.range : rendered.attr.range,
+      related,
+    });
+  },
+});
