@@ -113,6 +113,7 @@ export function checkLintModuleInput(dir: unknown, opts: unknown): void {
   if (o.only !== undefined) checkRuleIds("only", checkStringArray("only", o.only), known);
   checkBoolean("inlineConfig", o.inlineConfig);
   checkBoolean("reportUnusedIgnores", o.reportUnusedIgnores);
+  checkBoolean("requireRoleEvidence", o.requireRoleEvidence);
   checkString("displayPath", o.displayPath);
   if (o.stdin !== undefined) {
     const st = o.stdin as { path?: unknown; text?: unknown } | null;
