@@ -29,6 +29,9 @@ const CASES: { fixture: string; file: string; role: "cluster" | "machine" | "mac
   { fixture: "pool/min-max-unpinned/azure-dynamic-profile-gated", file: "main.tf", role: "machinepool", step: 19 },
   { fixture: "cluster/gate-on-initialized/gated-through-local", file: "addons.tf", role: "cluster", step: 13 },
   { fixture: "cluster/endpoint-prevent-destroy/load-balancer-unprotected", file: "loadbalancer.tf", role: "cluster", step: 11 },
+  { fixture: "cluster/sg-control-plane-ports/oci-nsg-supervisor-missing", file: "security.tf", role: "cluster", step: 23 },
+  { fixture: "cluster/lb-registration-in-cluster/openstack-members-from-data-source", file: "loadbalancer.tf", role: "cluster", step: 29 },
+  { fixture: "output/endpoint-gated-on-initialized/condition-on-output", file: "outputs.tf", role: "cluster", step: 5 },
 ];
 
 const work = mkdtempSync(path.join(tmpdir(), "tfcapi-robust-"));

@@ -1,7 +1,7 @@
-import { fileOf } from "../../src/terraform/module.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Resource } from "../../src/terraform/model.js";
 import { chainLocals } from "../../src/analysis/references.js";
+import { endpointOutput, outputValueFile, resourcesBehindEndpoint } from "../../src/analysis/endpoint.js";
 
 function protectedFromDestroy(r: Resource): boolean {
   return r.lifecycle.preventDestroyAttr !== null && r.lifecycle.preventDestroy !== false;
@@ -17,13 +17,9 @@ export default defineRule({
   tags: ["contract", "cluster", "endpoint"],
   check(ctx) {
     const module = ctx.expressions;
-    const output = module.outputs.get("control_plane_endpoint");
-    if (!output?.value) return;
-    const behind: { resource: Resource; via: string[] }[] = [];
-    for (const [address, chain] of ctx.graph.dependencies(output.value)) {
-      const r = module.resources.get(address);
-      if (r) behind.push({ resource: r, via: chainLocals(chain.slice(0, -1)) });
-    }
+    const output = endpointOutput(module);
+    if (!output) return;
+    const behind = resourcesBehindEndpoint(ctx.graph, output).map((b) => ({ resource: b.resource, via: chainLocals(b.chain.slice(0, -1)) }));
     if (behind.length === 0 || behind.some((b) => protectedFromDestroy(b.resource))) return;
     // A protected address behind a DNS record (or similar) keeps the endpoint too.
     for (const address of ctx.graph.dependencies(output.value, { throughResources: true }).keys()) {
@@ -35,7 +31,7 @@ export default defineRule({
       .join("; ");
     ctx.report({
       message: `No resource behind control_plane_endpoint has lifecycle { prevent_destroy = true } (it comes from ${names}): replacing it changes the endpoint, which breaks every kubeconfig and certificate SAN and is never picked up by Cluster API; protect the load balancer (or address) it comes from`,
-      file: output.valueAttr ? fileOf(output, output.valueAttr).path : output.file.path,
+      file: outputValueFile(output),
       range: output.value.range,
     });
   },

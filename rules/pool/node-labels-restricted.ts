@@ -114,6 +114,9 @@ export default defineRule({
     if (!m.variables.has("node_labels")) return;
     const rendered = renderedAt(m, ctx.graph);
     if (!rendered) return;
+    // Through a module call the child may filter the labels (as a for ... if
+    // over its own input): what it does is not followed, so stay silent.
+    if (rendered.chain.some((step) => step.address.startsWith("module."))) return;
     const fors = labelFors(m, ctx.graph);
     if (fors.some((f) => f.node.condition !== null)) return;
     if (conditions(m).some(filtersRestricted)) return;

@@ -1,6 +1,7 @@
 import { defineRule } from "../../src/lint/types.js";
 import { SCALING_GROUP_TYPES } from "../../src/contract/providers.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
+import { rolloutGap } from "../_lib/version-rollout.js";
 
 const VERSION = "var.kubernetes_version";
 
@@ -32,7 +33,12 @@ export default defineRule({
       // they reference (launch template, image lookup, module outputs...)
       // and the resources in its replace_triggered_by.
       const exprs = [...ctx.graph.resourceExpressions(group), ...group.lifecycle.replaceTriggeredBy];
-      if (exprs.some((e) => ctx.graph.reaches(e, VERSION, { throughResources: true }) !== null)) continue;
+      if (exprs.some((e) => ctx.graph.reaches(e, VERSION, { throughResources: true }) !== null)) {
+        // The version reaches the group: does anything roll the existing instances?
+        const rolled = rolloutGap(ctx, group);
+        if (rolled) ctx.report({ ...rolled, file: group.file.path, range: blockHeaderRange(group.block) });
+        continue;
+      }
       const why = " (neither its arguments, its launch template or image lookup, nor its replace_triggered_by)";
       ctx.report({
         message: `var.kubernetes_version never reaches ${group.address}${why}, so a version upgrade leaves every instance on the old version; use the version in the image selection or a rolling trigger of the group`,

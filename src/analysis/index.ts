@@ -5,6 +5,7 @@
 export * from "./attributes.js";
 export * from "./autoscaling.js";
 export * from "./derivation.js";
+export * from "./endpoint.js";
 export * from "./functions.js";
 export * from "./guards.js";
 export {
@@ -33,3 +34,4 @@ export * from "./references.js";
 export * from "./usage.js";
 export * from "./values.js";
 export * from "./paths.js";
+export * from "./api-lb.js";

@@ -138,7 +138,7 @@ describe.skipIf(!HAVE_NVIM)("Neovim headless with editors/nvim/tfcapi-lint.lua",
 
     const initial = JSON.parse(readFileSync(path.join(out, "initial.json"), "utf8")) as NvimDiagnostic[];
     const expected = cli(mod);
-    expect(expected).toHaveLength(18);
+    expect(expected).toHaveLength(19);
     expect(order(initial)).toEqual(order(expected));
     expect(initial.find((d) => d.code === "output/health-shape")).toEqual({
       file: "outputs.tf",
