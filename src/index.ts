@@ -4,7 +4,9 @@
 /** Nesting limit of parses in the calling thread (default 256; raise it only on a thread with a large stack). */
 export { MAX_DEPTH, nestingLimit, setNestingLimit } from "./hcl/parser-core.js";
 export { loadModule } from "./terraform/load.js";
-export { lintModule, compareFindings } from "./lint/engine.js";
+// lintModule checks its arguments (TypeError/RangeError naming the option) before the engine runs.
+export { lintModule } from "./lint/api.js";
+export { compareFindings } from "./lint/engine.js";
 export type { LintOptions, LintOutcome, ReadError } from "./lint/engine.js";
 export { ALL_RULES } from "../rules/index.js";
 export { REGISTRY, META_RULES } from "./lint/meta-rules.js";

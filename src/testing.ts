@@ -5,7 +5,7 @@
  * they expect, in any test framework.
  */
 import type { Role } from "./contract/roles-api.js";
-import { lintModule } from "./lint/engine.js";
+import { lintModule } from "./lint/api.js";
 import { applyFixes, fixesByFile } from "./lint/fix.js";
 import { BUILTIN_RULES } from "./lint/meta-rules.js";
 import { checkPlugin } from "./lint/plugins.js";

@@ -19,6 +19,8 @@ interface Shown {
   message: string;
   range: Range;
   severity: "error" | "warning";
+  /** Where the parser saw the problem, when the finding points elsewhere (an unclosed heredoc's end of file). */
+  related?: { range: Range; message: string };
 }
 
 const INVALID_CHARACTER = "Invalid character";
@@ -36,7 +38,10 @@ const UNTERMINATED_STRING = "Unterminated template string";
  *    shown; the others are counted as hidden;
  *  - at most MAX_PARSE_FINDINGS_PER_FILE findings (in position order), then
  *    one that says how many more the file has.
- * The parser's own diagnostics stay as HashiCorp reports them.
+ * The parser's own diagnostics stay as HashiCorp reports them, except that
+ * a heredoc never closed is shown at its `<<MARKER` (HashiCorp's parser
+ * points at the end of the file, far from where the fix goes), with the end
+ * of the file as its related location.
  */
 export function parseFindings(diagnostics: readonly Diagnostic[], file: string): Shown[] {
   const byPosition = <T>(items: T[], range: (x: T) => Range): T[] =>
@@ -80,6 +85,11 @@ export function parseFindings(diagnostics: readonly Diagnostic[], file: string):
       hidden.push(d.subject);
       continue;
     }
+    if (d.opener !== undefined) {
+      // An unclosed heredoc: shown at its `<<MARKER`, with the end of the file as the place the parser stopped.
+      items.push({ message: diagnosticMessage(d), range: d.opener, severity: d.severity, related: { range: d.subject, message: "the file ends here, still inside the heredoc" } });
+      continue;
+    }
     items.push({ message: diagnosticMessage(d), range: d.subject, severity: d.severity });
   }
   const shown = byPosition(items, (s) => s.range);
@@ -108,6 +118,7 @@ export default defineRule({
           file: file.path,
           range: f.range,
           ...(f.severity === "warning" ? { severity: "warning" as const } : {}),
+          ...(f.related ? { related: [{ file, range: f.related.range, message: f.related.message }] } : {}),
         });
       }
     }

@@ -8,13 +8,14 @@ import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
 import { describeDetection, lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import { BUILTIN_RULES, LINT_REGISTRY } from "../lint/meta-rules.js";
-import { roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
+import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
 import type { RuleDefinition, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { loadFormatter, writeReports, writeStepSummary } from "./formats.js";
+import { quietFailureText } from "../report/util.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
@@ -456,6 +457,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     let failed = false;
     let diffs = "";
     let warnings = 0;
+    let hiddenWarnings = 0;
     let maxWarnings: { value: number; origin: string } | null = null;
     let roleUnknown = false;
     for (const { plan, outcome } of results) {
@@ -499,8 +501,14 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       if (report.findings.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn))) failed = true;
       if (args.quiet) {
         if (args.fullReport.length > 0) fullModules.push({ ...report });
-        report.findings = report.findings.filter((f) => f.severity === "error");
+        // The report says what the hidden findings do to the exit code.
+        const q = quietFilter(report.findings, failOn, failSettingText(failOn, plan.effective.failOn.origin));
+        report.findings = q.shown;
         report.summary = recount(report.findings);
+        if (q.hidden) {
+          report.quietHidden = q.hidden;
+          hiddenWarnings += q.hidden.hidden.warning;
+        }
       }
       modules.push(report);
     }
@@ -528,7 +536,12 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     let warningLimit: WarningLimit | undefined;
     if (maxWarnings !== null && warnings > maxWarnings.value) {
       failed = true;
-      warningLimit = { warnings, max: maxWarnings.value, setting: maxWarnings.origin === "--max-warnings" ? "--max-warnings" : "max_warnings" };
+      warningLimit = {
+        warnings,
+        max: maxWarnings.value,
+        setting: maxWarnings.origin === "--max-warnings" ? "--max-warnings" : "max_warnings",
+        ...(hiddenWarnings > 0 ? { hidden: hiddenWarnings } : {}),
+      };
     }
 
     const failOn: Severity = plans[0]?.effective.failOn.value ?? (args.strict ? "warning" : "error");
@@ -560,6 +573,11 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       for (const m of modules) {
         io.stderr(`tfcapi-lint: ${m.module}: role ${m.role} (${roleSourceText(m)})\n`);
       }
+    }
+    if (checked.format === "compact" || checked.format === "sarif" || checked.format === "checkstyle") {
+      // These formats have no place for it: findings --quiet hid that fail the run are said on stderr.
+      const why = quietFailureText(run, modules);
+      if (why !== null) io.stderr(`tfcapi-lint: ${why}\n`);
     }
     if (checked.format === "github") {
       const r = await writeStepSummary(run, io.env);

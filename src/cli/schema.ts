@@ -5,7 +5,7 @@
  *
  * Exit codes: 0 printed; 1 the schema is over the label limit (nothing on
  * stdout); 2 the module cannot be loaded (missing or unreadable directory,
- * no module files, a file that cannot be read or parsed, a variable
+ * no module files, a file that cannot be read or parsed (a looping link), a variable
  * declared twice); 3 usage errors. Its own option parsing, kept apart from
  * the lint command's.
  */
@@ -111,7 +111,9 @@ function loadForSchema(dir: string): ReturnType<typeof loadModule> | string {
   const rootProblem = load.problems.find((p) => p.file === "" && p.kind !== "source-escape");
   if (rootProblem) return rootProblem.message;
   // Only the root's own files matter: the schema describes its variables.
-  const fileProblem = load.problems.find((p) => p.kind !== "source-escape" && !p.file.includes("/"));
+  // A link that cannot be resolved (a loop) is a file that cannot be read:
+  // whatever it should declare is unknown, as for any unreadable file.
+  const fileProblem = load.problems.find((p) => (p.kind !== "source-escape" || p.unresolved === true) && !p.file.includes("/"));
   if (fileProblem) return fileProblem.message.includes(fileProblem.file) ? fileProblem.message : `${fileProblem.file}: ${fileProblem.message}`;
   if (root.allFiles.length === 0) return "no module files (.tf, .tf.json, .tofu, .tofu.json) in this directory";
   for (const f of root.declarations.files) {

@@ -57,7 +57,8 @@ export function printEffective(e: EffectiveConfig, target: string, json: boolean
     const obj = {
       path: target,
       configFile: e.configFile,
-      role: e.role,
+      // Every key has the same shape; no role set means detection decides (`detection` says what it makes of the module).
+      role: e.role ?? { value: null, origin: "default" },
       ...(detection ? { detection } : {}),
       fail_on: e.failOn,
       max_warnings: e.maxWarnings,

@@ -316,6 +316,12 @@ export interface Diagnostic {
   code?: string;
   /** For code "one-line-block": the offending block (for autofix). */
   block?: Block;
+  /**
+   * For a heredoc that is never closed: its opening `<<MARKER`. The subject
+   * stays where HashiCorp's parser puts it (the end of the file); a finding
+   * points here, where the fix goes.
+   */
+  opener?: Range;
 }
 
 export interface ParseResult {

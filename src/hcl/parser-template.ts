@@ -182,7 +182,9 @@ export function parseTemplateAfterOpen(p: ParserState, open: number): Expression
   const end = isHeredoc ? T.CHeredoc : T.CQuote;
   const hd = isHeredoc ? p.tk.heredocs.get(open) : undefined;
   const openRange = p.tokRange(open);
-  const flat = parseTemplateParts(p, end, isHeredoc);
+  // `<<MARKER` / `<<-MARKER` without the line break the token also holds.
+  const opener = hd !== undefined ? { range: p.offsets(p.starts[open], p.starts[open] + 2 + (hd.indented ? 1 : 0) + hd.marker.length), marker: hd.marker, indented: hd.indented } : undefined;
+  const flat = parseTemplateParts(p, end, isHeredoc, opener);
   if (hd?.indented) flushHeredoc(flat);
   const closeRange = p.prevRange();
   const range = span(openRange, closeRange);
@@ -201,7 +203,7 @@ export function parseTemplateAfterOpen(p: ParserState, open: number): Expression
  * Parses the parts of a template up to the closing token `end`. Used for
  * quoted strings, heredocs, and (with `end` = EOF) standalone templates.
  */
-export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean): Flat[] {
+export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean, opener?: { range: Range; marker: string; indented: boolean }): Flat[] {
   const parts: Flat[] = [];
   const startRange = p.nextRange();
   let ltrimNext = false;
@@ -357,11 +359,21 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
       continue;
     }
     // Anything else (EOF, a newline in a quoted string, ...) ends the template.
-    p.errorUnlessRecovering(
-      "Unterminated template string",
-      heredoc ? "The heredoc has no closing marker line; add one with the marker word alone on its line." : "The string is never closed; add the closing quote.",
-      p.tokRange(next),
-    );
+    if (heredoc && opener !== undefined) {
+      // Subject as HashiCorp's parser reports it (where the text ends); the opener is where a reader must look.
+      p.errorUnlessRecovering(
+        "Unterminated template string",
+        `The heredoc opened with <<${opener.indented ? "-" : ""}${opener.marker} is never closed; add a line holding only ${opener.marker} where its text ends.`,
+        p.tokRange(next),
+        { opener: opener.range },
+      );
+    } else {
+      p.errorUnlessRecovering(
+        "Unterminated template string",
+        heredoc ? "The heredoc has no closing marker line; add one with the marker word alone on its line." : "The string is never closed; add the closing quote.",
+        p.tokRange(next),
+      );
+    }
     const fin = p.recover(end);
     endRange = p.tokRange(fin);
     break;

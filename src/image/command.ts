@@ -10,20 +10,25 @@
  */
 import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
 import { isatty } from "node:tty";
+import { fileURLToPath } from "node:url";
 import * as path from "node:path";
 import * as posix from "node:path/posix";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { adjustSeverity, compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
 import { REGISTRY } from "../lint/meta-rules.js";
-import type { ModuleReport, RunReport } from "../lint/result.js";
+import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
 import { type CliArgs, UsageError } from "../cli/args.js";
 import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
 import { loadFormatter, writeReports as writeReportFiles, writeStepSummary } from "../cli/formats.js";
 import { toolVersion } from "../cli/commands.js";
+import { quietFailureText } from "../report/util.js";
+import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
+import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "../cli/deep.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/run.js";
 import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
 import { buildFs, DEFAULT_CAPS, MODULE_DIR, type Caps, type Progress } from "./fs.js";
@@ -39,6 +44,8 @@ export interface ImageCommandOptions {
   openRegistry?: typeof openRegistrySource;
   /** Layers at least this large (stored bytes) show progress on a terminal. */
   progressMinBytes?: number;
+  /** Set on the large-stack worker (imageOnDeepStack): parse up to DEEP_NESTING_LIMIT levels, never hand over again. */
+  deep?: boolean;
 }
 
 const PROGRESS_MIN = 4 * 1024 * 1024;
@@ -83,6 +90,11 @@ async function writeReports(run: RunReport, format: string, args: CliArgs, io: I
   const formatter = (await loadFormatter(format))!;
   const text = formatter(run, { color: useColor(args, io), env: io.env });
   if (!(await writeReportFiles(run, text, args, io, full))) return EXIT_READ;
+  if (format === "compact" || format === "sarif" || format === "checkstyle") {
+    // No place for it in these formats: findings --quiet hid that fail the run are said on stderr.
+    const why = quietFailureText(run, run.modules);
+    if (why !== null) io.stderr(`tfcapi-lint: ${why}\n`);
+  }
   if (format === "github") {
     const r = await writeStepSummary(run, io.env);
     if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
@@ -189,6 +201,8 @@ function severityOverrides(args: CliArgs): Map<string, SeveritySetting> {
 
 /** Runs the image command. Never throws for bad input: returns the exit code. */
 export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions = {}): Promise<number> {
+  if (opts.deep === true) setNestingLimit(DEEP_NESTING_LIMIT);
+  const hits = nestingLimitHits();
   let source: ImageSource | null = null;
   /** The output format, once the options are known to be valid. */
   let format: string | null = null;
@@ -309,10 +323,16 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     }
     // --max-warnings counts warnings even under --quiet (which only hides them).
     const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
+    const failOn: Severity = args.strict ? "warning" : "error";
     all.sort(compareFindings);
-    // Every finding, for --full-report; --quiet shows errors only.
+    // Every finding, for --full-report; --quiet shows errors only, and the report says what the hidden ones do.
     const unfiltered = all;
-    if (args.quiet) all = all.filter((f) => f.severity === "error");
+    let quietHidden: QuietHidden | undefined;
+    if (args.quiet) {
+      const q = quietFilter(all, failOn, "--strict");
+      quietHidden = q.hidden;
+      all = q.shown;
+    }
 
     const first = results[0]!;
     const sources = new Map<string, string>();
@@ -329,19 +349,27 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       summary: recount(all),
       sources,
       image: { ref, digest, platforms },
+      ...(quietHidden ? { quietHidden } : {}),
     };
-    const failOn: Severity = args.strict ? "warning" : "error";
     const overLimit = args.maxWarnings !== undefined && warnings > args.maxWarnings;
     const run: RunReport = {
       modules: [report],
-      ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings" } } : {}),
+      ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings", ...(quietHidden && quietHidden.hidden.warning > 0 ? { hidden: quietHidden.hidden.warning } : {}) } } : {}),
       rules: REGISTRY,
       cwd: path.resolve(io.cwd),
       repoRoot: path.resolve(io.cwd),
       toolVersion: toolVersion(),
       failOn,
     };
-    const full: RunReport = all === unfiltered ? run : { ...run, modules: [{ ...report, findings: unfiltered, summary: recount(unfiltered) }] };
+    if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
+      // The module is nested deeper than this thread's stack allows: the
+      // whole command again on a thread with a large stack, as `module` and
+      // `schema` do (src/cli/deep.ts). Nothing was written yet.
+      const again = imageOnDeepStack(args, io, opts);
+      if (again !== null) return await again;
+    }
+    const { quietHidden: _hidden, ...shownReport } = report;
+    const full: RunReport = all === unfiltered ? run : { ...run, modules: [{ ...shownReport, findings: unfiltered, summary: recount(unfiltered) }] };
     const written = await writeReports(run, checked.format, args, io, full);
     if (written !== null) return written;
     if (readErrors.length > 0) {
@@ -372,7 +400,8 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
         const layout = ref.startsWith("oci:") ? path.resolve(io.cwd, splitLayoutRef(ref.slice(4)).dir) : null;
         const run: RunReport = {
           modules: [],
-          readErrors: [{ path: layout ?? path.resolve(io.cwd), directory: true, message }],
+          // A registry image has no path: it is shown by its reference (compact REF:0:0, SARIF a logical location).
+          readErrors: [layout !== null ? { path: layout, directory: true, message } : { path: path.resolve(io.cwd), directory: true, message, shownAs: ref }],
           rules: REGISTRY,
           cwd: path.resolve(io.cwd),
           repoRoot: path.resolve(io.cwd),
@@ -390,6 +419,64 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
   } finally {
     await source?.close().catch(() => {});
   }
+}
+
+// Runs in the worker: this bundle's runImage with the same arguments and a deep nesting limit.
+const DEEP_WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const image = require(workerData.bundle);
+let stdout = "";
+let stderr = "";
+const io = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => "", env: workerData.env, cwd: workerData.cwd, isTTY: workerData.isTTY, stderrIsTTY: false };
+image.runImage(workerData.args, io, { ...workerData.opts, deep: true }).then(
+  (code) => parentPort.postMessage({ code, stdout, stderr }),
+  (err) => parentPort.postMessage({ code: 2, stdout, stderr: stderr + "tfcapi-lint: " + (err && err.message ? err.message : String(err)) + "\\n" }),
+);
+`;
+
+/**
+ * The image command on a worker thread with a large stack; null when not
+ * running from the bundle (dist/image.cjs), where no worker can load it.
+ */
+function imageOnDeepStack(args: CliArgs, io: Io, opts: ImageCommandOptions): Promise<number> | null {
+  let file: string;
+  try {
+    file = fileURLToPath(import.meta.url);
+  } catch {
+    return null;
+  }
+  if (path.basename(file) !== "image.cjs") return null;
+  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
+  return new Promise((resolve) => {
+    let reply: { code: number; stdout: string; stderr: string } | undefined;
+    const worker = new Worker(DEEP_WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        bundle: file,
+        args,
+        env: { ...io.env },
+        cwd: io.cwd,
+        isTTY: io.isTTY,
+        // What can cross the thread boundary (a substituted registry client cannot).
+        opts: { ...(opts.caps ? { caps: opts.caps } : {}), ...(opts.progressMinBytes !== undefined ? { progressMinBytes: opts.progressMinBytes } : {}) },
+      },
+      resourceLimits: { stackSizeMb: DEEP_STACK_MB },
+      stdout: false,
+      stderr: false,
+    });
+    worker.on("message", (m: typeof reply) => {
+      reply = m;
+    });
+    worker.on("error", (err) => {
+      reply = { code: EXIT_READ, stdout: "", stderr: `tfcapi-lint: ${err.message}\n` };
+    });
+    worker.on("exit", () => {
+      const r = reply ?? { code: EXIT_READ, stdout: "", stderr: "tfcapi-lint: the worker thread stopped without an answer\n" };
+      if (r.stdout !== "") io.stdout(r.stdout);
+      if (r.stderr !== "") io.stderr(r.stderr);
+      resolve(r.code);
+    });
+  });
 }
 
 function useColor(args: CliArgs, io: Io): boolean {

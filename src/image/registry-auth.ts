@@ -17,6 +17,7 @@ import os from "node:os";
 import path from "node:path";
 import { DOCKER_HUB_NAMES, credentialHost } from "./registry-ref.js";
 import { ImageReadError } from "./source.js";
+import { errorText } from "../terraform/files.js";
 
 export interface Credentials {
   username?: string;
@@ -74,7 +75,7 @@ async function readAuthFile(file: string): Promise<AuthFile | undefined> {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new ImageReadError(`cannot read the credentials file ${file}: ${(err as Error).message}`);
+    throw new ImageReadError(`cannot read the credentials file ${file}: ${errorText(err)}; fix its permissions, or point REGISTRY_AUTH_FILE / DOCKER_CONFIG elsewhere`);
   }
   let data: unknown;
   try {

@@ -94,6 +94,50 @@ const CERT_CODES = new Set([
   "ERR_TLS_CERT_ALTNAME_INVALID",
 ]);
 
+/** Certificate verification failures in words (Node's codes are OpenSSL's names). */
+const CERT_WORDS: Record<string, string> = {
+  SELF_SIGNED_CERT_IN_CHAIN: "its chain ends in a self-signed CA this machine does not trust",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "it is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "it is signed by a CA this machine does not trust",
+  UNABLE_TO_GET_ISSUER_CERT: "it is signed by a CA this machine does not trust",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "it is signed by a CA this machine does not trust",
+  CERT_UNTRUSTED: "it is signed by a CA this machine does not trust",
+  CERT_HAS_EXPIRED: "it has expired",
+  CERT_NOT_YET_VALID: "it is not valid yet; check this machine's clock",
+  ERR_TLS_CERT_ALTNAME_INVALID: "it was issued for another host name",
+};
+/** The failures that trusting a CA (NODE_EXTRA_CA_CERTS) can fix. */
+const CA_CODES = new Set(["SELF_SIGNED_CERT_IN_CHAIN", "DEPTH_ZERO_SELF_SIGNED_CERT", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_UNTRUSTED"]);
+
+/**
+ * A failed connection or transfer in words, never the system's or
+ * OpenSSL's own text ("read ECONNRESET", "socket hang up").
+ */
+export function netWords(err: NodeJS.ErrnoException, where: string): string {
+  const code = String(err.code ?? "");
+  switch (code) {
+    case "ECONNREFUSED":
+      return `cannot connect to ${where}: connection refused`;
+    case "ECONNRESET":
+    case "EPIPE":
+    case "ECONNABORTED":
+      return `the connection to ${where} was reset`;
+    case "EHOSTUNREACH":
+    case "EHOSTDOWN":
+      return `cannot reach ${where}: no route to the host`;
+    case "ENETUNREACH":
+    case "ENETDOWN":
+      return `cannot reach ${where}: the network is unreachable`;
+    case "ETIMEDOUT":
+      return `${where} did not answer in time`;
+    case "ERR_STREAM_PREMATURE_CLOSE":
+      return `the connection to ${where} closed before the transfer ended`;
+  }
+  if (code.startsWith("HPE_")) return `${where} did not answer with valid HTTP`;
+  if (err.message === "aborted") return `the connection to ${where} closed before the transfer ended`;
+  return `the connection to ${where} failed${code !== "" ? ` (${code})` : ""}`;
+}
+
 class RegistrySource implements ImageSource {
   readonly ref: string;
   private readonly parsed: RegistryRef;
@@ -162,24 +206,21 @@ class RegistrySource implements ImageSource {
     const c = err.err;
     const where = err.url.host;
     const code = String(c.code ?? "");
-    const msg = c.message;
     if (code === "ECONNREFUSED") return `cannot connect to ${where}: connection refused`;
     if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `cannot resolve the host name ${err.url.hostname}`;
-    if (code === "ETIMEDOUT") return `${where} did not answer: ${msg}`;
-    if (CERT_CODES.has(code) || code.startsWith("ERR_TLS_CERT") || /certificate/i.test(msg)) {
-      return (
-        `the TLS certificate of ${where} is not trusted (${code || msg}); add its CA to NODE_EXTRA_CA_CERTS` +
-        (where === this.base?.host || !this.base ? ", or use --insecure to skip verification" : "")
-      );
+    if (code === "ETIMEDOUT") return c.syscall === "connect" ? `cannot connect to ${where}: no answer in time` : `${where} did not answer: ${c.message}`;
+    if (CERT_CODES.has(code) || code.startsWith("ERR_TLS_CERT") || /certificate/i.test(c.message)) {
+      const why = CERT_WORDS[code] ?? "it cannot be verified";
+      const ca = CA_CODES.has(code) ? "add its CA to NODE_EXTRA_CA_CERTS" : "";
+      const insecure = where === this.base?.host || !this.base ? "use --insecure to skip verification" : "";
+      const what = [ca, insecure].filter((x) => x !== "").join(", or ");
+      return `the TLS certificate of ${where} is not trusted (${why})${what === "" ? "" : `; ${what}`}`;
     }
-    if (err.url.protocol === "https:" && (code === "EPROTO" || /wrong version number|packet length too long|ssl/i.test(msg))) {
-      return (
-        `${where} did not answer over HTTPS (${msg.split("\n")[0]})` +
-        (this.opts.insecure ? "" : "; if it is a plain-HTTP registry, use --insecure")
-      );
+    // OpenSSL's own text ("ssl3_get_record:wrong version number") says nothing to a user: an answer that is not TLS.
+    if (err.url.protocol === "https:" && (code === "EPROTO" || code.startsWith("ERR_SSL") || /wrong version number|packet length too long|ssl/i.test(c.message))) {
+      return `${where} did not answer over HTTPS (its answer is not TLS)` + (this.opts.insecure ? "" : "; if it is a plain-HTTP registry, use --insecure");
     }
-    if (code === "ECONNRESET") return `the connection to ${where} was reset`;
-    return `cannot reach ${where}: ${msg}`;
+    return netWords(c, where);
   }
 
   private netError(err: unknown): Error {
@@ -396,7 +437,7 @@ class RegistrySource implements ImageSource {
       }
     } catch (err) {
       if (err instanceof ImageReadError) throw err;
-      throw new ImageReadError(`reading ${what} from ${this.host} failed: ${(err as Error).message}`);
+      throw new ImageReadError(`reading ${what} from ${this.host} failed: ${netWords(err as NodeJS.ErrnoException, this.host)}`);
     }
     return Buffer.concat(chunks, total);
   }
@@ -524,7 +565,7 @@ class RegistrySource implements ImageSource {
         else cb();
       },
     });
-    res.on("error", (err) => out.destroy(new ImageReadError(`reading ${what} failed: ${err.message}`)));
+    res.on("error", (err: NodeJS.ErrnoException) => out.destroy(new ImageReadError(`reading ${what} failed: ${netWords(err, this.host)}`)));
     out.on("close", () => {
       if (!res.complete) res.destroy();
     });

@@ -16,6 +16,7 @@ import { ROLES, type Role } from "../contract/roles-api.js";
 import { registerRuleDocs } from "../report/docs.js";
 import { registerRules } from "./meta-rules.js";
 import type { RuleDefinition } from "./types.js";
+import { errorText } from "../terraform/files.js";
 
 /** A `plugins` entry of a config file. */
 export interface PluginSpec {
@@ -227,7 +228,9 @@ async function importPlugin(file: string, label: string, attempt: number): Promi
     const url = pathToFileURL(file).href + (attempt > 0 ? `?tfcapi-lint-attempt=${attempt}` : "");
     mod = await importUrl(url);
   } catch (err) {
-    const msg = err instanceof Error ? err.message.split("\n")[0]! : String(err);
+    // A file system error in words ("permission denied"), not the system's text; a syntax error as the loader says it.
+    const code = (err as NodeJS.ErrnoException | null)?.code;
+    const msg = typeof code === "string" && /^E[A-Z]+$/.test(code) ? `${errorText(err)} (${file})` : err instanceof Error ? err.message.split("\n")[0]! : String(err);
     throw new PluginError(`${label}: cannot be loaded: ${msg}`);
   }
   const { name, rules: checked } = checkPlugin((mod as { default?: unknown } | null)?.default, label, pluginHome(file));

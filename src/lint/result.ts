@@ -40,6 +40,8 @@ export interface ModuleReport {
    * the module's first file. Absent when the module has no file.
    */
   homeFiles?: { variable: string; output: string; terraform: string; first: string };
+  /** Set under `--quiet` when it left findings out of `findings` (they still count for the exit code). */
+  quietHidden?: QuietHidden;
   /**
    * Set for the image command's report: findings' files are absolute paths
    * inside the image (`/captf/module/main.tf`), or "" for the image itself.
@@ -72,11 +74,51 @@ export interface ReadProblem {
   ruleId?: string;
   /** Not something unread but a module found by --recursive whose role cannot be told (it matches two roles equally): exit 3. */
   roleUnknown?: boolean;
+  /**
+   * The name to show in place of a path, for what is no file: an image
+   * reference in a registry (`path` is then the working directory).
+   */
+  shownAs?: string;
 }
 
 /** What a report calls a problem of the run: `read-error`, `rule-error` for a rule that failed, `role-error` for a module of unknown role. */
 export function problemId(e: ReadProblem): "read-error" | "rule-error" | "role-error" {
   return e.ruleFailure === true ? "rule-error" : e.roleUnknown === true ? "role-error" : "read-error";
+}
+
+/**
+ * What `--quiet` left out of a module's report: unsuppressed warnings and
+ * info. `failing` counts those at or above the run's failing severity
+ * (`--strict`, `fail_on`), which fail the run although no finding is shown.
+ */
+export interface QuietHidden {
+  hidden: { warning: number; info: number };
+  failing: { warning: number; info: number };
+  /** What makes them fail, as the user set it: `--strict`, `fail_on = "warning"`. */
+  failSetting: string;
+}
+
+/**
+ * `--quiet`: the findings to show (errors, and suppressed ones of any
+ * severity stay out of the counts anyway), and what was hidden, for the
+ * report to say why a run with nothing shown fails.
+ */
+export function quietFilter(findings: readonly Finding[], failOn: Severity, failSetting: string): { shown: Finding[]; hidden?: QuietHidden } {
+  const shown = findings.filter((f) => f.severity === "error");
+  const hidden = { warning: 0, info: 0 };
+  const failing = { warning: 0, info: 0 };
+  for (const f of findings) {
+    if (f.suppressed || f.severity === "error") continue;
+    hidden[f.severity]++;
+    if (f.severity === "warning" ? failOn !== "error" : failOn === "info") failing[f.severity]++;
+  }
+  if (hidden.warning + hidden.info === 0) return { shown };
+  return { shown, hidden: { hidden, failing, failSetting } };
+}
+
+/** How a fail_on setting reads to the user: `--strict`, or `fail_on = "warning"`. */
+export function failSettingText(failOn: Severity, origin: string): string {
+  return origin === "--strict" ? "--strict" : `fail_on = "${failOn}"`;
 }
 
 /** More warnings than `--max-warnings` / `max_warnings` allow (fails the run). */
@@ -85,6 +127,8 @@ export interface WarningLimit {
   max: number;
   /** How the limit was set: `--max-warnings` or `max_warnings` (config). */
   setting: string;
+  /** How many of the counted warnings `--quiet` left out of the report. */
+  hidden?: number;
 }
 
 export interface RunReport {

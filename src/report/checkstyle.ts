@@ -17,7 +17,7 @@
  */
 import { problemId, type FormatOptions, type RunReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
-import { displayPath, hasPosition, relativePath, visibleFindings } from "./util.js";
+import { displayPath, hasPosition, problemPath, visibleFindings } from "./util.js";
 import { escapeXml, XML_DECLARATION } from "./xml.js";
 
 /** Text safe inside an XML comment: no "--" and no trailing "-". */
@@ -50,7 +50,7 @@ export function formatCheckstyle(run: RunReport, _opts: FormatOptions): string {
     }
   }
   for (const e of run.readErrors ?? []) {
-    const name = relativePath(run.cwd, e.path);
+    const name = problemPath(run.cwd, e);
     let errors = files.get(name);
     if (!errors) {
       errors = [];

@@ -14,7 +14,7 @@
  * message that itself looks like a location cannot shift the fields).
  */
 import { problemId, type FormatOptions, type RunReport } from "../lint/result.js";
-import { displayPath, hasPosition, oneLine, relativePath, visibleFindings } from "./util.js";
+import { displayPath, hasPosition, oneLine, problemPath, visibleFindings } from "./util.js";
 
 /**
  * For a VS Code problem matcher: groups 1 file, 2 line, 3 column,
@@ -32,7 +32,7 @@ export function formatCompact(run: RunReport, _opts: FormatOptions): string {
     }
   }
   for (const e of run.readErrors ?? []) {
-    lines.push(`${oneLine(relativePath(run.cwd, e.path))}:0:0: error: ${oneLine(e.message)} [${problemId(e)}]`);
+    lines.push(`${oneLine(problemPath(run.cwd, e))}:0:0: error: ${oneLine(e.message)} [${problemId(e)}]`);
   }
   return lines.length > 0 ? lines.join("\n") + "\n" : "";
 }

@@ -32,6 +32,7 @@ import {
   githubBaseDir,
   hasPosition,
   isModuleLevel,
+  quietFailureText,
   relativePath,
   roleSourceText,
   suppressedFindings,
@@ -103,7 +104,12 @@ export function formatGithub(run: RunReport, opts: FormatOptions): string {
       ? `::error title=${title}::${escapeData(e.message)}`
       : `::error file=${escapeProperty(relativePath(base, e.path))},title=${title}::${escapeData(e.message)}`;
   });
-  bySeverity.error.unshift(...unread);
+  // Findings --quiet hid that fail the run: the step fails, so the log says why.
+  const hiddenFailures = run.modules.flatMap((mod) => {
+    const why = quietFailureText(run, [mod]);
+    return why === null ? [] : [`::error title=tfcapi-lint::${escapeData(`${displayPath(base, mod, "")}: ${why}`)}`];
+  });
+  bySeverity.error.unshift(...unread, ...hiddenFailures);
   const lines: string[] = [];
   for (const sev of ORDER) lines.push(...bySeverity[sev].slice(0, ANNOTATIONS_PER_TYPE));
   for (const sev of ORDER) {
@@ -120,7 +126,9 @@ export function formatGithub(run: RunReport, opts: FormatOptions): string {
   for (const mod of run.modules) {
     const suppressed = suppressedFindings(mod).length;
     const sup = suppressed > 0 ? `, ${suppressed} suppressed` : "";
-    lines.push(plain(`tfcapi-lint: ${displayPath(base, mod, "")} (role ${mod.role}, ${roleSourceText(mod)}): ${countsText(mod.summary)}${sup}`));
+    const why = quietFailureText(run, [mod]);
+    const hidden = why !== null ? `; ${why}` : "";
+    lines.push(plain(`tfcapi-lint: ${displayPath(base, mod, "")} (role ${mod.role}, ${roleSourceText(mod)}): ${countsText(mod.summary)}${sup}${hidden}`));
   }
   return lines.length > 0 ? lines.join("\n") + "\n" : "";
 }

@@ -7,7 +7,9 @@
  * (the hops the rule followed; only on findings that have some, so the
  * others keep the reference's shape); per document
  * `roleSource`, `fileSet` and `suppressed` (suppressed findings with the
- * justification and where the ignore comment is).
+ * justification and where the ignore comment is); when findings
+ * `--quiet` hid fail the run, the summary's `hiddenByQuiet` counts and
+ * `quietFailure` (why it fails on findings it does not show).
  *
  * A module-level finding keeps the reference's position `file: ""`,
  * `line: 0` (and column/end 0); a finding about a whole file has its file
@@ -23,7 +25,7 @@ import * as path from "node:path";
 import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "./docs.js";
-import { hasPosition, relativePath, suppressedFindings, visibleFindings } from "./util.js";
+import { hasPosition, problemPath, quietFailureText, suppressedFindings, visibleFindings } from "./util.js";
 
 export interface JsonFinding {
   id: string;
@@ -58,12 +60,18 @@ export interface JsonSuppressedFinding extends JsonFinding {
   suppressedBy: { file: string; line: number };
 }
 
+/** The reference's counts, then (only when findings `--quiet` hid fail the run) how many it hid and why it fails. */
+export interface JsonSummary extends Summary {
+  hiddenByQuiet?: { warning: number; info: number };
+  quietFailure?: string;
+}
+
 export interface JsonModuleDocument {
   module: string;
   contract: string;
   role: string;
   findings: JsonFinding[];
-  summary: Summary;
+  summary: JsonSummary;
   roleSource: string;
   fileSet: string;
   suppressed: JsonSuppressedFinding[];
@@ -133,6 +141,9 @@ export function formatJson(run: RunReport, _opts: FormatOptions): string {
   const errors = run.readErrors ?? [];
   const docs = run.modules.map((mod) => {
     const doc = jsonDocument(mod);
+    // Findings --quiet hid that fail the run: counted, and why (hidden ones that fail nothing change nothing).
+    const why = quietFailureText(run, [mod]);
+    if (mod.quietHidden && why !== null) doc.summary = { ...doc.summary, hiddenByQuiet: { ...mod.quietHidden.hidden }, quietFailure: why };
     const own = errors.filter((e) => e.moduleDir === mod.dir);
     if (own.length > 0) doc.readErrors = readErrorsOf(mod.dir, own);
     return doc;
@@ -143,7 +154,7 @@ export function formatJson(run: RunReport, _opts: FormatOptions): string {
   for (const e of errors) {
     if (e.moduleDir !== undefined && moduleDirs.has(e.moduleDir)) continue;
     docs.push({
-      module: relativePath(run.cwd, e.path),
+      module: problemPath(run.cwd, e),
       contract: "v1alpha1",
       role: "",
       findings: [],

@@ -15,12 +15,13 @@
  * reported something that is no finding) fails its own test case, with a
  * `rule-error` failure (and its findings, if it made any), so a view never
  * shows it as passed; more warnings than
- * `--max-warnings` is a failing `max-warnings` case. No timestamps or durations: the output
+ * `--max-warnings` is a failing `max-warnings` case, and findings `--quiet`
+ * hid that fail the run a failing `hidden-by-quiet` case of the module. No timestamps or durations: the output
  * is deterministic (`time="0"`).
  */
 import { problemId, type FormatOptions, type ModuleReport, type ReadProblem, type RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
-import { displayPath, failsRun, hasPosition, oneLine, plural, relativePath, SEVERITY_RANK } from "./util.js";
+import { displayPath, failsRun, hasPosition, oneLine, plural, problemPath, quietFailureText, SEVERITY_RANK, warningLimitText } from "./util.js";
 import { escapeXml, escapeXmlText, XML_DECLARATION } from "./xml.js";
 
 interface Case {
@@ -82,7 +83,7 @@ function readErrorCases(run: RunReport, suiteName: string, errors: readonly Read
   return errors.map(
     (e) =>
       `    <testcase name="${problemId(e)}" classname="${escapeXml(suiteName)}" time="0">\n` +
-      `      <error message="${escapeXml(oneLine(e.message))}" type="${problemId(e)}">${escapeXmlText(relativePath(run.cwd, e.path))}</error>\n` +
+      `      <error message="${escapeXml(oneLine(e.message))}" type="${problemId(e)}">${escapeXmlText(problemPath(run.cwd, e))}</error>\n` +
       "    </testcase>",
   );
 }
@@ -103,6 +104,18 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
       ids.length > 0
         ? ids.map((id) => testCase(run, mod, name, id, own.filter((e) => failedRule(e) && e.ruleId === id)))
         : [{ xml: [`    <testcase name="tfcapi-lint" classname="${escapeXml(name)}" time="0"/>`], failed: false }];
+    // Findings --quiet hid that fail the run: a failing case, so a clean-looking suite does not hide the failure.
+    const why = quietFailureText(run, [mod]);
+    if (why !== null) {
+      cases.push({
+        xml: [
+          `    <testcase name="hidden-by-quiet" classname="${escapeXml(name)}" time="0">`,
+          `      <failure message="${escapeXml(why)}" type="${mod.quietHidden!.failing.warning > 0 || mod.quietHidden!.failing.info === 0 ? "warning" : "info"}">${escapeXmlText(why)}</failure>`,
+          "    </testcase>",
+        ],
+        failed: true,
+      });
+    }
     const unread = readErrorCases(run, name, own.filter((e) => !failedRule(e)));
     const failed = cases.filter((c) => c.failed).length;
     tests += cases.length + unread.length;
@@ -124,14 +137,13 @@ export function formatJunit(run: RunReport, _opts: FormatOptions): string {
   const moduleDirs = new Set(run.modules.map((m) => m.dir));
   for (const e of allErrors) {
     if (e.moduleDir !== undefined && moduleDirs.has(e.moduleDir)) continue;
-    const name = relativePath(run.cwd, e.path);
+    const name = problemPath(run.cwd, e);
     tests += 1;
     errors += 1;
     suites.push(`  <testsuite name="${escapeXml(name)}" tests="1" failures="0" errors="1" skipped="0" time="0">`, ...readErrorCases(run, name, [e]), "  </testsuite>");
   }
   if (run.warningLimit) {
-    const w = run.warningLimit;
-    const message = `${plural(w.warnings, "warning")}, more than ${w.setting} ${w.max}`;
+    const message = warningLimitText(run.warningLimit);
     tests += 1;
     failures += 1;
     suites.push(

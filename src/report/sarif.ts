@@ -357,6 +357,15 @@ function invocation(run: RunReport): Record<string, unknown> {
   return {
     executionSuccessful: false,
     toolExecutionNotifications: errors.map((e) => {
+      if (e.shownAs !== undefined) {
+        // No file to point at (an image in a registry): a logical location named as the user named it.
+        return {
+          level: "error",
+          message: { text: e.message },
+          descriptor: { id: problemId(e) },
+          locations: [{ logicalLocations: [{ name: e.shownAs, fullyQualifiedName: e.shownAs, kind: "resource" }] }],
+        };
+      }
       const rel = relativePath(run.repoRoot, e.path);
       const uri = e.directory ? (rel === "." ? "./" : `${toUri(rel)}/`) : toUri(rel);
       return {

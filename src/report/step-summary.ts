@@ -18,6 +18,7 @@ import {
   hasPosition,
   isModuleLevel,
   plural,
+  quietFailureText,
   suppressedFindings,
   visibleFindings,
 } from "./util.js";
@@ -54,7 +55,11 @@ export function stepSummaryMarkdown(
   for (const mod of run.modules) {
     push(`### ${markdownCell(displayPath(base, mod, ""))} (${mod.role})`, "");
     const findings = visibleFindings(mod);
-    if (findings.length === 0) {
+    const hiddenFailure = quietFailureText(run, [mod]);
+    if (findings.length === 0 && hiddenFailure !== null) {
+      // Findings --quiet hid fail the run: never "No problems." above a failed step.
+      push(`No problems shown, but ${markdownCell(hiddenFailure)}.`, "");
+    } else if (findings.length === 0) {
       push("No problems.", "");
     } else {
       let omitted = 0;
@@ -107,6 +112,18 @@ export function writeStepSummary(
     appendFileSync(target, stepSummaryMarkdown(run, env, STEP_SUMMARY_LIMIT - existing), "utf8");
     return { path: target };
   } catch (err) {
-    return { path: target, error: err instanceof Error ? err.message : String(err) };
+    return { path: target, error: writeErrorText(err) };
   }
+}
+
+/** Why the summary file could not be written, in words (never the system's "EACCES: ..." text). */
+function writeErrorText(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === "ENOENT") return "its directory does not exist";
+  if (code === "ENOTDIR") return "a component of its path is not a directory";
+  if (code === "EISDIR") return "it is a directory";
+  if (code === "EACCES" || code === "EPERM") return "permission denied";
+  if (code === "EROFS") return "read-only file system";
+  if (code === "ENOSPC") return "no space left on device";
+  return code ?? (err instanceof Error ? err.message : String(err));
 }

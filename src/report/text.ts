@@ -32,12 +32,14 @@ import {
   hasPosition,
   oneLine,
   plural,
+  quietFailureText,
   roleSourceText,
   sanitizeControls,
   splitLines,
   suppressedFindings,
   totalOf,
   visibleFindings,
+  warningLimitText,
 } from "./util.js";
 
 type Colors = ReturnType<typeof pc.createColors>;
@@ -165,16 +167,19 @@ function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[]): Tally {
  * `✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix` or `✔ no problems`.
  * With read errors never "no problems": what could not be read was not checked.
  */
-function totalsLine(t: Tally, c: Colors, suffix = ""): string {
+function totalsLine(t: Tally, c: Colors, suffix = "", hiddenFailure: string | null = null): string {
   const total = totalOf(t.counts);
   const sup = t.suppressed > 0 ? `, ${t.suppressed} suppressed` : "";
   const unread = t.unread;
-  if (total === 0 && t.readErrors > 0) return `${c.red(c.bold("✖"))} ${c.bold(`not fully linted${suffix}: ${unread}`)}${sup}`;
+  // Findings --quiet hid that fail the run: never "no problems" beside them.
+  const hidden = hiddenFailure !== null ? `; ${hiddenFailure}` : "";
+  if (total === 0 && t.readErrors > 0) return `${c.red(c.bold("✖"))} ${c.bold(`not fully linted${suffix}: ${unread}`)}${sup}${hidden}`;
+  if (total === 0 && hiddenFailure !== null) return `${c.red(c.bold("✖"))} ${c.bold(`no problems shown${suffix}, but ${hiddenFailure}`)}${sup}`;
   if (total === 0) return c.green(`✔ no problems${suffix}`) + (sup ? ` (${t.suppressed} suppressed)` : "");
   const fix = t.fixable > 0 ? `, ${t.fixable} fixable with --fix` : "";
   const mark = t.counts.error > 0 || t.readErrors > 0 ? c.red(c.bold("✖")) : c.yellow(c.bold("✖"));
   const unreadText = t.readErrors > 0 ? `, and ${unread}` : "";
-  return `${mark} ${c.bold(`${plural(total, "problem")}${suffix} (${countsText(t.counts)})`)}${sup}${fix}${unreadText}`;
+  return `${mark} ${c.bold(`${plural(total, "problem")}${suffix} (${countsText(t.counts)})`)}${sup}${fix}${unreadText}${hidden}`;
 }
 
 function readErrorLines(errors: readonly ReadProblem[], c: Colors): string[] {
@@ -193,7 +198,7 @@ function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: 
   }
   const unread = (run.readErrors ?? []).filter((e) => e.moduleDir === mod.dir);
   if (unread.length > 0) out.push(...readErrorLines(unread, c), "");
-  out.push(totalsLine(tallyOf([mod], unread), c));
+  out.push(totalsLine(tallyOf([mod], unread), c, "", quietFailureText(run, [mod])));
   out.push(c.dim(roleLine(mod)));
   out.push(c.dim(fileSetLine(mod)));
   return out;
@@ -213,11 +218,10 @@ export function formatText(run: RunReport, opts: FormatOptions): string {
   const allErrors = run.readErrors ?? [];
   if (many || (orphans.length > 0 && (run.modules.length > 0 || allErrors.length > 0))) {
     if (run.modules.length === 0) out += `\n\n${c.red(c.bold("✖"))} ${c.bold(`nothing linted: ${unreadWords(allErrors)}`)}`;
-    else out += `\n\n${totalsLine(tallyOf(run.modules, allErrors), c, many ? ` in ${plural(run.modules.length, "module")}` : "")}`;
+    else out += `\n\n${totalsLine(tallyOf(run.modules, allErrors), c, many ? ` in ${plural(run.modules.length, "module")}` : "", quietFailureText(run, run.modules))}`;
   }
   if (run.warningLimit) {
-    const w = run.warningLimit;
-    out += `${out === "" ? "" : "\n"}${c.red(c.bold("✖"))} ${plural(w.warnings, "warning")}, more than ${w.setting} ${w.max}`;
+    out += `${out === "" ? "" : "\n"}${c.red(c.bold("✖"))} ${warningLimitText(run.warningLimit)}`;
   }
   return out === "" ? "" : out + "\n";
 }

@@ -3,7 +3,7 @@
  * sanitising. Nothing here knows a particular output format.
  */
 import * as path from "node:path";
-import type { ModuleReport, RunReport, Summary } from "../lint/result.js";
+import type { ModuleReport, ReadProblem, RunReport, Summary, WarningLimit } from "../lint/result.js";
 import type { Finding, RuleDefinition, Severity } from "../lint/types.js";
 
 export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -20,6 +20,11 @@ export function toSlash(p: string): string {
 export function relativePath(base: string, target: string): string {
   const rel = toSlash(path.relative(base, target));
   return rel === "" ? "." : rel;
+}
+
+/** Where a read problem is shown: its path relative to `base`, or the name it is known by (an image reference). */
+export function problemPath(base: string, e: ReadProblem): string {
+  return e.shownAs ?? relativePath(base, e.path);
 }
 
 /** Absolute path of a finding's file (or the module directory for file ""). */
@@ -84,6 +89,42 @@ export function totalOf(s: Summary): number {
 /** Does a finding of this severity fail the run (severity at or above `failOn`)? */
 export function failsRun(severity: Severity, failOn: Severity): boolean {
   return SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
+}
+
+/** Counts of hidden findings in words: "3 warnings", "1 info", "2 warnings and 1 info". */
+function hiddenCountsText(c: { warning: number; info: number }): string {
+  return [c.warning > 0 ? plural(c.warning, "warning") : "", c.info > 0 ? `${c.info} info` : ""].filter((w) => w !== "").join(" and ");
+}
+
+/**
+ * Why modules fail although `--quiet` shows nothing that would: "3
+ * warnings hidden by --quiet fail the run (--strict)", or "2 warnings
+ * hidden by --quiet count toward --max-warnings 1" (an exceeded warning
+ * limit); null when the hidden findings fail nothing.
+ */
+export function quietFailureText(run: RunReport, mods: readonly ModuleReport[]): string | null {
+  const failing = { warning: 0, info: 0 };
+  let hiddenWarnings = 0;
+  const settings: string[] = [];
+  for (const m of mods) {
+    const q = m.quietHidden;
+    if (!q) continue;
+    failing.warning += q.failing.warning;
+    failing.info += q.failing.info;
+    hiddenWarnings += q.hidden.warning;
+    if (q.failing.warning + q.failing.info > 0 && !settings.includes(q.failSetting)) settings.push(q.failSetting);
+  }
+  const n = failing.warning + failing.info;
+  if (n > 0) return `${hiddenCountsText(failing)} hidden by --quiet ${n === 1 ? "fails" : "fail"} the run (${settings.join(", ")})`;
+  const limit = run.warningLimit;
+  if (limit && hiddenWarnings > 0) return `${plural(hiddenWarnings, "warning")} hidden by --quiet ${hiddenWarnings === 1 ? "counts" : "count"} toward ${limit.setting} ${limit.max}`;
+  return null;
+}
+
+/** "3 warnings, more than --max-warnings 2", with how many of them --quiet hid. */
+export function warningLimitText(w: WarningLimit): string {
+  const hidden = w.hidden !== undefined && w.hidden > 0 ? ` (${w.hidden} hidden by --quiet)` : "";
+  return `${plural(w.warnings, "warning")}${hidden}, more than ${w.setting} ${w.max}`;
 }
 
 /** Splits text into lines on `\r\n`, `\n` or a lone `\r`. */

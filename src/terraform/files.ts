@@ -119,7 +119,7 @@ export interface FileEntry {
 export interface ListResult {
   entries: FileEntry[];
   /** Problems with entries (relative `file` names are filled by the caller). */
-  problems: { name: string; kind: LoadProblem["kind"]; message: string }[];
+  problems: { name: string; kind: LoadProblem["kind"]; message: string; unresolved?: true }[];
   /** Set when the directory itself could not be listed. */
   dirError: string | null;
 }
@@ -156,6 +156,7 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
           name,
           kind: "source-escape",
           message: `module file ${name} is a symbolic link that cannot be resolved (${errorText(err)})`,
+          unresolved: true,
         });
         continue;
       }
@@ -172,6 +173,11 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
     try {
       st = fs.statSync(absPath);
     } catch (err) {
+      if (((err as NodeJS.ErrnoException).code === "EACCES" || (err as NodeJS.ErrnoException).code === "EPERM") && !searchable(dir)) {
+        // Listed (read permission) but not searchable (no x): no file in it
+        // can be opened, and the directory is what to fix, not each file.
+        return { entries: [], problems: [], dirError: UNSEARCHABLE };
+      }
       // A name that is not valid UTF-8 comes back from readdir with U+FFFD
       // in it, and no file has that name: say what is wrong with it.
       const badName = name.includes("\ufffd") && (err as NodeJS.ErrnoException).code === "ENOENT";
@@ -218,6 +224,19 @@ export function listModuleFiles(dir: string, rootReal: string): ListResult {
   }
   result.entries.sort((a, b) => byteOrder(a.name, b.name));
   return result;
+}
+
+/** What a directory that can be listed but not searched gets (the lint's read error names the directory). */
+export const UNSEARCHABLE = "permission denied (the directory can be listed but not searched, so none of its files can be opened; give it the x permission, e.g. chmod a+x)";
+
+/** May this process open the entries of `dir` (search permission)? */
+function searchable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -317,6 +336,9 @@ export function errorText(err: unknown): string {
     if (e.code === "ELOOP") return "too many levels of symbolic links";
     if (e.code === "ENOTDIR") return "not a directory";
     if (e.code === "EISDIR") return "is a directory";
+    if (e.code === "EMFILE" || e.code === "ENFILE") return "too many open files";
+    if (e.code === "EIO") return "input/output error";
+    if (e.code === "ENAMETOOLONG") return "file name too long";
     if (e.code) return e.code;
     if (e.message) return e.message;
   }

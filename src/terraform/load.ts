@@ -240,7 +240,7 @@ function readUnitFiles(
   if (substituted.size > 0) entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const p of listed.problems) {
     if (substituted.has(p.name)) continue;
-    state.problems.push({ kind: p.kind, message: p.message, file: rel(p.name), range: null });
+    state.problems.push({ kind: p.kind, message: p.message, file: rel(p.name), range: null, ...(p.unresolved ? { unresolved: true as const } : {}) });
   }
   const files: SourceFile[] = [];
   for (const e of entries) {

@@ -200,6 +200,8 @@ export interface LoadProblem {
   /** Path relative to the root, `/`-separated ("" for the root directory). */
   file: string;
   range: Range | null;
+  /** A module file that is a symbolic link nothing can be read through (a loop, a missing target). */
+  unresolved?: true;
 }
 
 export interface LoadResult {

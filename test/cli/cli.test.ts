@@ -310,7 +310,7 @@ describe("config through the CLI", () => {
     expect(JSON.parse(printed.stdout)).toEqual({
       path: "vm/main.tf",
       configFile: path.join(root, ".tfcapi-lint.hcl"),
-      role: null,
+      role: { value: null, origin: "default" },
       detection: {
         role: "machine",
         evidence: expect.arrayContaining(['machine input "machine_name" (variables.tf:24)', 'reserved input "captf_tags" (variables.tf:20)']) as unknown,

@@ -210,7 +210,7 @@ describe("--quiet hides, never decides (item 6)", () => {
   it("--strict -q and fail_on = \"warning\" with -q fail on a warning", () => {
     const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
     const strict = runCli(["--strict", "-q", "."], { cwd: dir });
-    expect([strict.code, strict.stdout.split("\n")[0]]).toEqual([1, "✔ no problems"]);
+    expect([strict.code, strict.stdout.split("\n")[0]]).toEqual([1, "✖ no problems shown, but 1 warning hidden by --quiet fails the run (--strict)"]);
     writeFileSync(path.join(dir, ".tfcapi-lint.hcl"), 'fail_on = "warning"\n');
     expect(runCli(["-q", "."], { cwd: dir }).code).toBe(1);
     expect(runCli(["-q", "-f", "json", "."], { cwd: dir }).code).toBe(1);
@@ -220,7 +220,7 @@ describe("--quiet hides, never decides (item 6)", () => {
     const dir = tree(fixtureFiles("machine-clean", "", insensitiveBootstrap));
     const text = runCli(["--max-warnings", "0", "-q", "."], { cwd: dir });
     expect(text.code).toBe(1);
-    expect(text.stdout.split("\n").slice(-2)).toEqual(["✖ 1 warning, more than --max-warnings 0", ""]);
+    expect(text.stdout.split("\n").slice(-2)).toEqual(["✖ 1 warning (1 hidden by --quiet), more than --max-warnings 0", ""]);
     const junit = runCli(["--max-warnings", "0", "-f", "junit", "."], { cwd: dir });
     expect(junit.code).toBe(1);
     expect(junit.stdout).toContain(

@@ -171,7 +171,7 @@ describe.skipIf(skip)("registry source: anonymous registry over HTTP", () => {
     const err = await s.resolve().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ImageReadError);
     expect((err as Error).message).toMatch(
-      new RegExp(`^cannot pull ${reg.host}/team/app:v1: ${reg.host} did not answer over HTTPS \\(.+\\); if it is a plain-HTTP registry, use --insecure$`),
+      new RegExp(`^cannot pull ${reg.host}/team/app:v1: ${reg.host} did not answer over HTTPS \\(its answer is not TLS\\); if it is a plain-HTTP registry, use --insecure$`),
     );
   });
 

@@ -57,7 +57,7 @@ describe.skipIf(skip)("registry source: HTTPS", () => {
     expect(err).toBeInstanceOf(ImageReadError);
     expect((err as Error).message).toMatch(
       new RegExp(
-        `^cannot pull ${reg.host}/team/app:v1: the TLS certificate of ${reg.host} is not trusted \\(UNABLE_TO_VERIFY_LEAF_SIGNATURE\\); ` +
+        `^cannot pull ${reg.host}/team/app:v1: the TLS certificate of ${reg.host} is not trusted \\(it is signed by a CA this machine does not trust\\); ` +
           "add its CA to NODE_EXTRA_CA_CERTS, or use --insecure to skip verification$",
       ),
     );

@@ -120,6 +120,7 @@ describe("listModuleFiles", () => {
         name: "dangling.tf",
         kind: "source-escape",
         message: "module file dangling.tf is a symbolic link that cannot be resolved (no such file or directory)",
+        unresolved: true,
       },
       {
         name: "shared.tf",
