@@ -31,9 +31,21 @@
  * branches' entries, possible); `setproduct` (tuples); `concat`,
  * `flatten`, `values`, `keys`; splats; resources with `count`/`for_each`.
  *
+ * Sites evaluated here carry a `trail` (values.ts): the locals followed, the
+ * `for_each`/`count`/`dynamic` expression and the entry an iteration name
+ * stood for, the arguments of other instances read, in order, in the shape
+ * `ctx.report({ related })` takes.
+ *
  * Everything runs within the budget of the question (values.ts): deep or
  * self-referencing input stops early, dropping alternatives, never adding
- * one. Instances of a resource are computed once per resource.
+ * one; resources whose instances depend on each other in a long chain stop
+ * at a fixed nesting. Instances of a resource are computed once per
+ * resource.
+ *
+ * Another instance's nested blocks are read too (`x[k].block[0].arg`,
+ * `x[k].block[*].arg`, literal or dynamic). Not followed (unknown): module
+ * call outputs, data sources, `for` grouping (`...`), `format` verbs other
+ * than `%s`, `%d`, `%v`, `%%`.
  */
 import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Range, ScopeTraversal, TemplateExpr, TemplatePart, Traverser } from "../hcl/ast.js";
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
@@ -51,7 +63,8 @@ export type IterValue =
   | { kind: "site"; site: Site }
   | { kind: "tuple"; items: IterValue[]; site: Site }
   | { kind: "instance"; resource: Resource; instance: Instance; site: Site }
-  | { kind: "resource"; resource: Resource; site: Site };
+  | { kind: "resource"; resource: Resource; site: Site }
+  | { kind: "blocks"; blocks: BlockSite[]; complete: boolean; site: Site; ref?: ScopeTraversal };
 
 /**
  * What one name is bound to: `each` / a dynamic iterator (`.key`, `.value`),
@@ -258,33 +271,41 @@ export function dynamicBlocks(module: Module, resource: Resource, path: string |
   const insts = instance ? [instance] : all.instances;
   if (!instance && !all.complete) set.complete = false;
   const budget: Budget = { steps: 0 };
-  const walk = (body: Body, names: ReadonlyMap<string, IterBinding>, i: number, certain: boolean, inst: Instance): void => {
-    if (set.blocks.length >= MAX_ENTRIES * 4) {
-      set.complete = false;
-      return;
-    }
-    const type = steps[i]!;
-    const last = i === steps.length - 1;
-    for (const b of blocksOf(body, type)) {
-      if (last) set.blocks.push({ resource, instance: inst, block: b, dynamic: null, certain, iter: { names } });
-      else walk(b.body, names, i + 1, certain, inst);
-    }
-    for (const d of body.blocks) {
-      if (d.type !== "dynamic" || d.labels[0] !== type) continue;
-      const { entries, complete } = dynamicEntries(module, resource, d, names, budget);
-      if (!complete) set.complete = false;
-      const name = iteratorName(d);
-      for (const entry of entries) {
-        const inner = new Map(names);
-        inner.set(name, dynamicBinding(resource, d, entry));
-        for (const c of blocksOf(d.body, "content")) {
-          if (last) set.blocks.push({ resource, instance: inst, block: c, dynamic: d, certain: certain && entry.certain, iter: { names: inner } });
-          else walk(c.body, inner, i + 1, certain && entry.certain, inst);
-        }
+  let level: BlockSite[] = insts.map((inst) => ({ resource, instance: inst, block: resource.block, dynamic: null, certain: inst.certain, iter: { names: namesOf(inst) } }));
+  for (const type of steps) {
+    const next: BlockSite[] = [];
+    for (const parent of level) {
+      const r = blocksIn(module, parent, parent.block === resource.block ? resource.body : parent.block.body, type, budget);
+      if (!r.complete) set.complete = false;
+      next.push(...r.blocks);
+      if (next.length >= MAX_ENTRIES * 4) {
+        set.complete = false;
+        break;
       }
     }
-  };
-  for (const inst of insts) walk(resource.body, namesOf(inst), 0, inst.certain, inst);
+    level = next;
+  }
+  set.blocks = level;
+  return set;
+}
+
+/** The blocks `type` directly in `body` (of `parent`'s instance and bindings): literal ones, and one per entry of each `dynamic "type"`. */
+function blocksIn(module: Module, parent: BlockSite, body: Body, type: string, budget: Budget): BlockSet {
+  const { resource, instance } = parent;
+  const names = parent.iter.names;
+  const set: BlockSet = { complete: true, blocks: [] };
+  for (const b of blocksOf(body, type)) set.blocks.push({ resource, instance, block: b, dynamic: null, certain: parent.certain, iter: { names } });
+  for (const d of body.blocks) {
+    if (d.type !== "dynamic" || d.labels[0] !== type) continue;
+    const { entries, complete } = dynamicEntries(module, resource, d, names, budget);
+    if (!complete) set.complete = false;
+    const name = iteratorName(d);
+    for (const entry of entries) {
+      const inner = new Map(names);
+      inner.set(name, dynamicBinding(resource, d, entry));
+      for (const c of blocksOf(d.body, "content")) set.blocks.push({ resource, instance, block: c, dynamic: d, certain: parent.certain && entry.certain, iter: { names: inner } });
+    }
+  }
   return set;
 }
 
@@ -345,6 +366,7 @@ function valueSite(v: IterValue, at: Site): Site {
     case "resource":
       return { ...at, expr: resourceTraversal(v.resource, at.expr.range) };
     case "tuple":
+    case "blocks":
       return at;
   }
 }
@@ -459,9 +481,13 @@ export function iterationExpand(module: Module, site: Site, opts: ExpandOptions,
       if (b?.value) walkPath(module, b.value, [], 0, site, opts, out, depth + 1, budget);
       return true;
     }
-    case "RelativeTraversal":
-      walkPath(module, { kind: "site", site: { ...site, expr: e.source } }, e.traversal, 0, site, opts, out, depth + 1, budget);
+    case "RelativeTraversal": {
+      // A splat's element (`x[*].a`): its value as bound, not re-read as an expression.
+      const item = unwrap(e.source).kind === "AnonSymbol" ? names.get(SPLAT)?.value : undefined;
+      if (item) walkPath(module, item, e.traversal, 0, site, opts, out, depth + 1, budget);
+      else walkPath(module, { kind: "site", site: { ...site, expr: e.source } }, e.traversal, 0, site, opts, out, depth + 1, budget);
       return true;
+    }
     case "Index":
       walkPath(module, { kind: "site", site: { ...site, expr: e.collection } }, [{ kind: "KeyExpr", key: { ...site, expr: e.key } }], 0, site, opts, out, depth + 1, budget);
       return true;
@@ -591,6 +617,9 @@ function walkPath(module: Module, val: IterValue, steps: readonly Step[], i: num
     case "resource":
       resourceStep(module, val.resource, steps, i, here, opts, out, depth, budget);
       return;
+    case "blocks":
+      blocksStep(module, val, steps, i, here, opts, out, depth, budget);
+      return;
     case "instance":
       instanceStep(module, val.resource, val.instance, steps, i, here, opts, out, depth, budget);
       return;
@@ -611,9 +640,86 @@ function emitValue(module: Module, val: IterValue, here: Site, opts: ExpandOptio
     case "resource":
       out.push({ ...here, expr: resourceTraversal(val.resource, here.expr.range) });
       return;
+    case "blocks":
+      out.push(val.ref ? { ...here, expr: val.ref } : here);
+      return;
     case "tuple":
       out.push(here);
       return;
+  }
+}
+
+/**
+ * `aws_x.y[k].block` (or `aws_x.y.block` for a single resource) naming a
+ * nested block type: its blocks as a list (`[*]`, `one(...)`), null when
+ * the traversal is not that.
+ */
+function blockListEntries(module: Module, r: Resource, e: ScopeTraversal, at: Site): Entries | null {
+  const rest = e.traversal.slice(2);
+  const all = instancesOf(module, r);
+  let insts: Instance[];
+  let name: Traverser | undefined;
+  if (all.mode === "single") {
+    if (rest.length !== 1) return null;
+    insts = all.instances;
+    name = rest[0];
+  } else {
+    if (rest.length !== 2 || rest[0]!.kind !== "TraverseIndex") return null;
+    const key = rest[0]!.key;
+    insts = all.instances.filter((i) => i.key === null || String(i.key) === String(key));
+    name = rest[1];
+  }
+  if (name?.kind !== "TraverseAttr" || !hasBlock(r.body, name.name) || r.body.attributes.some((a) => a.name === name.name)) return null;
+  const out: Entries = { entries: [], complete: insts.length === 1 };
+  for (const inst of insts) {
+    const set = dynamicBlocks(module, r, name.name, inst);
+    if (!set.complete) out.complete = false;
+    const literal = set.complete && set.blocks.every((b) => b.dynamic === null);
+    set.blocks.forEach((b, idx) => {
+      const keyConst = literal ? idx : null;
+      out.entries.push({
+        key: keyConst === null ? null : siteValue(literalSite(idx, at)),
+        keyConst,
+        value: { kind: "blocks", blocks: [b], complete: true, site: at },
+        certain: b.certain && insts.length === 1,
+      });
+    });
+  }
+  return out;
+}
+
+function hasBlock(body: Body, type: string): boolean {
+  return blocksOf(body, type).length > 0 || body.blocks.some((b) => b.type === "dynamic" && b.labels[0] === type);
+}
+
+/**
+ * Steps into nested blocks: `[n]` picks the n-th when every block is
+ * literal (else any of them, possible); an argument name reads it in each
+ * block; a nested block type goes one level down.
+ */
+function blocksStep(module: Module, val: Extract<IterValue, { kind: "blocks" }>, steps: readonly Step[], i: number, here: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): void {
+  const step = steps[i]!;
+  if (step.kind !== "TraverseAttr") {
+    const k = stepKey(module, step, depth + 1, budget);
+    const literal = val.complete && val.blocks.every((b) => b.dynamic === null);
+    let chosen = val.blocks;
+    if (k.known && literal) {
+      const b = typeof k.key === "number" || /^\d+$/.test(k.key) ? val.blocks[Number(k.key)] : undefined;
+      chosen = b ? [b] : [];
+      if (!b) budget.missing = true;
+    } else if (!val.complete) out.push(here);
+    walkPath(module, { ...val, blocks: chosen }, steps, i + 1, here, opts, out, depth + 1, budget);
+    return;
+  }
+  for (const b of val.blocks) {
+    const attr = b.block.body.attributes.find((a) => a.name === step.name);
+    if (attr) {
+      const s: Site = { expr: attr.expr, file: fileOf(b.resource, attr.expr), via: here.via, iter: b.iter, trail: here.trail ?? [] };
+      walkPath(module, { kind: "site", site: s }, steps, i + 1, here, opts, out, depth + 1, budget);
+    } else if (hasBlock(b.block.body, step.name)) {
+      const inner = blocksIn(module, b, b.block.body, step.name, budget);
+      walkPath(module, { kind: "blocks", blocks: inner.blocks, complete: inner.complete, site: here }, steps, i + 1, here, opts, out, depth + 1, budget);
+    } else out.push(here);
   }
 }
 
@@ -743,6 +849,13 @@ function instanceStep(module: Module, r: Resource, inst: Instance, steps: readon
     return;
   }
   const attr = META_ARGUMENTS.has(step.name) ? undefined : r.body.attributes.find((a) => a.name === step.name);
+  if (!attr && !META_ARGUMENTS.has(step.name) && hasBlock(r.body, step.name)) {
+    // A nested block (`aws_lb_target_group.tg[k].health_check[0].port`).
+    const set = dynamicBlocks(module, r, step.name, inst);
+    const ref = instanceTraversal(r, inst, here, [{ kind: "TraverseAttr", name: step.name, range: here.expr.range }]);
+    walkPath(module, { kind: "blocks", blocks: set.blocks, complete: set.complete, site: here, ...(ref ? { ref } : {}) }, steps, i + 1, here, opts, out, depth + 1, budget);
+    return;
+  }
   if (attr) {
     const s = instanceSite(module, r, inst, attr.expr);
     const key = inst.binding === null || inst.key === null ? "" : `[${JSON.stringify(inst.key)}]`;
@@ -834,7 +947,7 @@ function entriesOfLeaf(module: Module, alt: Site, mode: Mode, depth: number, bud
       const r = resourceOf(module, e);
       if (!r) return null;
       if (e.traversal.length === 2) return resourceEntries(module, r, alt);
-      return null;
+      return blockListEntries(module, r, e, alt);
     }
     case "FunctionCall":
       return callEntries(module, alt, e, mode, depth, budget);
@@ -866,7 +979,7 @@ function splatSource(module: Module, site: Site, depth: number, budget: Budget):
     const r = e.kind === "ScopeTraversal" ? resourceOf(module, e) : null;
     let part: Entries | null;
     if (e.kind === "ObjectCons") part = { entries: [{ key: null, keyConst: 0, value: siteValue(alt), certain: true }], complete: true };
-    else if (r && instancesOf(module, r).mode === "single") {
+    else if (r && e.kind === "ScopeTraversal" && e.traversal.length === 2 && instancesOf(module, r).mode === "single") {
       part = { entries: [{ key: null, keyConst: 0, value: { kind: "instance", resource: r, instance: instancesOf(module, r).instances[0]!, site: alt }, certain: true }], complete: true };
     } else if (r && e.kind === "ScopeTraversal" && e.traversal.length === 3 && e.traversal[2]!.kind === "TraverseIndex") {
       // `aws_x.y[k][*]`: the one instance.
@@ -1486,11 +1599,20 @@ function iterationCall(module: Module, site: Site, e: FunctionCall, opts: Expand
     case "one":
     case "element": {
       if ((e.name === "one" && e.args.length !== 1) || (e.name === "element" && e.args.length !== 2)) return false;
+      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
       if (e.name === "element") {
-        walkPath(module, siteValue({ ...site, expr: e.args[0]! }), [{ kind: "KeyExpr", key: { ...site, expr: e.args[1]! } }], 0, site, opts, out, depth + 1, budget);
+        // element() wraps around: index modulo the length, when both are known.
+        const idx = foldConst(module, { ...site, expr: e.args[1]! }, depth + 1, budget);
+        const exact = r.complete && r.entries.length > 0 && r.entries.every((x) => x.certain);
+        const n = idx.known && typeof idx.value === "number" && Number.isInteger(idx.value) && idx.value >= 0 && exact ? idx.value % r.entries.length : null;
+        const chosen = n === null ? r.entries : [r.entries[n]!];
+        for (const x of chosen) {
+          if (x.value) walkPath(module, x.value, [], 0, site, opts, out, depth + 1, budget);
+          else out.push(site);
+        }
+        if (!r.complete) out.push(site);
         return true;
       }
-      const r = entriesOf(module, { ...site, expr: e.args[0]! }, "list", depth + 1, budget);
       if (r.entries.length === 0) {
         if (!r.complete) out.push(site);
         return true;

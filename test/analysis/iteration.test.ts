@@ -368,6 +368,10 @@ resource "x_cond_count" "c" {
   count = var.rke2 ? 2 : 1
   port  = [6443, 9345][count.index]
 }
+resource "x_element" "e" {
+  count = 3
+  port  = element([6443, 9345], count.index)
+}
 resource "x_zero" "z" {
   count = 0
   port  = 1
@@ -405,6 +409,11 @@ resource "x_reads" "r" {
   it("a conditional of constants: up to the largest, those above the smallest possible", () => {
     expect(keys("x_cond_count.c")).toEqual({ mode: "count", complete: true, keys: [[0, true], [1, false]] });
     expect(known(m, arg(m, "x_cond_count.c", ["port"]))).toEqual([6443, 9345]);
+  });
+
+  it("element() wraps around the list", () => {
+    const r = res(m, "x_element.e");
+    expect([0, 1, 2].map((i) => instanceArgument(m, r, i, "port").flatMap((s) => known(m, s)))).toEqual([[6443], [9345], [6443]]);
   });
 
   it("count = 0: no instance, no value", () => {
@@ -807,5 +816,89 @@ describe("JSON syntax", () => {
     expect(instancesOf(m, r).instances.map((i) => i.key)).toEqual(["api", "sup"]);
     expect(instanceArgument(m, r, "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
     expect(instanceArgument(m, r, "sup", ["ingress", "from_port"]).map((s) => known(m, s))).toEqual([[9345], [10250]]);
+  });
+});
+
+describe("nested blocks of another resource", () => {
+  const m = mod(`
+locals {
+  ports = { api = 6443, sup = 9345 }
+}
+resource "aws_lb_target_group" "tg" {
+  for_each = local.ports
+  port     = each.value
+  health_check {
+    port     = each.key == "sup" ? 9345 : "traffic-port"
+    protocol = "TCP"
+  }
+}
+resource "x_probe" "p" {
+  for_each = local.ports
+  port     = aws_lb_target_group.tg[each.key].health_check[0].port
+  proto    = one(aws_lb_target_group.tg[each.key].health_check[*].protocol)
+  missing  = aws_lb_target_group.tg[each.key].health_check[3].port
+  ports    = aws_lb_target_group.tg[each.key].health_check[*].port
+}
+resource "aws_lb" "single" {
+  dynamic "subnet_mapping" {
+    for_each = ["a", "b"]
+    content {
+      subnet_id = "subnet-\${subnet_mapping.value}"
+    }
+  }
+}
+resource "x_single" "s" {
+  subnets = aws_lb.single.subnet_mapping[*].subnet_id
+}
+`);
+  it("x.block[0].arg reads the block's argument in the same instance", () => {
+    const r = res(m, "x_probe.p");
+    expect(instanceArgument(m, r, "sup", "port").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, r, "api", "port").flatMap((s) => known(m, s))).toEqual(["traffic-port"]);
+    expect(lits(m, arg(m, "x_probe.p", ["missing"]))).toEqual([]);
+  });
+
+  it("x.block[*].arg and one(...) over another instance's blocks, literal or dynamic", () => {
+    const r = res(m, "x_probe.p");
+    expect(instanceArgument(m, r, "sup", "proto").flatMap((s) => known(m, s))).toEqual(["TCP"]);
+    const [ports] = instanceArgument(m, r, "sup", "ports");
+    expect(listElements(m, ports!).map((e) => known(m, e.site))).toEqual([[9345]]);
+    expect(listElements(m, arg(m, "x_single.s", ["subnets"])).map((e) => known(m, e.site))).toEqual([["subnet-a"], ["subnet-b"]]);
+  });
+});
+
+describe("missing keys and try", () => {
+  const m = mod(`
+locals {
+  listeners = {
+    api = { port = 6443, health_port = 6443 }
+    sup = { port = 9345 }
+  }
+}
+resource "aws_lb_target_group" "tg" {
+  for_each = local.listeners
+  port     = each.value.port
+  check    = try(each.value.health_port, each.value.port)
+  fallback = lookup(each.value, "health_port", 1)
+}
+resource "x_other" "o" {
+  for_each = toset(["api", "gone"])
+  port     = aws_lb_target_group.tg[each.key].port
+}
+`);
+  const tg = res(m, "aws_lb_target_group.tg");
+
+  it("try: the first argument when the entry has it, the fallback when it certainly lacks it", () => {
+    expect(instanceArgument(m, tg, "api", "check").flatMap((s) => known(m, s))).toEqual([6443]);
+    expect(instanceArgument(m, tg, "sup", "check").flatMap((s) => known(m, s))).toEqual([9345]);
+    expect(instanceArgument(m, tg, "api", "fallback").flatMap((s) => known(m, s))).toEqual([6443]);
+    expect(instanceArgument(m, tg, "sup", "fallback").flatMap((s) => known(m, s))).toEqual([1]);
+  });
+
+  it("a key the other resource certainly lacks gives nothing; a key it has, its value", () => {
+    const o = res(m, "x_other.o");
+    expect(instanceByKey(m, tg, "gone")).toBeNull();
+    expect(instanceArgument(m, o, "gone", "port").flatMap((s) => lits(m, s))).toEqual([]);
+    expect(instanceArgument(m, o, "api", "port").flatMap((s) => known(m, s))).toEqual([6443]);
   });
 });
