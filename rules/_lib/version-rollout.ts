@@ -56,7 +56,10 @@ function replacingText(row: RolloutGroupType): string {
 function awsGap(ctx: RuleContext, group: Resource, row: RolloutGroupType): RolloutGap | null {
   const module = ctx.expressions;
   const notReplaced = `neither its ${replacingText(row)} follows the version`;
-  const toVersion = versionHops(ctx, group, ctx.graph.resourceExpressions(group));
+  // The version must reach the group through what it launches (a version in a tag alone is another question).
+  const launched = row.configRefs.flatMap((p) => argumentsAt(group, p)).map((a) => a.expr);
+  const toVersion = versionHops(ctx, group, launched);
+  if (toVersion.length === 0) return null;
   if (!row.rolloutBlock || !hasBlock(group, row.rolloutBlock)) {
     return {
       message: `var.kubernetes_version reaches ${group.address} through its ${argumentsAt(group, ["launch_configuration"]).length > 0 ? "launch configuration" : "launch template"}, but the group has no ${row.rolloutBlock} and is not replaced on a version change (${notReplaced}): an upgrade only changes what new instances get, and the existing ones keep the old version; add an instance_refresh that the version change starts (the template version as its latest_version, or a version tag in triggers) or replace the group when the version changes`,
@@ -110,9 +113,13 @@ function gcpGap(ctx: RuleContext, group: Resource, row: RolloutGroupType): Rollo
   const module = ctx.expressions;
   const type = settingValues(module, group, row.policyType.path);
   if (type.unset || !alwaysIs(type, [row.policyType.opportunistic], null)) return null;
+  // Through its instance template or the configuration of all instances.
+  const launched = [...row.configRefs.flatMap((p) => argumentsAt(group, p)).map((a) => a.expr), ...namedExpressions(group, "all_instances_config")];
+  const toVersion = versionHops(ctx, group, launched);
+  if (toVersion.length === 0) return null;
   return {
-    message: `var.kubernetes_version reaches ${group.address} through its instance template, but its update_policy type is "OPPORTUNISTIC" on every branch and the manager is not replaced on a version change (neither its ${replacingText(row)} follows the version): a new template reaches only new instances, and the existing ones keep the old version; use a PROACTIVE update policy for version changes, or a manager name (or replace_triggered_by) that follows the version`,
-    related: joinHops(settingHops(module, type, [row.policyType.opportunistic], group, row.policyType.path), versionHops(ctx, group, ctx.graph.resourceExpressions(group))),
+    message: `var.kubernetes_version reaches ${group.address} through its instance template or all_instances_config, but its update_policy type is "OPPORTUNISTIC" on every branch and the manager is not replaced on a version change (neither its ${replacingText(row)} follows the version): a new template reaches only new instances, and the existing ones keep the old version; use a PROACTIVE update policy for version changes, or a manager name (or replace_triggered_by) that follows the version`,
+    related: joinHops(settingHops(module, type, [row.policyType.opportunistic], group, row.policyType.path), toVersion),
   };
 }
 
