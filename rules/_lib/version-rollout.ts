@@ -5,7 +5,6 @@
  * instances when it changes. Per cloud, from the rows of
  * contract/rollouts.ts; silent whenever a value is unknown.
  */
-import { blocksOf } from "../../src/terraform/module.js";
 import { constantValue } from "../../src/hcl/walk.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import type { RuleContext } from "../../src/lint/types.js";
@@ -14,6 +13,7 @@ import { chainHops, joinHops, type Hop } from "../../src/analysis/paths.js";
 import {
   alwaysIs,
   argumentsAt,
+  hasNestedBlock,
   launchConfigsReferenced,
   mayBe,
   namedExpressions,
@@ -33,10 +33,6 @@ export interface RolloutGap {
   related: Hop[];
 }
 
-function hasBlock(resource: Resource, type: string): boolean {
-  if (blocksOf(resource.body, type).length > 0) return true;
-  return resource.body.blocks.some((b) => b.type === "dynamic" && b.labels[0] === type);
-}
 
 /** The path from the first of `exprs` that reaches the version to its declaration. */
 function versionHops(ctx: RuleContext, owner: Resource, exprs: readonly Expression[]): Hop[] {
@@ -55,17 +51,21 @@ function replacingText(row: RolloutGroupType): string {
 /** AWS: an ASG without a refresh, or whose refresh no version change starts. */
 function awsGap(ctx: RuleContext, group: Resource, row: RolloutGroupType): RolloutGap | null {
   const module = ctx.expressions;
+  const launchConfigurations = row.launchConfigurationRef ? argumentsAt(group, row.launchConfigurationRef) : [];
   const notReplaced = `neither its ${replacingText(row)} follows the version`;
-  const toVersion = versionHops(ctx, group, ctx.graph.resourceExpressions(group));
-  if (!row.rolloutBlock || !hasBlock(group, row.rolloutBlock)) {
+  // The version must reach the group through what it launches (a version in a tag alone is another question).
+  const launched = row.configRefs.flatMap((p) => argumentsAt(group, p)).map((a) => a.expr);
+  const toVersion = versionHops(ctx, group, launched);
+  if (toVersion.length === 0) return null;
+  if (!row.rolloutBlock || !hasNestedBlock(group, row.rolloutBlock)) {
     return {
-      message: `var.kubernetes_version reaches ${group.address} through its ${argumentsAt(group, ["launch_configuration"]).length > 0 ? "launch configuration" : "launch template"}, but the group has no ${row.rolloutBlock} and is not replaced on a version change (${notReplaced}): an upgrade only changes what new instances get, and the existing ones keep the old version; add an instance_refresh that the version change starts (the template version as its latest_version, or a version tag in triggers) or replace the group when the version changes`,
+      message: `var.kubernetes_version reaches ${group.address} through its ${launchConfigurations.length > 0 ? "launch configuration" : "launch template"}, but the group has no ${row.rolloutBlock} and is not replaced on a version change (${notReplaced}): an upgrade only changes what new instances get, and the existing ones keep the old version; add an instance_refresh that the version change starts (the template version as its latest_version, or a version tag in triggers) or replace the group when the version changes`,
       related: toVersion,
     };
   }
   // A launch configuration is replaced on every change: the refresh follows it.
-  if (argumentsAt(group, ["launch_configuration"]).length > 0) return null;
-  const refs = row.configRefs.filter((p) => p[p.length - 1] !== "launch_configuration").flatMap((p) => argumentsAt(group, p));
+  if (launchConfigurations.length > 0) return null;
+  const refs = row.configRefs.filter((p) => p.join(".") !== row.launchConfigurationRef?.join(".")).flatMap((p) => argumentsAt(group, p));
   if (refs.length === 0) return null;
   const templates = refs.flatMap((a) => launchConfigsReferenced(ctx.graph, a.expr));
   // A template the module does not create (or not one we know) may be replaced: silent.
@@ -110,9 +110,13 @@ function gcpGap(ctx: RuleContext, group: Resource, row: RolloutGroupType): Rollo
   const module = ctx.expressions;
   const type = settingValues(module, group, row.policyType.path);
   if (type.unset || !alwaysIs(type, [row.policyType.opportunistic], null)) return null;
+  // Through its instance template or the configuration of all instances.
+  const launched = [...row.configRefs.flatMap((p) => argumentsAt(group, p)).map((a) => a.expr), ...namedExpressions(group, "all_instances_config")];
+  const toVersion = versionHops(ctx, group, launched);
+  if (toVersion.length === 0) return null;
   return {
-    message: `var.kubernetes_version reaches ${group.address} through its instance template, but its update_policy type is "OPPORTUNISTIC" on every branch and the manager is not replaced on a version change (neither its ${replacingText(row)} follows the version): a new template reaches only new instances, and the existing ones keep the old version; use a PROACTIVE update policy for version changes, or a manager name (or replace_triggered_by) that follows the version`,
-    related: joinHops(settingHops(module, type, [row.policyType.opportunistic], group, row.policyType.path), versionHops(ctx, group, ctx.graph.resourceExpressions(group))),
+    message: `var.kubernetes_version reaches ${group.address} through its instance template or all_instances_config, but its update_policy type is "OPPORTUNISTIC" on every branch and the manager is not replaced on a version change (neither its ${replacingText(row)} follows the version): a new template reaches only new instances, and the existing ones keep the old version; use a PROACTIVE update policy for version changes, or a manager name (or replace_triggered_by) that follows the version`,
+    related: joinHops(settingHops(module, type, [row.policyType.opportunistic], group, row.policyType.path), toVersion),
   };
 }
 

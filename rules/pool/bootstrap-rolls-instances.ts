@@ -1,11 +1,12 @@
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
-import { blocksOf, fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module.js";
 import type { Resource } from "../../src/terraform/model.js";
 import { carries, carrierText, type Carried } from "../../src/analysis/carriers.js";
 import { joinHops, type Hop } from "../../src/analysis/paths.js";
 import {
   argumentsAt,
+  hasNestedBlock,
   launchConfigsReferenced,
   mayBe,
   providerConfigFor,
@@ -23,7 +24,7 @@ import {
 } from "../../src/contract/rollouts.js";
 
 const BOOTSTRAP = "bootstrap_data";
-/** The Azure half is a warning: whether the provider really reimages depends on switches it reads at apply time. */
+/** The Azure half is a warning (the spec's severity): the reimage depends on provider switches, not on the scale set alone. */
 const AZURE_SEVERITY = "warning" as const;
 
 /** The first argument at one of `paths` of `resource` that carries the bootstrap data, with its hop. */
@@ -39,14 +40,9 @@ function bootstrapIn(ctx: RuleContext, resource: Resource, paths: readonly ArgPa
   return null;
 }
 
-/** Whether the resource has the nested block `type` (literal, JSON object or `dynamic`). */
-function hasBlock(resource: Resource, type: string): boolean {
-  if (blocksOf(resource.body, type).length > 0) return true;
-  return resource.body.blocks.some((b) => b.type === "dynamic" && b.labels[0] === type);
-}
 
 function checkInstanceRefresh(ctx: RuleContext, group: Resource, row: RolloutGroupType): void {
-  if (!row.rolloutBlock || !hasBlock(group, row.rolloutBlock)) return;
+  if (!row.rolloutBlock || !hasNestedBlock(group, row.rolloutBlock)) return;
   const module = ctx.expressions;
   // A launch template version that names each new version of a template holding the bootstrap data.
   for (const path of row.versionRefs ?? []) {
@@ -67,9 +63,9 @@ function checkInstanceRefresh(ctx: RuleContext, group: Resource, row: RolloutGro
     }
   }
   // A launch configuration holding the bootstrap data: replaced (new name) on every change.
-  for (const a of argumentsAt(group, ["launch_configuration"])) {
+  for (const a of row.launchConfigurationRef ? argumentsAt(group, row.launchConfigurationRef) : []) {
     for (const reached of launchConfigsReferenced(ctx.graph, a.expr)) {
-      if (!reached.config.immutable || reached.resource.type !== "aws_launch_configuration") continue;
+      if (!reached.config.immutable) continue;
       const found = bootstrapIn(ctx, reached.resource, reached.config.userData);
       if (!found) continue;
       ctx.report({

@@ -6,7 +6,7 @@
  * group is replaced when a value changes.
  */
 import type { Expression } from "../hcl/ast.js";
-import { findArguments } from "../terraform/module.js";
+import { blocksOf, findArguments } from "../terraform/module.js";
 import type { DependencyGraph, Reference } from "../terraform/graph-api.js";
 import type { Module, ProviderConfig, Resource, SourceFile } from "../terraform/model.js";
 import { fileOf } from "../terraform/module.js";
@@ -192,6 +192,12 @@ export function replacedOn(graph: DependencyGraph, group: Resource, replacing: r
   if (group.forEach) exprs.push(group.forEach.expr);
   if (group.count) exprs.push(group.count.expr);
   return exprs.some((e) => graph.reaches(e, target, { throughResources: true }) !== null);
+}
+
+/** Whether the resource has the nested block `type` (literal, object value in JSON, or `dynamic`). */
+export function hasNestedBlock(resource: Resource, type: string): boolean {
+  if (blocksOf(resource.body, type).length > 0) return true;
+  return resource.body.blocks.some((b) => b.type === "dynamic" && b.labels[0] === type);
 }
 
 /** The expressions of the group's argument or nested blocks named `name` (dynamic blocks and their `for_each` included). */

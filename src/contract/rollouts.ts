@@ -118,6 +118,8 @@ export interface RolloutGroupType {
   replacing: readonly string[];
   /** The group's own user data (Azure scale sets, GCP `all_instances_config`). */
   userData?: readonly ArgPath[];
+  /** The argument naming an immutable launch configuration (AWS `launch_configuration`): a new one on every change. */
+  launchConfigurationRef?: ArgPath;
   /** The nested block whose presence turns the rollout on (AWS `instance_refresh`). */
   rolloutBlock?: string;
   /** The argument listing further group arguments whose change starts a rollout (AWS `instance_refresh.triggers`). */
@@ -162,6 +164,7 @@ export const ROLLOUT_GROUP_TYPES: readonly RolloutGroupType[] = [
       ...AWS_TEMPLATE_SPECS.flatMap((p) => [[...p, "id"], [...p, "name"], [...p, "launch_template_id"], [...p, "launch_template_name"]]),
       ["launch_configuration"],
     ],
+    launchConfigurationRef: ["launch_configuration"],
     versionRefs: AWS_TEMPLATE_SPECS.map((p) => [...p, "version"]),
     // "$Latest" and "$Default" name whatever the template holds: the
     // reference itself does not change when the template does.

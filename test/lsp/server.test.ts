@@ -100,7 +100,7 @@ describe("tfcapi-lint lsp over stdio", () => {
 
   it("publishes the findings of every file of the module when one is opened, as the CLI reports them", async () => {
     const expected = cliFindings(mod);
-    expect(expected.length).toBe(18);
+    expect(expected.length).toBe(19);
     await openDoc("outputs.tf");
     const files = ["main.tf", "outputs.tf", "variables.tf", "versions.tf"];
     await c.until("diagnostics for all four files", () => files.every((n) => c.diagnostics.has(uri(f(n)))));
