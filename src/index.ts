@@ -24,6 +24,9 @@ export {
 } from "./contract/scaling-groups.js";
 export { USER_DATA_ARGUMENTS, userDataArguments, MIN_MAX_ATTRIBUTES, minMaxAttributes } from "./contract/providers.js";
 export type { PathStep, ScalingGroupType } from "./contract/scaling-groups.js";
+// The cloud knowledge base (load balancers, memberships, instances, security groups) and rollout settings.
+export * from "./contract/cloud/index.js";
+export * from "./contract/rollouts.js";
 export type { UserDataArgument, UserDataEncoding, MinMaxAttributes } from "./contract/providers.js";
 // Type constraints: read them, compare them.
 export { parseTypeExpr, parseTypeText, typeAccepts, typeToString } from "./terraform/types.js";
@@ -39,7 +42,7 @@ export type { ConstValue, ConstResult } from "./hcl/walk.js";
 // Terraform meaning: values, guards, functions, references, flows, attributes.
 export * from "./analysis/index.js";
 export { buildGraph } from "./terraform/graph.js";
-export { fileOf } from "./terraform/module.js";
+export { fileOf, blocksOf, findArguments } from "./terraform/module.js";
 // Fix builders (fmt-aligned edits that name the node they belong to).
 export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitOneLineBlockFix, newlineOf, lineIndentAt } from "./lint/fixes.js";
 export type * from "./lint/types.js";

@@ -35,3 +35,6 @@ export * from "./usage.js";
 export * from "./values.js";
 export * from "./paths.js";
 export * from "./api-lb.js";
+export * from "./carriers.js";
+export * from "./memberships.js";
+export * from "./rollouts.js";

@@ -14,8 +14,8 @@
  * `features` block; oracle/oci `oci_core_instance_pool`).
  */
 
-/** An argument path inside a resource body: nested block types, then the argument name. */
-export type ArgPath = readonly string[];
+import type { ArgPath } from "./cloud/common.js";
+export type { ArgPath } from "./cloud/common.js";
 
 /** A resource type that holds the instances' launch configuration for a group. */
 export interface LaunchConfigType {

@@ -13,8 +13,8 @@
  * Attribute names follow the providers' documented resource schemas.
  */
 
-/** The clouds the control-plane rules know. */
-export type Cloud = "aws" | "azure" | "gcp" | "openstack" | "oci";
+import type { Cloud } from "./common.js";
+export type { Cloud } from "./common.js";
 
 /** What one part of a providerID stands for. */
 export type ProviderIdPart = "instance" | "zone" | "project" | "region" | "subscription" | "resourceGroup" | "scaleSet";

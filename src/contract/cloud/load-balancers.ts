@@ -13,10 +13,8 @@
  * values (`["default_action", "target_group_arn"]`).
  */
 
-export type Cloud = "aws" | "azure" | "gcp" | "openstack" | "oci";
-
-/** An argument inside a resource body, through nested blocks: `["default_action", "target_group_arn"]`. */
-export type ArgPath = readonly string[];
+import type { ArgPath, Cloud } from "./common.js";
+export type { ArgPath, Cloud } from "./common.js";
 
 /** A protocol as the rules think of it: what a probe or frontend speaks on the wire. */
 export type WireProtocol = "tcp" | "tls" | "http" | "https" | "http2" | "udp" | "any" | "grpc";

@@ -19,7 +19,7 @@
  * membership resource is a new row, not a rule change. Names follow the
  * providers' documented resource schemas.
  */
-import type { Cloud } from "./instances.js";
+import type { Cloud } from "./common.js";
 
 export type MembershipKind = "member" | "group-wide" | "group-lists-members" | "scaling-group-names-groups";
 
