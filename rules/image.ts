@@ -11,7 +11,7 @@ import type { Role } from "../src/contract/roles-api.js";
 const noCheck = (): void => {};
 
 function imageRule(id: string, severity: Severity, summary: string, roles: readonly Role[] = ROLES): RuleDefinition {
-  return defineRule({ id, severity, roles, summary, scope: "root", fixable: false, tags: ["image"], check: noCheck });
+  return defineRule({ id, severity, roles, summary, scope: "root", fixable: false, tags: ["image"], provenance: "image", check: noCheck });
 }
 
 export const IMAGE_RULES: readonly RuleDefinition[] = [

@@ -197,6 +197,7 @@ function message(r: Resource, arg: UserDataArgument, source: string, leaf: Encod
 
 export default defineRule({
   id: "bootstrap/encoding",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["machine", "machinepool"],
   summary: "bootstrap_data (base64) reaches user-data arguments in the encoding they expect",

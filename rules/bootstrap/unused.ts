@@ -1,8 +1,9 @@
 import { defineRule } from "../../src/lint/types.js";
-import { reportUnreferencedVariable } from "../_lib/unreferenced-inputs.js";
+import { reportUnreferencedVariable } from "../shared/unreferenced-inputs.js";
 
 export default defineRule({
   id: "bootstrap/unused",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["machine", "machinepool"],
   summary: "bootstrap_data is passed to the instances (it is declared and referenced)",

@@ -9,6 +9,7 @@ function protectedFromDestroy(r: Resource): boolean {
 
 export default defineRule({
   id: "cluster/endpoint-prevent-destroy",
+  provenance: "contract-depth",
   severity: "info",
   roles: ["cluster"],
   summary: "The resource behind control_plane_endpoint is protected with lifecycle { prevent_destroy = true }",

@@ -1,10 +1,11 @@
 import { defineRule } from "../../src/lint/types.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 import { apiLoadBalancer } from "../../src/analysis/api-lb.js";
-import { joinTargets, membershipsInto } from "../_lib/backend-groups.js";
+import { joinTargets, membershipsInto } from "../shared/backend-groups.js";
 
 export default defineRule({
   id: "cluster/exports-lb-backend",
+  provenance: "control-plane",
   severity: "warning",
   roles: ["cluster"],
   summary: "An API load-balancer backend group is neither published in exports nor filled in the module: control-plane machines cannot register",

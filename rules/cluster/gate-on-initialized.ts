@@ -100,6 +100,7 @@ function gateTargets(load: LoadResult, unit: ModuleUnit, graphOf: (m: Module) =>
 
 export default defineRule({
   id: "cluster/gate-on-initialized",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["cluster"],
   summary: "Workload-cluster resources (kubernetes, helm, kubectl, kustomization) wait for control_plane_initialized",

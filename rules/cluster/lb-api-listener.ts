@@ -12,6 +12,7 @@ const TLS_ADVICE = "the API server must terminate TLS itself (its clients authen
 
 export default defineRule({
   id: "cluster/lb-api-listener",
+  provenance: "control-plane",
   severity: "error",
   roles: ["cluster"],
   summary: "The API load balancer listens on the endpoint's port and forwards it as TCP (no TLS or HTTP termination)",

@@ -26,6 +26,7 @@ function privateLb(module: Module, lb: LbNode): Hop | null {
 
 export default defineRule({
   id: "cluster/lb-hairpin",
+  provenance: "control-plane",
   severity: "error",
   roles: ["cluster"],
   summary: "A control-plane node can reach the API load balancer it is a backend of (no client address kept on an internal passthrough LB)",

@@ -91,6 +91,7 @@ function effectivePorts(module: Module, path: ApiPath, probe: ProbeNode, proto: 
 
 export default defineRule({
   id: "cluster/lb-health-check",
+  provenance: "control-plane",
   severity: "error",
   roles: ["cluster"],
   summary: "The API load balancer's probes can go green: TCP or HTTPS on a health path, never plain HTTP, 403 accepted on 9345, the backend port",

@@ -2,10 +2,11 @@ import { defineRule } from "../../src/lint/types.js";
 import { findArguments, fileOf } from "../../src/terraform/module.js";
 import { apiLoadBalancer } from "../../src/analysis/api-lb.js";
 import { chainHops, iterationHop, joinHops } from "../../src/analysis/paths.js";
-import { argumentDependencies, joinTargets, membershipsInto } from "../_lib/backend-groups.js";
+import { argumentDependencies, joinTargets, membershipsInto } from "../shared/backend-groups.js";
 
 export default defineRule({
   id: "cluster/lb-registration-in-cluster",
+  provenance: "control-plane",
   severity: "warning",
   roles: ["cluster"],
   summary: "The cluster module registers instances found by a data source in an API backend group",

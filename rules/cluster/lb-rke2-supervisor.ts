@@ -6,6 +6,7 @@ const SUPERVISOR = 9345;
 
 export default defineRule({
   id: "cluster/lb-rke2-supervisor",
+  provenance: "control-plane",
   severity: "error",
   roles: ["cluster"],
   summary: "An RKE2-aware module's API load balancer forwards port 9345 on the endpoint's address to port 9345 of the nodes",

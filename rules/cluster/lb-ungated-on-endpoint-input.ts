@@ -8,6 +8,7 @@ const INPUT = "var.control_plane_endpoint";
 
 export default defineRule({
   id: "cluster/lb-ungated-on-endpoint-input",
+  provenance: "control-plane",
   severity: "info",
   roles: ["cluster"],
   summary: "The API load balancer is created even when var.control_plane_endpoint is set",

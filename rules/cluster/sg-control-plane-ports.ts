@@ -193,6 +193,7 @@ const PORT_USES: Record<number, { label: string; why: string }> = {
 
 export default defineRule({
   id: "cluster/sg-control-plane-ports",
+  provenance: "control-plane",
   severity: "warning",
   roles: ["cluster"],
   summary: "The exported security groups (AWS, OpenStack, OCI), with every rule known, open no path for a control-plane port",

@@ -161,6 +161,7 @@ function distinctHits(raw: Hit[]): { fn: string; suffix: string[] }[] {
 
 export default defineRule({
   id: "drift/non-idempotent",
+  provenance: "reference",
   severity: "warning",
   roles: ROLES,
   summary: "Resource arguments do not call timestamp(), uuid(), bcrypt() or plantimestamp() outside ignore_changes",

@@ -4,6 +4,7 @@ import { fileOf } from "../../src/terraform/module.js";
 
 export default defineRule({
   id: "input/default",
+  provenance: "reference",
   severity: "warning",
   roles: ROLES,
   summary: "Non-nullable contract inputs are declared without a default",

@@ -6,6 +6,7 @@ const OWN_RULE = new Set(["captf_tags"]);
 
 export default defineRule({
   id: "input/required",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "Every contract input of the role is declared as a variable",

@@ -4,6 +4,7 @@ import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/reserved-name",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "No user variable is named like a module meta-argument (source, count, for_each, ...)",

@@ -4,6 +4,7 @@ import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/reserved",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "No variable uses the reserved captf_ prefix unless it is a contract input of the role",

@@ -7,6 +7,7 @@ import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/sensitive",
+  provenance: "reference",
   severity: "warning",
   roles: ["machine", "machinepool"],
   summary: "bootstrap_data is declared with sensitive = true",

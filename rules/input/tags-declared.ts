@@ -3,6 +3,7 @@ import { ROLES } from "../../src/contract/roles-api.js";
 
 export default defineRule({
   id: "input/tags-declared",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "The module declares the captf_tags input",

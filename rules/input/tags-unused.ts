@@ -5,6 +5,7 @@ import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/tags-unused",
+  provenance: "reference",
   severity: "warning",
   roles: ROLES,
   summary: "captf_tags is applied to the module's resources, not just declared",

@@ -20,6 +20,7 @@ function contractType(text: string): TypeNode | null {
 
 export default defineRule({
   id: "input/type",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "Contract inputs are declared with a type that accepts the contract's type",

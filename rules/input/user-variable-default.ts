@@ -4,6 +4,7 @@ import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "input/user-variable-default",
+  provenance: "reference",
   severity: "warning",
   roles: ROLES,
   summary: "Every user variable (not a contract input, not captf_*) has a default",

@@ -6,6 +6,7 @@ import { mayBeTrue } from "../../src/analysis/api-lb.js";
 
 export default defineRule({
   id: "machine/destroy-blocked",
+  provenance: "control-plane",
   severity: "error",
   roles: ["machine", "machinepool"],
   summary: "A resource has lifecycle { prevent_destroy = true }: every Machine deletion, rollout and remediation fails",

@@ -261,6 +261,7 @@ function checkScripts(ctx: RuleContext, provs: readonly Provisioner[]): void {
 
 export default defineRule({
   id: "machine/lb-registration-missing",
+  provenance: "control-plane",
   severity: "warning",
   roles: ["machine"],
   summary: "A machine handed a backend group id by the cluster module registers in it (and a scripted registration also deregisters on destroy)",

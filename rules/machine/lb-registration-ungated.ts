@@ -86,6 +86,7 @@ function moduleConditions(module: Module): Expression[] {
 
 export default defineRule({
   id: "machine/lb-registration-ungated",
+  provenance: "control-plane",
   severity: "warning",
   roles: ["machine"],
   summary: "A load-balancer backend membership exists only for control-plane machines (its count/for_each depends on var.control_plane)",

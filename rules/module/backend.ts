@@ -5,6 +5,7 @@ import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "module/backend",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "No terraform block declares a backend (the generated root owns state)",

@@ -5,6 +5,7 @@ import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "module/cloud",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "No terraform block declares a cloud block (the generated root owns state)",

@@ -38,6 +38,7 @@ interface Hit {
 
 export default defineRule({
   id: "module/provider-config",
+  provenance: "reference",
   severity: "warning",
   roles: ROLES,
   summary: "Provider blocks do not hard-code credentials (they come from the identity)",

@@ -18,6 +18,7 @@ export function belongsTo(problem: LoadProblem, unit: ModuleUnit): boolean {
 
 export default defineRule({
   id: "module/source-escape",
+  provenance: "reference",
   severity: "error",
   roles: ROLES,
   summary: "Local module sources and module files stay inside the module directory",

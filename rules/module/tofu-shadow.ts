@@ -111,6 +111,7 @@ function counterpart(unit: ModuleUnit, file: SourceFile): SourceFile | undefined
 
 export default defineRule({
   id: "module/tofu-shadow",
+  provenance: "reference",
   severity: "warning",
   roles: ROLES,
   summary: "Terraform and OpenTofu read the same declarations when .tofu files shadow .tf files",

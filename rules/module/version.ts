@@ -3,6 +3,7 @@ import { ROLES } from "../../src/contract/roles-api.js";
 
 export default defineRule({
   id: "module/version",
+  provenance: "reference",
   severity: "info",
   roles: ROLES,
   summary: "The module states the Terraform/OpenTofu versions it supports (required_version)",

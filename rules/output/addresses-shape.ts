@@ -1,8 +1,9 @@
 import { defineRule } from "../../src/lint/types.js";
-import { ShapeReporter, checkAddressList, outputValueSite } from "../_lib/output-shapes.js";
+import { ShapeReporter, checkAddressList, outputValueSite } from "../shared/output-shapes.js";
 
 export default defineRule({
   id: "output/addresses-shape",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["machine"],
   summary: "addresses entries have a type from the Kubernetes address types and an address",

@@ -16,6 +16,7 @@ function localHops(module: Module, via: readonly Local[]): Hop[] {
 
 export default defineRule({
   id: "output/endpoint-gated-on-initialized",
+  provenance: "control-plane",
   severity: "error",
   roles: ["cluster"],
   summary: "The control-plane endpoint, or the resource behind it, waits for var.control_plane_initialized: a deadlock",

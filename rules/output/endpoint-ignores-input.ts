@@ -1,8 +1,9 @@
 import { defineRule } from "../../src/lint/types.js";
-import { outputValueSite } from "../_lib/output-shapes.js";
+import { outputValueSite } from "../shared/output-shapes.js";
 
 export default defineRule({
   id: "output/endpoint-ignores-input",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["cluster"],
   summary: "control_plane_endpoint honours var.control_plane_endpoint",

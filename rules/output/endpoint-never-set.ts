@@ -58,6 +58,7 @@ function evaluate(expr: Expression): Const {
 
 export default defineRule({
   id: "output/endpoint-never-set",
+  provenance: "reference",
   severity: "warning",
   roles: ["cluster"],
   summary: "control_plane_endpoint is not a constant null",

@@ -1,6 +1,6 @@
 import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
-import { ShapeReporter, checkValueKind, lacksText, missingAttrs, outputValueSite } from "../_lib/output-shapes.js";
+import { ShapeReporter, checkValueKind, lacksText, missingAttrs, outputValueSite } from "../shared/output-shapes.js";
 import {
   alternatives,
   charLength,
@@ -28,6 +28,7 @@ function certainlyNonNull(module: Module, site: Site | undefined): boolean {
 
 export default defineRule({
   id: "output/endpoint-shape",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["cluster"],
   summary: "control_plane_endpoint objects have a host and a port in 1-65535",

@@ -270,6 +270,7 @@ function describe(hit: Hit): string {
 
 export default defineRule({
   id: "output/exports-secret",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["cluster"],
   summary: "exports carries no secrets and is not marked sensitive",

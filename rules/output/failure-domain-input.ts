@@ -1,8 +1,9 @@
 import { defineRule } from "../../src/lint/types.js";
-import { outputValueSite } from "../_lib/output-shapes.js";
+import { outputValueSite } from "../shared/output-shapes.js";
 
 export default defineRule({
   id: "output/failure-domain-input",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["machine"],
   summary: "The failure_domain output follows var.failure_domain",

@@ -8,7 +8,7 @@ import {
   missingAttrs,
   outputValueSite,
   subject,
-} from "../_lib/output-shapes.js";
+} from "../shared/output-shapes.js";
 import {
   certainLists,
   certainObject,
@@ -28,6 +28,7 @@ const MAX_NAME = 256;
 
 export default defineRule({
   id: "output/failure-domains-shape",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["cluster"],
   summary: "failure_domains entries have a valid, unique name and a bool control_plane",

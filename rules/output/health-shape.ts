@@ -9,11 +9,12 @@ import {
   missingAttrs,
   outputValueSite,
   quoteList,
-} from "../_lib/output-shapes.js";
+} from "../shared/output-shapes.js";
 import { describeLiteral, listElements, literalAlternatives, objectViews } from "../../src/analysis/values.js";
 
 export default defineRule({
   id: "output/health-shape",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["cluster", "machine", "machinepool"],
   summary: "health is an object with state (from the health enum) and healthy (a bool)",

@@ -2,6 +2,7 @@ import { defineRule } from "../../src/lint/types.js";
 
 export default defineRule({
   id: "output/health",
+  provenance: "reference",
   severity: "error",
   roles: ["cluster", "machine", "machinepool"],
   summary: "The health output is declared",

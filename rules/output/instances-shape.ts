@@ -12,11 +12,12 @@ import {
   outputValueSite,
   quoteList,
   subject,
-} from "../_lib/output-shapes.js";
+} from "../shared/output-shapes.js";
 import { describeLiteral, listElements, literalAlternatives, objectViews } from "../../src/analysis/values.js";
 
 export default defineRule({
   id: "output/instances-shape",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["machinepool"],
   summary: "instances entries have a provider_id, a state from the health enum and valid addresses",

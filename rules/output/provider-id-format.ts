@@ -404,6 +404,7 @@ function targetsOf(ctx: RuleContext): Target[] {
 
 export default defineRule({
   id: "output/provider-id-format",
+  provenance: "control-plane",
   severity: "error",
   roles: ["machine", "machinepool"],
   summary: "Provider IDs have the exact shape the cloud's controller manager writes on the Node (aws:///ZONE/ID, gce://PROJECT/ZONE/NAME, ...)",

@@ -129,6 +129,7 @@ function localsReached(module: Module, expr: Expression): { name: string; via: s
 
 export default defineRule({
   id: "output/provider-id-list-shape",
+  provenance: "reference",
   severity: "warning",
   roles: ["machinepool"],
   summary: "provider_id_list is declared, wrapped in sort(), and not filtered to running/healthy members",

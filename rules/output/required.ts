@@ -5,6 +5,7 @@ const OWN_RULE = new Set(["health", "provider_id_list"]);
 
 export default defineRule({
   id: "output/required",
+  provenance: "reference",
   severity: "error",
   roles: ["cluster", "machine", "machinepool"],
   summary: "Every output the role's contract requires is declared",

@@ -3,6 +3,7 @@ import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({
   id: "output/reserved",
+  provenance: "reference",
   severity: "warning",
   roles: ["cluster", "machine", "machinepool"],
   summary: "No output uses the controller's reserved captf_ prefix",

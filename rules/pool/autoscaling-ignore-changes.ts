@@ -100,6 +100,7 @@ function pathKeptOut(module: Module, resource: Resource, d: Candidate["desired"]
 
 export default defineRule({
   id: "pool/autoscaling-ignore-changes",
+  provenance: "reference",
   severity: "warning",
   roles: ["machinepool"],
   summary: "With autoscaling, the scaling group's desired count is ignored by Terraform (ignore_changes or null)",

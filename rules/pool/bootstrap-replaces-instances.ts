@@ -3,6 +3,7 @@ import { carries, carrierText } from "../../src/analysis/carriers.js";
 
 export default defineRule({
   id: "pool/bootstrap-replaces-instances",
+  provenance: "contract-depth",
   severity: "error",
   roles: ["machinepool"],
   summary: "No replace_triggered_by depends on bootstrap data (the token rotates; instances must not be replaced)",

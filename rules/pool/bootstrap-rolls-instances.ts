@@ -157,6 +157,7 @@ function checkScaleSetModel(ctx: RuleContext, group: Resource, row: RolloutGroup
 
 export default defineRule({
   id: "pool/bootstrap-rolls-instances",
+  provenance: "control-plane",
   severity: "error",
   roles: ["machinepool"],
   summary: "A bootstrap data change must not start a rollout of the existing instances (instance refresh, PROACTIVE update policy, scale-set upgrade)",

@@ -28,6 +28,7 @@ function describe(target: string, isRoot: boolean, callName: string | null): str
 
 export default defineRule({
   id: "pool/min-max-unpinned",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["machinepool"],
   summary: "Scaling-group min/max come from var.autoscaling only when autoscaling is enabled",

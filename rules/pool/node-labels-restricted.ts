@@ -103,6 +103,7 @@ function filtersRestricted(cond: Expression): boolean {
 
 export default defineRule({
   id: "pool/node-labels-restricted",
+  provenance: "control-plane",
   severity: "warning",
   roles: ["machinepool"],
   summary: "node_labels rendered into the kubelet's boot configuration are filtered of the kubernetes.io/k8s.io prefixes the kubelet may not set",

@@ -1,8 +1,9 @@
 import { defineRule } from "../../src/lint/types.js";
-import { reportUnreferencedVariable } from "../_lib/unreferenced-inputs.js";
+import { reportUnreferencedVariable } from "../shared/unreferenced-inputs.js";
 
 export default defineRule({
   id: "pool/node-labels-unused",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["machinepool"],
   summary: "node_labels is rendered into the kubelet registration (not just declared)",

@@ -6,6 +6,7 @@ import { joinHops, localHops, variableHop } from "../../src/analysis/paths.js";
 
 export default defineRule({
   id: "pool/replicas-output",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["machinepool"],
   summary: "With autoscaling, the replicas output reads the group's current desired capacity back",

@@ -1,7 +1,7 @@
 import { defineRule } from "../../src/lint/types.js";
 import { SCALING_GROUP_TYPES } from "../../src/contract/providers.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
-import { rolloutGap } from "../_lib/version-rollout.js";
+import { rolloutGap } from "../shared/version-rollout.js";
 
 const VERSION = "var.kubernetes_version";
 
@@ -13,6 +13,7 @@ const VERSION_OWNED_BY_CLUSTER = new Set(["digitalocean_kubernetes_node_pool"]);
 
 export default defineRule({
   id: "pool/version-no-roll",
+  provenance: "contract-depth",
   severity: "warning",
   roles: ["machinepool"],
   summary: "A Kubernetes version change reaches the scaling group (or its launch template) and rolls the instances",

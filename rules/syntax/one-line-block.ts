@@ -53,6 +53,7 @@ function message(what: string): string {
 
 export default defineRule({
   id: "syntax/one-line-block",
+  provenance: "syntax",
   severity: "error",
   roles: ["cluster", "machine", "machinepool"],
   summary: "A block written on one line holds at most one argument and no nested block",

@@ -104,6 +104,7 @@ export function parseFindings(diagnostics: readonly Diagnostic[], file: string):
 
 export default defineRule({
   id: "syntax/parse",
+  provenance: "syntax",
   severity: "error",
   roles: ["cluster", "machine", "machinepool"],
   summary: "Every module file parses as HCL native or JSON syntax",

@@ -176,6 +176,7 @@ function subject(m: Mention): string {
 
 export default defineRule({
   id: "version/distro-suffix",
+  provenance: "reference",
   severity: "warning",
   roles: ["cluster", "machine", "machinepool"],
   summary: "kubernetes_version is stripped of a distro suffix (+rke2r1) before image lookups and comparisons",

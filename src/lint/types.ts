@@ -97,6 +97,9 @@ export interface RuleContext {
   report(finding: ReportInput): void;
 }
 
+/** Where a built-in rule comes from (RuleDefinition.provenance). */
+export type RuleProvenance = "syntax" | "reference" | "contract-depth" | "control-plane" | "engine" | "image";
+
 export interface RuleDefinition {
   /** Public rule ID, e.g. "output/provider-id-list-shape". */
   id: string;
@@ -124,6 +127,14 @@ export interface RuleDefinition {
   url?: string;
   /** The plugin that provides the rule (set by the plugin loader; absent for built-in rules). */
   readonly plugin?: string;
+  /**
+   * Where a built-in rule comes from: a check of the parser (`syntax`), one
+   * the reference linter has (`reference`), a deeper check of the contract
+   * (`contract-depth`), a control-plane integration check (`control-plane`),
+   * a finding the engine itself makes (`engine`), or a check of the `image`
+   * command (`image`). Absent for plugin rules (see `plugin`).
+   */
+  provenance?: RuleProvenance;
   /**
    * Runs once per module the rule applies to. A declaration check reports
    * from here and returns nothing. A rule that looks at expressions may
