@@ -1,6 +1,7 @@
 // Rewrites the rule tables of README.md (between <!-- rules:start --> and
-// <!-- rules:end -->) from the rule definitions in rules/ and src/lint/
-// (bundled on the fly with esbuild, so no build is needed first).
+// <!-- rules:end -->) from the built-in rule catalogue (src/catalogue.ts, from rules/index.ts) and
+// the engine's suppression rules (src/lint/engine-rules.ts), bundled on the
+// fly with esbuild, so no build is needed first.
 //
 //   node scripts/gen-readme.mjs           # rewrite README.md
 //   node scripts/gen-readme.mjs --check   # exit 1 when it is out of date
@@ -18,7 +19,7 @@ try {
   const out = path.join(tmp, "rules.mjs");
   await build({
     stdin: {
-      contents: 'export { ALL_RULES } from "./rules/index.ts";\nexport { META_RULES } from "./src/lint/meta-rules.ts";\n',
+      contents: 'export { BUILTIN_CATALOGUE } from "./src/catalogue.ts";\nexport { META_RULES } from "./src/lint/engine-rules.ts";\n',
       resolveDir: root,
       loader: "ts",
     },
@@ -36,7 +37,7 @@ try {
 
 const file = path.join(root, "README.md");
 const before = readFileSync(file, "utf8");
-const after = replaceRuleSection(before, renderRuleSection(rules.ALL_RULES, rules.META_RULES));
+const after = replaceRuleSection(before, renderRuleSection(rules.BUILTIN_CATALOGUE.indexRules, rules.META_RULES));
 if (process.argv.includes("--check")) {
   if (before !== after) {
     process.stderr.write("README.md rule tables are out of date: run node scripts/gen-readme.mjs\n");

@@ -9,6 +9,7 @@ import { explainText, rulesText, versionText } from "./cli/commands.js";
 import { runSchema } from "./cli/schema.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, loadPluginsForCwd, readAll, runLint, type Io } from "./cli/run.js";
 import { ConfigError } from "./config/load.js";
+import { knownRules } from "./config/known-rules.js";
 import { loadImageCommand } from "./cli/image-loader.js";
 import { isLspCommand, startLsp } from "./cli/lsp.js";
 
@@ -95,8 +96,7 @@ const COMMANDS: Record<Command, Handler> = {
   async rules(args, io) {
     if (args.positionals.length > 0) throw new UsageError("rules takes no arguments");
     const json = textOrJson(args, "rules");
-    await loadPluginsForCwd(args, io);
-    io.stdout(rulesText(json));
+    io.stdout(rulesText(await loadPluginsForCwd(args, io), json));
     return EXIT_OK;
   },
   async image(args, io) {
@@ -107,11 +107,8 @@ const COMMANDS: Record<Command, Handler> = {
     const json = textOrJson(args, "explain");
     // A built-in rule is explained without the plugins (one that cannot load
     // must not hide the docs of input/default); only another id needs them.
-    let text = explainText(args.positionals[0]!, json);
-    if (text === null) {
-      await loadPluginsForCwd(args, io);
-      text = explainText(args.positionals[0]!, json);
-    }
+    let text = explainText(knownRules(), args.positionals[0]!, json);
+    if (text === null) text = explainText(await loadPluginsForCwd(args, io), args.positionals[0]!, json);
     if (text === null) throw new UsageError(`unknown rule "${args.positionals[0]}" (run "tfcapi-lint rules" for the list)`);
     io.stdout(text);
     return EXIT_OK;

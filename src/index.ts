@@ -5,11 +5,12 @@
 export { MAX_DEPTH, nestingLimit, setNestingLimit } from "./hcl/parser-core.js";
 export { loadModule } from "./terraform/load.js";
 // lintModule checks its arguments (TypeError/RangeError naming the option) before the engine runs.
-export { lintModule } from "./lint/api.js";
+export { lintModule } from "./api.js";
 export { compareFindings } from "./lint/engine.js";
 export type { LintOptions, LintOutcome, ReadError } from "./lint/engine.js";
 export { ALL_RULES } from "../rules/index.js";
-export { REGISTRY, META_RULES } from "./lint/meta-rules.js";
+export { REGISTRY } from "./catalogue.js";
+export { META_RULES } from "./lint/engine-rules.js";
 export { CONTRACT, detectRole } from "./contract/roles.js";
 export { ROLES } from "./contract/roles-api.js";
 // Contract data about clouds: scaling groups, autoscalers, user data, min/max sizes.

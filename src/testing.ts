@@ -5,9 +5,9 @@
  * they expect, in any test framework.
  */
 import type { Role } from "./contract/roles-api.js";
-import { lintModule } from "./lint/api.js";
+import { lintModule } from "./api.js";
 import { applyFixes, fixesByFile } from "./lint/fix.js";
-import { BUILTIN_RULES } from "./lint/meta-rules.js";
+import { BUILTIN_CATALOGUE } from "./catalogue.js";
 import { checkPlugin } from "./lint/plugins.js";
 import type { Finding, RuleDefinition, Severity } from "./lint/types.js";
 
@@ -59,7 +59,7 @@ function rulesOf(opts: LintFixtureOptions): RuleDefinition[] {
 function run(dir: string, opts: LintFixtureOptions) {
   const own = rulesOf(opts);
   const outcome = lintModule(dir, {
-    ruleSet: [...BUILTIN_RULES, ...own],
+    ruleSet: [...BUILTIN_CATALOGUE.builtin, ...own],
     ...(opts.builtins ? {} : { only: own.map((r) => r.id) }),
     ...(opts.role ? { role: opts.role } : {}),
     ...(opts.inlineConfig === false ? { inlineConfig: false } : {}),

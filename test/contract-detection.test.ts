@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectRole, identifyingInputs } from "../src/contract/roles.js";
 import type { Role } from "../src/contract/roles-api.js";
-import { describeDetection, lintModule } from "../src/lint/engine.js";
+import { describeDetection } from "../src/lint/engine.js";
+import { lintModule } from "./helpers/lint.js";
 import { loadModule } from "../src/terraform/load.js";
 import { REPO, tree } from "./cli/helpers.js";
 

@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 import { fixOnDisk } from "../src/cli/fix-run.js";
 import type { Role } from "../src/contract/roles-api.js";
 import { parseHcl } from "../src/hcl/index.js";
-import { lintModule, type LintOptions } from "../src/lint/engine.js";
+import { type LintOptions } from "../src/lint/engine.js";
+import { engineOptions, lintModule } from "./helpers/lint.js";
 import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../src/lint/fix.js";
 import type { Finding } from "../src/lint/types.js";
 
@@ -133,7 +134,7 @@ function fixChecked(dir: string, opts: LintOptions, label: string): void {
 function cliFix(dir: string, opts: LintOptions): number {
   const first = lintModule(dir, opts);
   if (first.kind !== "report") return 0;
-  return fixOnDisk(dir, opts, first).applied;
+  return fixOnDisk(dir, engineOptions(opts), first).applied;
 }
 
 describe("fix pipeline fuzz", () => {

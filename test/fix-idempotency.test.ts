@@ -14,7 +14,8 @@ import { fileURLToPath } from "node:url";
 import { ALL_RULES } from "../rules/index.js";
 import { fixOnDisk } from "../src/cli/fix-run.js";
 import { parseHcl } from "../src/hcl/index.js";
-import { lintModule, type LintOptions } from "../src/lint/engine.js";
+import { type LintOptions } from "../src/lint/engine.js";
+import { engineOptions, lintModule } from "./helpers/lint.js";
 import type { Role } from "../src/contract/roles-api.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
@@ -48,7 +49,7 @@ function parses(file: string, text: string): boolean {
 function fixRun(dir: string, opts: LintOptions): number {
   const first = lintModule(dir, opts);
   if (first.kind !== "report") throw new Error(first.message);
-  return fixOnDisk(dir, opts, first).applied;
+  return fixOnDisk(dir, engineOptions(opts), first).applied;
 }
 
 const fixable = ALL_RULES.filter((r) => r.fixable);

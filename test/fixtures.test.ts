@@ -15,8 +15,8 @@ import { describe, expect, it } from "vitest";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { lintModule } from "../src/lint/engine.js";
-import { isKnownRule } from "../src/lint/meta-rules.js";
+import { lintModule } from "./helpers/lint.js";
+import { knownRules } from "../src/config/known-rules.js";
 import type { Role } from "../src/contract/roles-api.js";
 import type { Finding } from "../src/lint/types.js";
 import type { ExpectedFinding } from "./helpers/expected.js";
@@ -67,7 +67,7 @@ describe("fixtures", () => {
       const expected = JSON.parse(readFileSync(path.join(dir, "expected.json"), "utf8")) as Expected;
       const rules = expected.rules === "all" ? null : (expected.rules ?? [defaultRuleOf(rel)]);
       // A misspelt rule id would silently run nothing.
-      expect((rules ?? []).filter((id) => !isKnownRule(id))).toEqual([]);
+      expect((rules ?? []).filter((id) => !knownRules().isKnown(id))).toEqual([]);
       const outcome = lintModule(dir, {
         ...(expected.role ? { role: expected.role } : {}),
         ...(rules ? { only: rules } : {}),

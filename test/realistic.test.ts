@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { lintModule } from "../src/lint/engine.js";
+import { lintModule } from "./helpers/lint.js";
 import type { Role } from "../src/contract/roles-api.js";
 import type { ExpectedFinding } from "./helpers/expected.js";
 import { toFixtureFinding } from "../src/testing.js";

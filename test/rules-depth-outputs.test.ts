@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { lintModule } from "../src/lint/engine.js";
+import { lintModule } from "./helpers/lint.js";
 import { parseHcl } from "../src/hcl/index.js";
 import type { Role } from "../src/contract/roles-api.js";
 import { accesses, isCredentialName } from "../rules/output/exports-secret.js";

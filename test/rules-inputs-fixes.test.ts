@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { lintModule } from "../src/lint/engine.js";
+import { lintModule } from "./helpers/lint.js";
 import { applyFixes, fixesByFile } from "../src/lint/fix.js";
 import { parseHcl } from "../src/hcl/index.js";
 import type { Finding } from "../src/lint/types.js";

@@ -2,7 +2,8 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { packageRoot, ruleDoc, ruleDocUrl } from "../report/docs.js";
-import { REGISTRY, ruleById } from "../lint/meta-rules.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
+import type { RuleDefinition } from "../lint/types.js";
 import { CONTRACT } from "../contract/roles.js";
 
 let cachedVersion: string | undefined;
@@ -30,7 +31,7 @@ export function versionText(json: boolean): string {
   return `tfcapi-lint ${toolVersion()} (contract ${CONTRACT.version})\n`;
 }
 
-function ruleJson(r: (typeof REGISTRY)[number]): Record<string, unknown> {
+function ruleJson(r: RuleDefinition): Record<string, unknown> {
   return {
     id: r.id,
     severity: r.severity,
@@ -39,15 +40,17 @@ function ruleJson(r: (typeof REGISTRY)[number]): Record<string, unknown> {
     fixable: r.fixable,
     tags: [...(r.tags ?? [])],
     summary: r.summary,
-    docs: ruleDocUrl(r.id),
+    docs: ruleDocUrl(r.id, r),
     ...(r.plugin ? { plugin: r.plugin } : {}),
   };
 }
 
-export function rulesText(json: boolean): string {
-  if (json) return `${JSON.stringify(REGISTRY.map(ruleJson), null, 2)}\n`;
-  const width = Math.max(...REGISTRY.map((r) => r.id.length), 4);
-  const lines = REGISTRY.map((r) => {
+/** `tfcapi-lint rules`: every rule of the catalogue. */
+export function rulesText(catalogue: RuleCatalogue, json: boolean): string {
+  const rules = catalogue.all;
+  if (json) return `${JSON.stringify(rules.map(ruleJson), null, 2)}\n`;
+  const width = Math.max(...rules.map((r) => r.id.length), 4);
+  const lines = rules.map((r) => {
     const roles = r.roles.length === 3 ? "all" : r.roles.join(",");
     return `${r.id.padEnd(width)}  ${r.severity.padEnd(7)}  ${roles.padEnd(20)}  ${r.fixable ? "fix " : "    "} ${r.summary}${r.plugin ? ` (plugin ${r.plugin})` : ""}`;
   });
@@ -58,13 +61,13 @@ export function rulesText(json: boolean): string {
  * The docs page of a rule, or null when the id is unknown. As JSON: the
  * rule's entry of `rules --format json` plus its page (`markdown`).
  */
-export function explainText(id: string, json = false): string | null {
-  const rule = ruleById(id);
-  const doc = ruleDoc(id);
+export function explainText(catalogue: RuleCatalogue, id: string, json = false): string | null {
+  const rule = catalogue.rule(id);
+  const doc = ruleDoc(id, rule);
   let page: string;
   if (doc !== null) page = doc.endsWith("\n") ? doc : `${doc}\n`;
   else if (rule) {
-    const from = rule.plugin ? `\n\nProvided by plugin ${rule.plugin}; more at ${ruleDocUrl(rule.id)}` : "";
+    const from = rule.plugin ? `\n\nProvided by plugin ${rule.plugin}; more at ${ruleDocUrl(rule.id, rule)}` : "";
     page = `# ${rule.id}\n\n${rule.summary}\n\nSeverity: ${rule.severity}. Roles: ${rule.roles.join(", ")}.${from}\n`;
   }
   else return null;

@@ -5,11 +5,10 @@
  * closing "fixed N problems in M files".
  */
 import * as path from "node:path";
-import { lintModule, type LintOptions, type LintOutcome } from "../lint/engine.js";
+import { lintModule, type EngineOptions, type LintOutcome } from "../lint/engine.js";
 import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
-import { ruleById } from "../lint/meta-rules.js";
 
 /** What --fix did on one module, without the outcome (it crosses threads: see deep.ts). */
 export interface FixSummary {
@@ -65,7 +64,7 @@ function rulesStillFixing(outcome: LintOutcome, textOf: (file: string) => string
  * overlay after each, until a pass changes nothing or MAX_FIX_PASSES is
  * reached; the fixes of the rules in `skip` are left out.
  */
-function runPasses(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }, skip: ReadonlySet<string>, notes: Set<string>): Passes {
+function runPasses(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }, skip: ReadonlySet<string>, notes: Set<string>): Passes {
   let outcome: LintOutcome = first;
   const texts = new Map<string, string>();
   const applied = new Map<string, number>();
@@ -122,14 +121,14 @@ function runPasses(dir: string, opts: LintOptions, first: LintOutcome & { kind: 
  * settle: the passes run again without that rule's fixes, every other fix
  * is written, and a note names the rule. Nothing is applied ten times.
  */
-export function fixOnDisk(dir: string, opts: LintOptions, first: LintOutcome & { kind: "report" }): FixRun {
+export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }): FixRun {
   const notes = new Set<string>();
   const skip = new Set<string>();
   let passes = runPasses(dir, opts, first, skip, notes);
   // Each round leaves out at least one more rule, so this ends.
   while (passes.unsettled.size > 0) {
     for (const [id, files] of [...passes.unsettled].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const plugin = (opts.ruleSet ?? []).find((r) => r.id === id)?.plugin ?? ruleById(id)?.plugin;
+      const plugin = (opts.ruleSet ?? []).find((r) => r.id === id)?.plugin ?? opts.catalogue.rule(id)?.plugin;
       const who = plugin ? `rule ${id} of plugin ${plugin}` : `rule ${id}`;
       const hint = plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
       notes.add(

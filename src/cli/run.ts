@@ -6,8 +6,9 @@ import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
-import { describeDetection, lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
-import { BUILTIN_RULES, LINT_REGISTRY } from "../lint/meta-rules.js";
+import { describeDetection, lintModule, recount, severityAtLeast, type EngineOptions, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
+import { knownRules } from "../config/known-rules.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
 import type { RuleDefinition, Severity } from "../lint/types.js";
@@ -128,9 +129,11 @@ function excludedBy(config: FileConfig | null, abs: string): boolean {
   return config.excludeSet.matches(rel);
 }
 
-function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]): LintOptions {
+function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]): EngineOptions {
   const e = plan.effective;
-  const opts: LintOptions = {
+  const catalogue = knownRules();
+  const opts: EngineOptions = {
+    catalogue,
     severities: severityMap(e),
     allowWarnings: args.allowWarnings,
     inlineConfig: !args.noInlineConfig,
@@ -140,7 +143,7 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
   // A directory nobody named is linted only on enough evidence of a role.
   if (plan.target.found === true) opts.requireRoleEvidence = true;
   // A module runs the plugins its own config lists, besides the built-in rules.
-  if (plan.pluginRules.length > 0) opts.ruleSet = [...BUILTIN_RULES, ...plan.pluginRules];
+  if (plan.pluginRules.length > 0) opts.ruleSet = [...catalogue.builtin, ...plan.pluginRules];
   if (e.role) {
     if (e.role.origin === "--role") opts.role = e.role.value;
     else opts.configRole = { role: e.role.value, origin: e.role.origin };
@@ -155,12 +158,13 @@ function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]):
 
 /**
  * Load the plugins that the config applying to the working directory lists
- * (for `rules` and `explain`). Throws ConfigError.
+ * (for `rules` and `explain`); the rule catalogue with them. Throws ConfigError.
  */
-export async function loadPluginsForCwd(args: CliArgs, io: Io): Promise<void> {
-  if (args.noConfig) return;
+export async function loadPluginsForCwd(args: CliArgs, io: Io): Promise<RuleCatalogue> {
+  if (args.noConfig) return knownRules();
   const resolver = new ConfigResolver(args.config !== undefined ? { explicit: args.config } : {});
   await pluginRulesOf(resolver.forDir(io.cwd));
+  return knownRules();
 }
 
 function configResolver(args: CliArgs, cwd: string, home: string): ConfigResolver {
@@ -549,7 +553,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       modules,
       ...(problems.length > 0 ? { readErrors: problems } : {}),
       ...(warningLimit ? { warningLimit } : {}),
-      rules: LINT_REGISTRY,
+      rules: knownRules().lint,
       cwd: path.resolve(io.cwd),
       repoRoot: repoRootOf(io.cwd, io.env),
       // Read from package.json only by a formatter that shows it (SARIF).

@@ -11,7 +11,7 @@ import { parseHcl } from "../hcl/index.js";
 import type { Role } from "../contract/roles-api.js";
 import type { Severity, SeveritySetting } from "../lint/types.js";
 import { maxWarningsProblem, ruleIdProblem } from "./values.js";
-import { isKnownRule } from "../lint/meta-rules.js";
+import { knownRules } from "./known-rules.js";
 import { validate, type ConfigSchemaError } from "./validate-config.generated.js";
 import { GlobSet } from "./glob.js";
 import { errorText } from "../terraform/files.js";
@@ -227,7 +227,7 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
       if (bad === null) continue;
       const where = at(shown, ranges.get(`/rule/${escapePointer(id)}`));
       // A plugin listed here may define it: checked once plugins are loaded.
-      if (hasPlugins && !isKnownRule(id) && bad.startsWith("unknown rule")) pendingRuleIds.push({ id, origin: where });
+      if (hasPlugins && !knownRules().isKnown(id) && bad.startsWith("unknown rule")) pendingRuleIds.push({ id, origin: where });
       else problems.push(`${where}: ${bad}`);
     }
     if (Array.isArray(data.exclude)) {
@@ -271,7 +271,7 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
 
 /** After a config file's plugins are loaded: its rule ids must all be known now. Throws ConfigError. */
 export function checkRuleIds(config: FileConfig): void {
-  const unknown = config.pendingRuleIds.filter((r) => !isKnownRule(r.id));
+  const unknown = config.pendingRuleIds.filter((r) => !knownRules().isKnown(r.id));
   if (unknown.length > 0) throw new ConfigError(unknown.map((r) => `${r.origin}: ${ruleIdProblem(r.id)}; no plugin listed in the file defines it`).join("\n"));
 }
 

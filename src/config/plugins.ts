@@ -5,6 +5,9 @@
  */
 import type { RuleDefinition } from "../lint/types.js";
 import { ConfigError, checkRuleIds, type FileConfig } from "./load.js";
+import { addPluginRules } from "./known-rules.js";
+
+const PROCESS_CATALOGUE = { add: addPluginRules };
 
 const loaded = new WeakMap<FileConfig, Promise<readonly RuleDefinition[]>>();
 
@@ -17,7 +20,10 @@ export async function pluginRulesOf(config: FileConfig | null): Promise<readonly
       // Loaded only when a config lists plugins: no start-up cost otherwise.
       const { loadPlugins, PluginError } = await import("../lint/plugins.js");
       try {
-        const rules = await loadPlugins(config.plugins.map((s) => ({ spec: s.spec, baseDir: config.dir, origin: s.origin })));
+        const rules = await loadPlugins(
+          config.plugins.map((s) => ({ spec: s.spec, baseDir: config.dir, origin: s.origin })),
+          PROCESS_CATALOGUE,
+        );
         checkRuleIds(config);
         return rules;
       } catch (err) {

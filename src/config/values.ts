@@ -6,7 +6,7 @@
  * else what is wrong with it (without naming the setting: the caller says
  * where the value came from).
  */
-import { isKnownRule } from "../lint/meta-rules.js";
+import { knownRules } from "./known-rules.js";
 
 export const SEVERITY_SETTINGS: readonly string[] = Object.freeze(["off", "info", "warning", "error"]);
 
@@ -15,7 +15,7 @@ const RULE_ID = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/;
 /** A rule id must name a rule this linter has. */
 export function ruleIdProblem(id: string): string | null {
   if (!RULE_ID.test(id)) return `"${id}" is not a valid rule id (run "tfcapi-lint rules" for the list)`;
-  if (!isKnownRule(id)) return `unknown rule "${id}" (run "tfcapi-lint rules" for the list)`;
+  if (!knownRules().isKnown(id)) return `unknown rule "${id}" (run "tfcapi-lint rules" for the list)`;
   return null;
 }
 

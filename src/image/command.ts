@@ -17,8 +17,8 @@ import * as path from "node:path";
 import * as posix from "node:path/posix";
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
-import { adjustSeverity, compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
-import { REGISTRY } from "../lint/meta-rules.js";
+import { adjustSeverity, compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type EngineOptions } from "../lint/engine.js";
+import { knownRules } from "../config/known-rules.js";
 import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
 import type { LoadResult } from "../terraform/model.js";
@@ -141,7 +141,7 @@ interface PlatformResult {
 function moduleLintFindings(
   files: ModuleFiles,
   role: Role | undefined,
-  lintOpts: LintOptions,
+  lintOpts: EngineOptions,
 ): { findings: Finding[]; role: Role; roleSource: ModuleReport["roleSource"]; evidence: string[]; load: LoadResult; fileSet: ModuleReport["fileSet"]; sources: Map<string, string>; readErrors: string[] } | { usage: string } {
   const dir = materialise(files);
   try {
@@ -215,7 +215,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     const selection = await selectImages(source, want, args.platform !== undefined, args.allPlatforms);
     const severities = severityOverrides(args);
     const allowed = new Set(args.allowWarnings);
-    const lintOpts: LintOptions = { severities, allowWarnings: args.allowWarnings, inlineConfig: !args.noInlineConfig, reportUnusedIgnores: args.reportUnusedIgnores };
+    const lintOpts: EngineOptions = { catalogue: knownRules(), severities, allowWarnings: args.allowWarnings, inlineConfig: !args.noInlineConfig, reportUnusedIgnores: args.reportUnusedIgnores };
 
     const results: PlatformResult[] = [];
     const readErrors: string[] = [];
@@ -310,7 +310,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     }
 
     // Severity settings and --allow-warning for the image checks (the module lint applied its own).
-    const imageRuleIds = new Set(REGISTRY.filter((r) => r.tags?.includes("image")).map((r) => r.id));
+    const imageRuleIds = new Set(knownRules().all.filter((r) => r.tags?.includes("image")).map((r) => r.id));
     let all: Finding[] = [];
     for (const r of results) {
       for (const f of r.findings) {
@@ -355,7 +355,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     const run: RunReport = {
       modules: [report],
       ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings", ...(quietHidden && quietHidden.hidden.warning > 0 ? { hidden: quietHidden.hidden.warning } : {}) } } : {}),
-      rules: REGISTRY,
+      rules: knownRules().all,
       cwd: path.resolve(io.cwd),
       repoRoot: path.resolve(io.cwd),
       toolVersion: toolVersion(),
@@ -402,7 +402,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
           modules: [],
           // A registry image has no path: it is shown by its reference (compact REF:0:0, SARIF a logical location).
           readErrors: [layout !== null ? { path: layout, directory: true, message } : { path: path.resolve(io.cwd), directory: true, message, shownAs: ref }],
-          rules: REGISTRY,
+          rules: knownRules().all,
           cwd: path.resolve(io.cwd),
           repoRoot: path.resolve(io.cwd),
           toolVersion: toolVersion(),

@@ -14,7 +14,8 @@ import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
 import type { Finding, Fix, RelatedLocation, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
-import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, LINT_REGISTRY as REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
+import { ENGINE_SOURCE_ESCAPE, SOURCE_ESCAPE, META_RULES } from "./engine-rules.js";
+import type { RuleCatalogue } from "./catalogue.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
 import { enclosingNode } from "./fix.js";
 import { visitorsOf, walkModule, type Subscriber } from "./shared-walk.js";
@@ -60,6 +61,11 @@ export interface LintOptions {
    * built-in groups may name one of theirs, and is not reported as unknown.
    */
   unloadedPlugins?: boolean;
+}
+
+/** What the engine runs with: the options, and the catalogue of the rules the run knows (built by the caller: the CLI, the language server, the library). */
+export interface EngineOptions extends LintOptions {
+  catalogue: RuleCatalogue;
 }
 
 export interface ReadError {
@@ -210,12 +216,6 @@ function weakEvidenceText(role: Role, weak: WeakEvidence | undefined): string {
 }
 
 const PARSE_RULE = "syntax/parse";
-/** The groups of the built-in rule ids (`input`, `output`, `lint`, ...): a plugin's rule ids start with its own name. */
-let builtinGroups: Set<string> | undefined;
-function isBuiltinGroup(group: string): boolean {
-  builtinGroups ??= new Set([...BUILTIN_RULES, ...META_RULES].map((r) => r.id.split("/")[0]!));
-  return builtinGroups.has(group);
-}
 
 /** A diagnostic as one message line: "Summary: detail." */
 function diagnosticText(summary: string, detail: string): string {
@@ -323,7 +323,7 @@ function checkedRelated(related: ReportInput["related"], knownFiles: ReadonlySet
 }
 
 /** Lint the module in `dir`. Never throws on user input. */
-export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
+export function lintModule(dir: string, opts: EngineOptions): LintOutcome {
   const steps = lintSteps(dir, opts);
   for (;;) {
     const r = steps.next();
@@ -338,7 +338,7 @@ export function lintModule(dir: string, opts: LintOptions = {}): LintOutcome {
  * event loop there and abandon work a newer edit made stale (by not
  * resuming the generator).
  */
-export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void, LintOutcome, void> {
+export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, LintOutcome, void> {
   const absDir = path.resolve(dir);
   const loadOpts = {
     ...(opts.stdin ? { stdin: opts.stdin } : {}),
@@ -358,11 +358,12 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
   yield;
 
   // Plugin rules run only where a config lists them (opts.ruleSet).
-  const rules = opts.ruleSet ?? BUILTIN_RULES;
+  const catalogue = opts.catalogue;
+  const rules = opts.ruleSet ?? catalogue.builtin;
   const only = opts.only ? new Set(opts.only) : null;
   const settingOf = (id: string, def: Severity): SeveritySetting => opts.severities?.get(id) ?? def;
   const defaults = new Map<string, Severity>();
-  for (const r of [...REGISTRY, ...rules]) defaults.set(r.id, r.severity);
+  for (const r of [...catalogue.lint, ...rules]) defaults.set(r.id, r.severity);
   const active = (id: string): boolean => {
     if (only && !only.has(id)) return false;
     const def = defaults.get(id);
@@ -466,7 +467,7 @@ export function* lintSteps(dir: string, opts: LintOptions = {}): Generator<void,
     if (sups.length > 0) {
       const rootFiles = new Set(load.root.allFiles.map((f) => f.path));
       const meta = applySuppressions(findings, sups, {
-        isKnownRule: (id) => isKnownRule(id) || defaults.has(id) || (opts.unloadedPlugins === true && !isBuiltinGroup(id.split("/")[0]!)),
+        isKnownRule: (id) => catalogue.isKnown(id) || defaults.has(id) || (opts.unloadedPlugins === true && !catalogue.isBuiltinGroup(id.split("/")[0]!)),
         isActiveRule: (id) => active(id) && (rules.some((r) => r.id === id && r.roles.includes(role)) || id === SOURCE_ESCAPE),
         reportUnused: opts.reportUnusedIgnores === true,
         rootFiles,

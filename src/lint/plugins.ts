@@ -6,15 +6,14 @@
  *
  * Loading checks the shape of everything a plugin hands over, so a broken
  * plugin is a config error that names it (exit 3), never a stack trace.
- * Loaded rules are registered (meta-rules.ts, docs.ts) and so take part in
- * config validation, ignores, `rules`, `explain` and SARIF metadata.
+ * Loaded rules join the caller's rule catalogue (catalogue.ts) and so take
+ * part in config validation, ignores, `rules`, `explain` and SARIF metadata
+ * (their docs page and URL travel on the rule: `docs`, `url`).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROLES, type Role } from "../contract/roles-api.js";
-import { registerRuleDocs } from "../report/docs.js";
-import { registerRules } from "./meta-rules.js";
 import type { RuleDefinition } from "./types.js";
 import { errorText } from "../terraform/files.js";
 
@@ -219,7 +218,15 @@ const byName = new Map<string, string>();
 /** How many times each plugin file failed to load (see importPlugin). */
 const failures = new Map<string, number>();
 
-async function importPlugin(file: string, label: string, attempt: number): Promise<LoadedPlugin> {
+/**
+ * Where loaded plugin rules go: `add` makes them part of the caller's rule
+ * catalogue (RuleCatalogue.withPlugins) and throws when a rule's id is taken.
+ */
+export interface PluginCatalogue {
+  add(rules: readonly RuleDefinition[]): void;
+}
+
+async function importPlugin(file: string, label: string, attempt: number, catalogue: PluginCatalogue): Promise<LoadedPlugin> {
   let mod: unknown;
   try {
     // After a failed import the module loader keeps the failure under the
@@ -237,24 +244,23 @@ async function importPlugin(file: string, label: string, attempt: number): Promi
   const other = byName.get(name);
   if (other !== undefined && other !== file) throw new PluginError(`${label}: another plugin named "${name}" is already loaded from ${other}`);
   try {
-    registerRules(checked);
+    catalogue.add(checked);
   } catch (err) {
     throw new PluginError(`${label}: ${(err as Error).message}`);
   }
   byName.set(name, file);
-  for (const r of checked) registerRuleDocs(r.id, { url: r.url!, markdown: r.docs ?? null });
   return { name, file, rules: checked };
 }
 
-/** Load one plugin (each module file once per process). Throws PluginError. */
-export function loadPlugin(s: PluginSpec): Promise<LoadedPlugin> {
+/** Load one plugin (each module file once per process) into `catalogue`. Throws PluginError. */
+export function loadPlugin(s: PluginSpec, catalogue: PluginCatalogue): Promise<LoadedPlugin> {
   const label = `plugin "${s.spec}" (${s.origin})`;
   const file = resolvePlugin(s.spec, s.baseDir);
   if (typeof file !== "string") return Promise.reject(new PluginError(`${label}: ${file.error}`));
   let p = byFile.get(file);
   if (!p) {
     const attempt = failures.get(file) ?? 0;
-    const loading = importPlugin(file, label, attempt);
+    const loading = importPlugin(file, label, attempt, catalogue);
     p = loading;
     byFile.set(file, loading);
     // A failure is not kept: the next load of the file (a long-running
@@ -268,10 +274,10 @@ export function loadPlugin(s: PluginSpec): Promise<LoadedPlugin> {
 }
 
 /** Load plugins in order; the rules they add, in that order. Throws PluginError. */
-export async function loadPlugins(specs: readonly PluginSpec[]): Promise<RuleDefinition[]> {
+export async function loadPlugins(specs: readonly PluginSpec[], catalogue: PluginCatalogue): Promise<RuleDefinition[]> {
   const out: RuleDefinition[] = [];
   for (const s of specs) {
-    const p = await loadPlugin(s);
+    const p = await loadPlugin(s, catalogue);
     for (const r of p.rules) if (!out.includes(r)) out.push(r);
   }
   return out;

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { Diagnostic, DiagnosticRelatedInformation, Range, TextEdit } from "vscode-languageserver/node.js";
 import type { Attribute, Body, Range as HclRange } from "../hcl/ast.js";
 import type { ModuleReport } from "../lint/result.js";
-import type { Finding, Fix, RelatedLocation, Severity } from "../lint/types.js";
+import type { Finding, Fix, RelatedLocation, RuleDefinition, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
 import type { SourceFile } from "../terraform/model.js";
 import { moduleFileExtension } from "../terraform/files.js";
@@ -75,9 +75,15 @@ export class Indexes {
  * are shown in. With `relatedUri` (the client shows related information),
  * a finding's path (Finding.related) becomes the diagnostic's
  * `relatedInformation`: each hop at its range in its file's URI (a hop in a
- * file with no text is left out).
+ * file with no text is left out). `ruleOf` finds a rule's definition in the
+ * run's catalogue (a plugin rule's docs URL is its own).
  */
-export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri?: (file: string) => string): Map<string, Placed[]> {
+export function placeFindings(
+  report: ModuleReport,
+  indexes: Indexes,
+  relatedUri?: (file: string) => string,
+  ruleOf: (id: string) => RuleDefinition | undefined = () => undefined,
+): Map<string, Placed[]> {
   const out = new Map<string, Placed[]>();
   const rootFiles = [...report.sources.keys()].filter((f) => !f.includes("/")).sort();
   for (const finding of report.findings) {
@@ -104,7 +110,7 @@ export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri
       range,
       severity: SEVERITY[finding.severity],
       code: finding.ruleId,
-      codeDescription: { href: ruleDocUrl(finding.ruleId) },
+      codeDescription: { href: ruleDocUrl(finding.ruleId, ruleOf(finding.ruleId)) },
       source: SOURCE,
       message: finding.message,
     };

@@ -51,13 +51,13 @@ import {
   type Range,
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
-import { lintModule, lintSteps, type LintOptions, type LintOutcome } from "../lint/engine.js";
+import { lintModule, lintSteps, type EngineOptions as LintOptions, type LintOutcome } from "../lint/engine.js";
 import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/fix.js";
 import type { ModuleReport } from "../lint/result.js";
 import { CONFIG_FILE_NAME, ConfigError, findConfigFile, parseConfigText, readConfigFile, type FileConfig } from "../config/load.js";
 import { effectiveConfig, severityMap } from "../config/effective.js";
 import { pluginRulesOf } from "../config/plugins.js";
-import { BUILTIN_RULES } from "../lint/meta-rules.js";
+import { knownRules } from "../config/known-rules.js";
 import type { RuleDefinition } from "../lint/types.js";
 import { ruleDoc, ruleDocUrl } from "../report/docs.js";
 import { isIgnoredFileName, moduleFileExtension } from "../terraform/files.js";
@@ -385,8 +385,10 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
     const config = configFor(dir);
     const e = effectiveConfig(config, { rules: [], strict: false });
     const plugins = config && pluginsOn ? (pluginRules.get(config) ?? []) : [];
+    const catalogue = knownRules();
     const opts: LintOptions = {
-      ...(plugins.length > 0 ? { ruleSet: [...BUILTIN_RULES, ...plugins] } : {}),
+      catalogue,
+      ...(plugins.length > 0 ? { ruleSet: [...catalogue.builtin, ...plugins] } : {}),
       // Ignore comments may name the rules of plugins that were not loaded.
       ...(config && !pluginsOn && config.plugins.length > 0 ? { unloadedPlugins: true } : {}),
       severities: severityMap(e),
@@ -445,6 +447,7 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
         outcome.report,
         result.indexes,
         relatedInformation ? (file) => uriOf(path.join(dir, ...file.split("/"))) : undefined,
+        (id) => knownRules().rule(id),
       );
       for (const u of outcome.load.units) {
         for (const f of u.allFiles) {
@@ -700,9 +703,10 @@ export function runServer(options: ServerOptions = {}): Promise<never> {
         let part = `**${f.ruleId}** (${f.severity}): ${f.message}`;
         if (!docs.has(f.ruleId)) {
           docs.add(f.ruleId);
-          const page = ruleDoc(f.ruleId);
+          const rule = knownRules().rule(f.ruleId);
+          const page = ruleDoc(f.ruleId, rule);
           if (page !== null) part += `\n\n---\n\n${page.trim()}`;
-          part += `\n\n[${f.ruleId} documentation](${ruleDocUrl(f.ruleId)})`;
+          part += `\n\n[${f.ruleId} documentation](${ruleDocUrl(f.ruleId, rule)})`;
         }
         parts.push(part);
       }

@@ -10,6 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { RuleDefinition } from "../lint/types.js";
 
 export const PACKAGE_NAME = "tfcapi-lint";
 export const REPOSITORY_URL = "https://github.com/captf-io/tfcapi-lint";
@@ -17,18 +18,13 @@ export const REPOSITORY_URL = "https://github.com/captf-io/tfcapi-lint";
 /** A rule id is one or more lower-case kebab segments joined by `/` (no `..`, no absolute paths). */
 const RULE_ID = /^[a-z0-9][a-z0-9-]*(?:\/[a-z0-9][a-z0-9-]*)*$/;
 
-/** Documentation that plugins supply for their rules, by rule id. */
-const pluginDocs = new Map<string, { url: string; markdown: string | null }>();
-
-/** Record a plugin rule's documentation (the plugin loader calls this). */
-export function registerRuleDocs(id: string, docs: { url: string; markdown: string | null }): void {
-  pluginDocs.set(id, docs);
-}
-
-/** The stable help URL of a rule (SARIF `helpUri`, JSON `ruleUrl`). */
-export function ruleDocUrl(id: string): string {
-  const plugin = pluginDocs.get(id);
-  if (plugin) return plugin.url;
+/**
+ * The stable help URL of a rule (SARIF `helpUri`, JSON `ruleUrl`). `rule` is
+ * its definition in the run's catalogue, when there is one: a plugin rule
+ * carries its own URL; a built-in rule's page is in the repository.
+ */
+export function ruleDocUrl(id: string, rule?: RuleDefinition): string {
+  if (rule?.plugin !== undefined && rule.url !== undefined) return rule.url;
   const safe = id
     .split("/")
     .map((segment) => encodeURIComponent(segment))
@@ -80,10 +76,9 @@ export function readRuleDoc(root: string, id: string): string | null {
   }
 }
 
-/** The documentation page of a rule (Markdown), or null when it has none. */
-export function ruleDoc(id: string): string | null {
-  const plugin = pluginDocs.get(id);
-  if (plugin) return plugin.markdown;
+/** The documentation page of a rule (Markdown), or null when it has none; `rule` as for ruleDocUrl (a plugin rule carries its page). */
+export function ruleDoc(id: string, rule?: RuleDefinition): string | null {
+  if (rule?.plugin !== undefined) return rule.docs ?? null;
   const root = packageRoot();
   return root === null ? null : readRuleDoc(root, id);
 }

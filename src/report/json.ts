@@ -23,7 +23,7 @@
  */
 import * as path from "node:path";
 import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
-import type { Finding, Severity } from "../lint/types.js";
+import type { Finding, RuleDefinition, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "./docs.js";
 import { hasPosition, problemPath, quietFailureText, suppressedFindings, visibleFindings } from "./util.js";
 
@@ -79,7 +79,10 @@ export interface JsonModuleDocument {
   readErrors?: { file: string; message: string }[];
 }
 
-function jsonFinding(f: Finding): JsonFinding {
+/** A run's rules by id (their docs URLs: a plugin rule carries its own). */
+type RuleOf = (id: string) => RuleDefinition | undefined;
+
+function jsonFinding(f: Finding, ruleOf: RuleOf): JsonFinding {
   const moduleLevel = !hasPosition(f);
   return {
     id: f.ruleId,
@@ -90,7 +93,7 @@ function jsonFinding(f: Finding): JsonFinding {
     column: moduleLevel ? 0 : f.range.start.column,
     endLine: moduleLevel ? 0 : f.range.end.line,
     endColumn: moduleLevel ? 0 : f.range.end.column,
-    ruleUrl: ruleDocUrl(f.ruleId),
+    ruleUrl: ruleDocUrl(f.ruleId, ruleOf(f.ruleId)),
     ...(f.related && f.related.length > 0
       ? {
           related: f.related.map((r) => ({
@@ -109,24 +112,24 @@ function jsonFinding(f: Finding): JsonFinding {
 /** The image command's document: `image` in place of `module`. */
 export type JsonImageDocument = Omit<JsonModuleDocument, "module"> & { image: { ref: string; digest: string; platforms: string[] } };
 
-export function jsonDocument(mod: ModuleReport): JsonModuleDocument | JsonImageDocument {
-  const doc = moduleDocument(mod);
+export function jsonDocument(mod: ModuleReport, ruleOf: RuleOf): JsonModuleDocument | JsonImageDocument {
+  const doc = moduleDocument(mod, ruleOf);
   if (!mod.image) return doc;
   const { module: _module, ...rest } = doc;
   return { image: { ref: mod.image.ref, digest: mod.image.digest, platforms: [...mod.image.platforms] }, ...rest };
 }
 
-function moduleDocument(mod: ModuleReport): JsonModuleDocument {
+function moduleDocument(mod: ModuleReport, ruleOf: RuleOf): JsonModuleDocument {
   return {
     module: mod.module,
     contract: mod.contract,
     role: mod.role,
-    findings: visibleFindings(mod).map(jsonFinding),
+    findings: visibleFindings(mod).map((f) => jsonFinding(f, ruleOf)),
     summary: { error: mod.summary.error, warning: mod.summary.warning, info: mod.summary.info },
     roleSource: mod.roleSource,
     fileSet: mod.fileSet,
     suppressed: suppressedFindings(mod).map((f) => ({
-      ...jsonFinding(f),
+      ...jsonFinding(f, ruleOf),
       justification: f.suppressed?.justification ?? "",
       suppressedBy: { file: f.suppressed?.file ?? "", line: f.suppressed?.line ?? 0 },
     })),
@@ -139,8 +142,10 @@ function readErrorsOf(dir: string, errors: readonly ReadProblem[]): { file: stri
 
 export function formatJson(run: RunReport, _opts: FormatOptions): string {
   const errors = run.readErrors ?? [];
+  const rules = new Map(run.rules.map((r) => [r.id, r]));
+  const ruleOf: RuleOf = (id) => rules.get(id);
   const docs = run.modules.map((mod) => {
-    const doc = jsonDocument(mod);
+    const doc = jsonDocument(mod, ruleOf);
     // Findings --quiet hid that fail the run: counted, and why (hidden ones that fail nothing change nothing).
     const why = quietFailureText(run, [mod]);
     if (mod.quietHidden && why !== null) doc.summary = { ...doc.summary, hiddenByQuiet: { ...mod.quietHidden.hidden }, quietFailure: why };

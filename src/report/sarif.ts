@@ -87,7 +87,7 @@ function ruleDescriptor(
   docs: DocLookup,
 ): Record<string, unknown> {
   const severity = def?.severity ?? fallbackSeverity;
-  const url = ruleDocUrl(id);
+  const url = ruleDocUrl(id, def);
   const summary = def?.summary.trim() || id;
   const page = docs(id);
   const full = (page !== null ? firstParagraph(page) : null) ?? summary;
@@ -261,9 +261,10 @@ function moduleProperties(run: RunReport, mod: ModuleReport): Record<string, unk
 
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
-/** The SARIF log as a plain object. `docs` finds rule pages (injectable for tests). */
-export function buildSarif(run: RunReport, docs: DocLookup = ruleDoc): Record<string, unknown> {
+/** The SARIF log as a plain object. `docs` finds rule pages (injectable for tests; by default the run's rules' pages). */
+export function buildSarif(run: RunReport, lookup?: DocLookup): Record<string, unknown> {
   const defs = ruleMap(run.rules);
+  const docs: DocLookup = lookup ?? ((id) => ruleDoc(id, defs.get(id)));
   const ruleIds: string[] = [...defs.keys()];
   const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));
   const undefinedSeverity = new Map<string, Severity>();

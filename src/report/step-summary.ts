@@ -52,6 +52,7 @@ export function stepSummaryMarkdown(
     for (const l of lines) used += Buffer.byteLength(l, "utf8") + 1;
   };
   push("## tfcapi-lint", "");
+  const rules = new Map(run.rules.map((r) => [r.id, r]));
   for (const mod of run.modules) {
     push(`### ${markdownCell(displayPath(base, mod, ""))} (${mod.role})`, "");
     const findings = visibleFindings(mod);
@@ -71,7 +72,7 @@ export function stepSummaryMarkdown(
           : hasPosition(f)
             ? `${path}:${f.range.start.line}:${f.range.start.column}`
             : path;
-        const row = `| ${f.severity} | [${markdownCell(f.ruleId)}](${ruleDocUrl(f.ruleId)}) | ${markdownCell(loc)} | ${markdownCell(f.message)} |`;
+        const row = `| ${f.severity} | [${markdownCell(f.ruleId)}](${ruleDocUrl(f.ruleId, rules.get(f.ruleId))}) | ${markdownCell(loc)} | ${markdownCell(f.message)} |`;
         const size = Buffer.byteLength(row, "utf8") + 1;
         if (full || used + size > budget - RESERVE) {
           full = true;

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { loadModule } from "../../src/terraform/load.js";
 import { buildGraph } from "../../src/terraform/graph.js";
 import { parseExpressionAt } from "../../src/hcl/parser.js";
-import { lintModule } from "../../src/lint/engine.js";
+import { lintModule } from "../helpers/lint.js";
 import {
   apiLoadBalancer,
   describePort,

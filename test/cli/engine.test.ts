@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { compareCodePoints, lintModule } from "../../src/lint/engine.js";
+import { compareCodePoints } from "../../src/lint/engine.js";
+import { lintModule } from "../helpers/lint.js";
 import { CONTRACT, detectRole } from "../../src/contract/roles.js";
 import { loadModule } from "../../src/terraform/load.js";
 import { brief, DEFAULT_RULE, MODULE_RULE, tree, VARIABLE_RULE } from "./helpers.js";

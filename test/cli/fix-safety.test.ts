@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
-import { lintModule } from "../../src/lint/engine.js";
+import { lintModule } from "../helpers/lint.js";
 import { applyFixes, fixesByFile, fixFileText } from "../../src/lint/fix.js";
 import { defineRule, type Finding, type Fix } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";

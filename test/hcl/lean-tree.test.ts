@@ -12,7 +12,7 @@ import { parseExpressionAt, parseHcl } from "../../src/hcl/index.js";
 import { LineIndex, Span, computeLineStarts, endOffsetOf, plainRange, rangeBetween, startOffsetOf } from "../../src/hcl/source.js";
 import { walkExpression } from "../../src/hcl/walk.js";
 import { loadModule } from "../../src/terraform/load.js";
-import { lintModule } from "../../src/lint/engine.js";
+import { lintModule } from "../helpers/lint.js";
 import * as api from "../../src/index.js";
 
 /** Every object reachable from `root` (iterative; shared objects once). */

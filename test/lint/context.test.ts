@@ -4,7 +4,7 @@
  * module and shared by the rules, `graphOf` for any module.
  */
 import { describe, expect, it } from "vitest";
-import { lintModule } from "../../src/lint/engine.js";
+import { lintModule } from "../helpers/lint.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import { CONTRACT } from "../../src/contract/roles.js";
 import { tempDir, writeTree } from "../e2e/helpers.js";

@@ -10,7 +10,8 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixOnDisk } from "../../src/cli/fix-run.js";
 import { parseHcl } from "../../src/hcl/index.js";
-import { lintModule, type LintOptions } from "../../src/lint/engine.js";
+import { type LintOptions } from "../../src/lint/engine.js";
+import { engineOptions, lintModule } from "../helpers/lint.js";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/syntax/one-line-block");
 const opts: LintOptions = { role: "machinepool", only: ["syntax/one-line-block"] };
@@ -23,7 +24,7 @@ function fixed(name: string): { message: string; before: string; after: string }
     if (first.kind !== "report") throw new Error(first.message);
     expect(first.report.findings.map((f) => [f.ruleId, f.fix?.description])).toEqual([["syntax/one-line-block", "Expand the block to one argument per line"]]);
     const before = readFileSync(path.join(work, "instance.tf"), "utf8");
-    const run = fixOnDisk(work, opts, first);
+    const run = fixOnDisk(work, engineOptions(opts), first);
     expect(run.applied).toBe(1);
     const after = readFileSync(path.join(work, "instance.tf"), "utf8");
     expect(parseHcl(after, "instance.tf").diagnostics).toEqual([]);

@@ -4,7 +4,8 @@
  * are walked once for all of them, in rule order.
  */
 import { describe, expect, it } from "vitest";
-import { lintModule, lintSteps, type LintOutcome } from "../../src/lint/engine.js";
+import { type LintOutcome } from "../../src/lint/engine.js";
+import { lintModule, lintSteps } from "../helpers/lint.js";
 import { readdirSync } from "node:fs";
 import * as path from "node:path";
 import { NODE_KINDS, walkStats } from "../../src/lint/shared-walk.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lintModule, type LintOptions } from "../../src/lint/engine.js";
+import { type LintOptions } from "../../src/lint/engine.js";
+import { lintModule } from "../helpers/lint.js";
 import { parseDirective } from "../../src/lint/suppress.js";
 import { brief, DEFAULT_RULE, MODULE_RULE, tree, VARIABLE_RULE } from "../cli/helpers.js";
 

@@ -5,12 +5,14 @@
  * (wrong kind of value) or a RangeError (a value outside the allowed set)
  * naming the option, thrown here before anything is read, instead of a
  * crash deep inside the engine or a report that silently ignores a setting.
+ * The engine runs with the rule catalogue of the process (the built-in rules
+ * and any plugin loaded through a config).
  */
 import { statSync } from "node:fs";
-import { ROLES } from "../contract/roles-api.js";
-import { lintModule as lintChecked, type LintOptions, type LintOutcome } from "./engine.js";
-import { isKnownRule } from "./meta-rules.js";
-import type { RuleDefinition } from "./types.js";
+import { ROLES } from "./contract/roles-api.js";
+import { lintModule as lintChecked, type LintOptions, type LintOutcome } from "./lint/engine.js";
+import type { RuleDefinition } from "./lint/types.js";
+import { knownRules } from "./config/known-rules.js";
 
 const SEVERITY_SETTINGS: readonly string[] = ["off", "info", "warning", "error"];
 
@@ -86,7 +88,8 @@ export function checkLintModuleInput(dir: unknown, opts: unknown): void {
     ruleSet = o.ruleSet as readonly RuleDefinition[];
   }
   const extra = new Set((ruleSet ?? []).map((r) => r.id));
-  const known = (id: string): boolean => isKnownRule(id) || extra.has(id);
+  const catalogue = knownRules();
+  const known = (id: string): boolean => catalogue.isKnown(id) || extra.has(id);
 
   if (o.role !== undefined) checkRole("role", o.role);
   if (o.configRole !== undefined) {
@@ -148,7 +151,7 @@ function notADirectory(dir: string): boolean {
  */
 export function lintModule(dir: string, opts?: LintOptions): LintOutcome {
   checkLintModuleInput(dir, opts);
-  const outcome = lintChecked(dir, opts);
+  const outcome = lintChecked(dir, { ...opts, catalogue: knownRules() });
   // Only a directory that gave nothing is worth a look (no cost on a module).
   if (outcome.kind === "no-module" && notADirectory(dir)) {
     throw new TypeError(`lintModule: dir must be a module directory, and ${dir} is a file: pass the directory that holds it`);
