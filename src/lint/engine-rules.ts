@@ -15,40 +15,15 @@ export const UNUSED_IGNORE = "lint/unused-ignore";
 export const UNKNOWN_RULE = "lint/unknown-rule";
 export const SOURCE_ESCAPE = "module/source-escape";
 
+/** A rule about ignore comments: a warning on every role and module, reported by the engine. */
+function suppressionRule(id: string, summary: string): RuleDefinition {
+  return defineRule({ id, severity: "warning", roles: ROLES, summary, scope: "all", fixable: false, tags: ["suppression"], provenance: "engine", check: noCheck });
+}
+
 export const META_RULES: readonly RuleDefinition[] = [
-  defineRule({
-    id: EXPIRED_IGNORE,
-    severity: "warning",
-    roles: ROLES,
-    summary: "An inline ignore comment whose exp: date has passed no longer suppresses anything",
-    scope: "all",
-    fixable: false,
-    tags: ["suppression"],
-    provenance: "engine",
-    check: noCheck,
-  }),
-  defineRule({
-    id: UNUSED_IGNORE,
-    severity: "warning",
-    roles: ROLES,
-    summary: "An inline ignore comment that suppresses no finding (reported with --report-unused-ignores)",
-    scope: "all",
-    fixable: false,
-    tags: ["suppression"],
-    provenance: "engine",
-    check: noCheck,
-  }),
-  defineRule({
-    id: UNKNOWN_RULE,
-    severity: "warning",
-    roles: ROLES,
-    summary: "An inline ignore comment names a rule ID that does not exist",
-    scope: "all",
-    fixable: false,
-    tags: ["suppression"],
-    provenance: "engine",
-    check: noCheck,
-  }),
+  suppressionRule(EXPIRED_IGNORE, "An inline ignore comment whose exp: date has passed no longer suppresses anything"),
+  suppressionRule(UNUSED_IGNORE, "An inline ignore comment that suppresses no finding (reported with --report-unused-ignores)"),
+  suppressionRule(UNKNOWN_RULE, "An inline ignore comment names a rule ID that does not exist"),
 ];
 
 /** Engine-produced module rules, unless a rule author already defines them. */
