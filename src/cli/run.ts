@@ -7,13 +7,14 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
 import { describeDetection, lintModule, recount, severityAtLeast, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
-import { BUILTIN_RULES, LINT_REGISTRY } from "../lint/meta-rules.js";
+import { LINT_REGISTRY } from "../lint/meta-rules.js";
 import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type ReadProblem, type RunReport, type WarningLimit } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
 import type { RuleDefinition, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
 import { pluginRulesOf } from "../config/plugins.js";
-import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
+import { printEffective, type CliOverrides } from "../config/effective.js";
+import { excludedBy, excludingPattern, plan as planLint, type LintPlan } from "./plan.js";
 import { loadFormatter, writeReports, writeStepSummary } from "./formats.js";
 import { quietFailureText } from "../report/util.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
@@ -104,10 +105,8 @@ export type Slim = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; 
 
 interface Planned {
   target: Target;
-  config: FileConfig | null;
-  effective: EffectiveConfig;
-  /** The rules of the plugins its config lists. */
-  pluginRules: readonly RuleDefinition[];
+  /** The module's config, the settings in effect and its lint options (src/cli/plan.ts). */
+  lint: LintPlan;
   /** The run's working and home directories (config lookup stops there outside git). */
   cwd: string;
   home: string;
@@ -120,37 +119,6 @@ function overrides(args: CliArgs, role: Role | undefined): CliOverrides {
     strict: args.strict,
     ...(args.maxWarnings !== undefined ? { maxWarnings: args.maxWarnings } : {}),
   };
-}
-
-function excludedBy(config: FileConfig | null, abs: string): boolean {
-  if (!config || config.excludeSet.empty) return false;
-  const rel = path.relative(config.dir, abs).split(path.sep).join("/");
-  return config.excludeSet.matches(rel);
-}
-
-function lintOptions(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"]): LintOptions {
-  const e = plan.effective;
-  const opts: LintOptions = {
-    severities: severityMap(e),
-    allowWarnings: args.allowWarnings,
-    inlineConfig: !args.noInlineConfig,
-    reportUnusedIgnores: args.reportUnusedIgnores,
-    displayPath: plan.target.display,
-  };
-  // A directory nobody named is linted only on enough evidence of a role.
-  if (plan.target.found === true) opts.requireRoleEvidence = true;
-  // A module runs the plugins its own config lists, besides the built-in rules.
-  if (plan.pluginRules.length > 0) opts.ruleSet = [...BUILTIN_RULES, ...plan.pluginRules];
-  if (e.role) {
-    if (e.role.origin === "--role") opts.role = e.role.value;
-    else opts.configRole = { role: e.role.value, origin: e.role.origin };
-  }
-  if (stdin) opts.stdin = stdin;
-  const config = plan.config;
-  if (config && !config.excludeSet.empty) {
-    opts.excludeFile = (rel) => excludedBy(config, path.join(plan.target.dir, ...rel.split("/")));
-  }
-  return opts;
 }
 
 /**
@@ -171,10 +139,20 @@ function configResolver(args: CliArgs, cwd: string, home: string): ConfigResolve
   return new ConfigResolver({ disabled: args.noConfig, cwd, home });
 }
 
-/** A module's config, effective settings and the rules of the plugins its config lists. Throws ConfigError. */
-async function planFor(target: Target, resolver: ConfigResolver, cli: CliOverrides): Promise<Omit<Planned, "cwd" | "home">> {
+/** A module's config and lint options, with the rules of the plugins its config lists. Throws ConfigError. */
+async function planFor(args: CliArgs, target: Target, resolver: ConfigResolver, cli: CliOverrides, stdin: LintOptions["stdin"]): Promise<LintPlan> {
   const config = resolver.forDir(target.dir);
-  return { target, config, effective: effectiveConfig(config, cli), pluginRules: await pluginRulesOf(config) };
+  return planLint(config, {
+    dir: target.dir,
+    displayPath: target.display,
+    overrides: cli,
+    pluginRules: await pluginRulesOf(config),
+    allowWarnings: args.allowWarnings,
+    inlineConfig: !args.noInlineConfig,
+    reportUnusedIgnores: args.reportUnusedIgnores,
+    requireRoleEvidence: target.found === true,
+    ...(stdin ? { stdin } : {}),
+  });
 }
 
 /** One module linted (and fixed): the report without syntax trees, and the local children it loaded. */
@@ -202,8 +180,9 @@ function slim(outcome: LintOutcome): LintedTarget {
  * above module files named one by one), the module is of interest (and only
  * fixed) when it loads one of those directories.
  */
-async function lintTarget(args: CliArgs, plan: Planned, stdin: LintOptions["stdin"], deep: boolean, onlyIfLoads?: readonly string[]): Promise<LintedTarget> {
-  const opts = lintOptions(args, plan, stdin);
+async function lintTarget(args: CliArgs, plan: Planned, deep: boolean, onlyIfLoads?: readonly string[]): Promise<LintedTarget> {
+  const opts = plan.lint.options;
+  const stdin = opts.stdin;
   const hits = nestingLimitHits();
   const outcome = lintModule(plan.target.dir, opts);
   if (deep && nestingLimitHits() > hits) {
@@ -250,8 +229,8 @@ async function lintOnThisWorker(req: DeepRequest): Promise<LintedTarget> {
     const checked = checkOptions(args, req.cwd);
     workerRun = { key, resolver: configResolver(args, req.cwd, req.home), cli: overrides(args, checked.role) };
   }
-  const plan = await planFor(req.target, workerRun.resolver, workerRun.cli);
-  return lintTarget(args, { ...plan, cwd: req.cwd, home: req.home }, req.stdin, false, req.onlyIfLoads);
+  const lint = await planFor(args, req.target, workerRun.resolver, workerRun.cli, req.stdin);
+  return lintTarget(args, { target: req.target, lint, cwd: req.cwd, home: req.home }, false, req.onlyIfLoads);
 }
 let workerRun: { key: string; resolver: ConfigResolver; cli: CliOverrides } | undefined;
 
@@ -297,7 +276,7 @@ async function lintPlans(args: CliArgs, plans: readonly Planned[], stdin: LintOp
         linted = { ...linted, fixed: { written: [], applied: 0, notes: [], writeErrors: [] } };
       }
     } else {
-      linted = await lintTarget(args, plan, stdin, true, onlyIfLoads(plan));
+      linted = await lintTarget(args, plan, true, onlyIfLoads(plan));
     }
     for (const file of linted.fixed?.written ?? []) {
       // A module file may be a symbolic link: the directory of the file it points to changed too.
@@ -336,7 +315,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const config = resolver.forDir(target.dir);
       await pluginRulesOf(config);
       checkRuleFlags(args);
-      const effective = effectiveConfig(config, cli);
+      const effective = planLint(config, { dir: target.dir, overrides: cli }).effective;
       // Without a role set, say what detection makes of the module there.
       const detection = effective.role ? null : describeDetection(target.dir);
       io.stdout(printEffective(effective, args.printConfig, checked.format === "json", detection));
@@ -425,7 +404,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       }
     }
     const plans: Planned[] = [];
-    for (const target of targets) plans.push({ ...(await planFor(target, resolver, cli)), cwd: io.cwd, home });
+    for (const target of targets) plans.push({ target, lint: await planFor(args, target, resolver, cli, stdin), cwd: io.cwd, home });
     checkRuleFlags(args);
 
     // Lint (and fix) every target first.
@@ -495,14 +474,14 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       if (args.fixDryRun) diffs += fixes.dryRun(report, io.cwd, plan.target.display);
       // --quiet only hides: what fails the run is decided on every finding.
       warnings += report.summary.warning;
-      const mw = plan.effective.maxWarnings;
+      const mw = plan.lint.effective.maxWarnings;
       if (mw.value !== null && (maxWarnings === null || mw.value < maxWarnings.value)) maxWarnings = { value: mw.value, origin: mw.origin };
-      const failOn = plan.effective.failOn.value;
+      const failOn = plan.lint.effective.failOn.value;
       if (report.findings.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn))) failed = true;
       if (args.quiet) {
         if (args.fullReport.length > 0) fullModules.push({ ...report });
         // The report says what the hidden findings do to the exit code.
-        const q = quietFilter(report.findings, failOn, failSettingText(failOn, plan.effective.failOn.origin));
+        const q = quietFilter(report.findings, failOn, failSettingText(failOn, plan.lint.effective.failOn.origin));
         report.findings = q.shown;
         report.summary = recount(report.findings);
         if (q.hidden) {
@@ -544,7 +523,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       };
     }
 
-    const failOn: Severity = plans[0]?.effective.failOn.value ?? (args.strict ? "warning" : "error");
+    const failOn: Severity = plans[0]?.lint.effective.failOn.value ?? (args.strict ? "warning" : "error");
     const run: RunReport = {
       modules,
       ...(problems.length > 0 ? { readErrors: problems } : {}),
@@ -621,13 +600,6 @@ function realOf(dir: string): string {
 function isAtOrUnder(p: string, dir: string): boolean {
   const rel = path.relative(dir, p);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
-/** The exclude pattern of `config` that matches `abs`, or null. */
-function excludingPattern(config: FileConfig | null, abs: string): string | null {
-  if (!config || config.excludeSet.empty) return null;
-  const rel = path.relative(config.dir, abs).split(path.sep).join("/");
-  return config.excludeSet.matching(rel);
 }
 
 /** How far up to look for a module calling a named file's directory: the repository root, else the working directory. */
