@@ -4,17 +4,17 @@
  * .tfcapi-lint.hcl up to the repository root; re-read when it changes, from
  * the open document when the editor has it open), its plugins, and the lint
  * options a module is linted with. A config error is a diagnostic on the
- * config file, and the module is linted with the defaults meanwhile.
+ * config file, and the module is linted with the defaults meanwhile. The
+ * options come from the CLI's `plan` (src/cli/plan.ts), so a setting means
+ * the same in the editor as on the command line.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import * as path from "node:path";
 import type { Diagnostic, InitializeParams, Range } from "vscode-languageserver/node.js";
 import { ConfigError, findConfigFile, parseConfigText, readConfigFile, type FileConfig } from "../config/load.js";
-import { effectiveConfig, severityMap } from "../config/effective.js";
 import { pluginRulesOf } from "../config/plugins.js";
+import { plan } from "../cli/plan.js";
 import type { LintOptions } from "../lint/engine.js";
-import { BUILTIN_RULES } from "../lint/meta-rules.js";
 import type { RuleDefinition } from "../lint/types.js";
 import { SOURCE, type DiagnosticsBoard } from "./diagnostics.js";
 import type { Documents } from "./documents.js";
@@ -228,26 +228,18 @@ export class Configuration {
     }
   }
 
-  /** The options a module directory is linted with now (open documents in place of the files on disk). */
+  /** The options a module directory is linted with now (open documents in place of the files on disk), planned as the CLI plans them. */
   optionsFor(dir: string): LintOptions {
     const config = this.configFor(dir);
-    const e = effectiveConfig(config, { rules: [], strict: false });
     const pluginsOn = this.settings.pluginsOn;
-    const plugins = config && pluginsOn ? (this.pluginRules.get(config) ?? []) : [];
-    const opts: LintOptions = {
-      ...(plugins.length > 0 ? { ruleSet: [...BUILTIN_RULES, ...plugins] } : {}),
-      // Ignore comments may name the rules of plugins that were not loaded.
-      ...(config && !pluginsOn && config.plugins.length > 0 ? { unloadedPlugins: true } : {}),
-      severities: severityMap(e),
+    return plan(config, {
+      dir,
+      displayPath: dir,
+      pluginRules: config && pluginsOn ? (this.pluginRules.get(config) ?? []) : [],
+      unloadedPlugins: config !== null && !pluginsOn && config.plugins.length > 0,
       inlineConfig: true,
       reportUnusedIgnores: this.settings.reportUnusedIgnores,
-      displayPath: dir,
       overlay: this.documents.overlay(),
-    };
-    if (e.role) opts.configRole = { role: e.role.value, origin: e.role.origin };
-    if (config && !config.excludeSet.empty) {
-      opts.excludeFile = (rel) => config.excludeSet.matches(path.relative(config.dir, path.join(dir, ...rel.split("/"))).split(path.sep).join("/"));
-    }
-    return opts;
+    }).options;
   }
 }
