@@ -45,6 +45,63 @@ export interface Stats {
   workMs: number[];
 }
 
+/** A finished run: its options, its outcome, and its wall-clock and CPU time without the yields. */
+interface Slices {
+  opts: LintOptions;
+  outcome: LintOutcome;
+  work: number;
+  cpuMicros: number;
+}
+
+/**
+ * A module linted in slices of SLICE_MS, yielding to the event loop between
+ * them; null when `stale()` holds at a yield (the run is abandoned there).
+ * Working out the options (`optionsOf`) counts as work of the run.
+ */
+async function lintInSlices(dir: string, parseCache: ParseCache, optionsOf: () => LintOptions, stale: () => boolean): Promise<Slices | null> {
+  let t = performance.now();
+  let work = 0;
+  let cpu = process.cpuUsage();
+  let cpuMicros = 0;
+  const opts = optionsOf();
+  const cached = { ...opts, parseCache };
+  const steps = lintSteps(dir, cached);
+  let outcome: LintOutcome;
+  for (;;) {
+    const r = steps.next();
+    if (r.done) {
+      outcome = r.value;
+      break;
+    }
+    if (performance.now() - t >= SLICE_MS) {
+      work += performance.now() - t;
+      const d = process.cpuUsage(cpu);
+      cpuMicros += d.user + d.system;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (stale()) {
+        steps.return(undefined as unknown as LintOutcome);
+        return null;
+      }
+      t = performance.now();
+      cpu = process.cpuUsage();
+    }
+  }
+  outcome = syntaxOnlyWithoutRole(dir, outcome, cached);
+  work += performance.now() - t;
+  const d = process.cpuUsage(cpu);
+  cpuMicros += d.user + d.system;
+  return { opts, outcome, work, cpuMicros };
+}
+
+/**
+ * A module that shows no role yet (a new file, a helper module): the
+ * contract rules cannot run, but what Terraform would reject can.
+ */
+function syntaxOnlyWithoutRole(dir: string, outcome: LintOutcome, opts: LintOptions): LintOutcome {
+  if (outcome.kind !== "usage-error" || outcome.noRole !== true) return outcome;
+  return lintModule(dir, { ...opts, role: "cluster", only: ["syntax/parse", "syntax/one-line-block"] });
+}
+
 export class Scheduler {
   private readonly modules = new Map<string, Tracked>();
   readonly stats: Stats = { runs: 0, abandoned: 0, lastWorkMs: 0, lastCpuMs: 0, workMs: [] };
@@ -125,7 +182,13 @@ export class Scheduler {
           return;
         }
       }
-      const run = await this.runSteps(m, generation);
+      m.running = true;
+      let run: Slices | null;
+      try {
+        run = await lintInSlices(m.dir, m.parseCache, () => this.configuration.optionsFor(m.dir), () => this.stale(m, generation));
+      } finally {
+        m.running = false;
+      }
       if (run === null || this.stale(m, generation)) {
         this.stats.abandoned++;
         return;
@@ -143,65 +206,17 @@ export class Scheduler {
     }
   }
 
-  /** One run in slices; null when the module changed at a yield (the run is abandoned there). */
-  private async runSteps(m: Tracked, generation: number): Promise<{ outcome: LintOutcome; opts: LintOptions; work: number; cpuMicros: number } | null> {
-    let t = performance.now();
-    let work = 0;
-    let cpu = process.cpuUsage();
-    let cpuMicros = 0;
-    const opts = this.configuration.optionsFor(m.dir);
-    const steps = lintSteps(m.dir, { ...opts, parseCache: m.parseCache });
-    let outcome: LintOutcome;
-    m.running = true;
-    try {
-      for (;;) {
-        const r = steps.next();
-        if (r.done) {
-          outcome = r.value;
-          break;
-        }
-        if (performance.now() - t >= SLICE_MS) {
-          work += performance.now() - t;
-          const d = process.cpuUsage(cpu);
-          cpuMicros += d.user + d.system;
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          if (this.stale(m, generation)) {
-            steps.return(undefined as unknown as LintOutcome);
-            return null;
-          }
-          t = performance.now();
-          cpu = process.cpuUsage();
-        }
-      }
-    } finally {
-      m.running = false;
-    }
-    outcome = this.syntaxOnlyWithoutRole(m, outcome, opts);
-    work += performance.now() - t;
-    const d = process.cpuUsage(cpu);
-    cpuMicros += d.user + d.system;
-    return { outcome, opts, work, cpuMicros };
-  }
-
   private result(generation: number, outcome: LintOutcome, opts: LintOptions): Result {
     const docs = this.documents;
     return makeResult(generation, outcome, opts, this.settings.encoding, this.settings.relatedInformation ? (abs) => docs.uriOf(abs) : undefined);
-  }
-
-  /**
-   * A module that shows no role yet (a new file, a helper module): the
-   * contract rules cannot run, but what Terraform would reject can.
-   */
-  private syntaxOnlyWithoutRole(m: Tracked, outcome: LintOutcome, opts: LintOptions): LintOutcome {
-    if (outcome.kind !== "usage-error" || outcome.noRole !== true) return outcome;
-    return lintModule(m.dir, { ...opts, parseCache: m.parseCache, role: "cluster", only: ["syntax/parse", "syntax/one-line-block"] });
   }
 
   /** The module's result for its current state, linting now when the last one is stale. */
   current(m: Tracked): Result | null {
     if (m.result && m.result.generation === m.generation) return m.result;
     const opts = this.configuration.optionsFor(m.dir);
-    const result = this.result(m.generation, this.syntaxOnlyWithoutRole(m, lintModule(m.dir, { ...opts, parseCache: m.parseCache }), opts), opts);
+    const cached = { ...opts, parseCache: m.parseCache };
+    const result = this.result(m.generation, syntaxOnlyWithoutRole(m.dir, lintModule(m.dir, cached), cached), opts);
     m.result = result;
     this.board.showModule(m.dir, result);
     return result;
