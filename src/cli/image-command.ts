@@ -1,41 +1,39 @@
 /**
- * `tfcapi-lint image <ref>`: read an image (an OCI layout `oci:DIR[:TAG]`, or
- * a registry reference), choose its platform(s), rebuild its filesystem,
- * run the image checks and the module lint of /captf/module, and report in
- * any output format. Built as its own bundle (dist/image.cjs), loaded only by
- * this command, so module linting never pays for tar, gzip and zstd code.
+ * `tfcapi-lint image <ref>`, the command line around src/image/: check the
+ * options, open the image, choose its platform(s), plan the module lint
+ * (plan.ts: the image command reads no config), inspect the image
+ * (src/image/inspect.ts), apply the severity settings to the image checks,
+ * and report in any output format. Built as its own bundle (dist/image.cjs),
+ * loaded by image-loader.ts only for this command, so module linting never
+ * pays for tar, gzip and zstd code.
  *
  * Exit codes: 0/1 as for `module`; 2 the image cannot be read; 3 an invalid
  * reference, `--platform` or option.
  */
-import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { isatty } from "node:tty";
 import { fileURLToPath } from "node:url";
 import * as path from "node:path";
-import * as posix from "node:path/posix";
-import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
+import { CONTRACT_VERSIONS } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
-import { adjustSeverity, compareFindings, lintModule, recount, severityAtLeast, MODULE_RANGE, type LintOptions } from "../lint/engine.js";
+import { adjustSeverity, compareFindings, recount, severityAtLeast } from "../lint/engine.js";
 import { REGISTRY } from "../lint/meta-rules.js";
 import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from "../lint/result.js";
-import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
-import type { LoadResult } from "../terraform/model.js";
-import { type CliArgs, UsageError } from "../cli/args.js";
-import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
-import { loadFormatter, writeReports as writeReportFiles, writeStepSummary } from "../cli/formats.js";
-import { toolVersion } from "../cli/commands.js";
-import { quietFailureText } from "../report/util.js";
+import type { Finding } from "../lint/types.js";
 import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
-import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "../cli/deep.js";
-import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "../cli/run.js";
-import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
-import { buildFs, DEFAULT_CAPS, MODULE_DIR, type Caps, type Progress } from "./fs.js";
-import { openLayoutSource, splitLayoutRef } from "./layout.js";
-import { parsePlatform, selectImages, type SelectedImage } from "./manifest.js";
-import { ImageReadError, ImageRefError, type ImageSource } from "./source.js";
-import { openRegistrySource } from "./registry.js";
+import { DEFAULT_CAPS, type Caps, type Progress } from "../image/fs.js";
+import { inspectImage, openSource } from "../image/inspect.js";
+import { splitLayoutRef } from "../image/layout.js";
+import { parsePlatform, selectImages } from "../image/manifest.js";
+import { ImageReadError, ImageRefError, ImageUsageError, type ImageSource } from "../image/source.js";
+import type { openRegistrySource } from "../image/registry.js";
+import { type CliArgs, UsageError } from "./args.js";
+import { toolVersion } from "./commands.js";
+import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
+import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "./io.js";
+import { checkLintOptions, checkRuleFlags } from "./options.js";
+import { plan } from "./plan.js";
+import { writeRun } from "./report.js";
 
 export interface ImageCommandOptions {
   /** Size caps (tests make them small). */
@@ -49,17 +47,6 @@ export interface ImageCommandOptions {
 }
 
 const PROGRESS_MIN = 4 * 1024 * 1024;
-
-/** Opens the source a reference names: `oci:` layouts here, anything else through the registry client. */
-export async function openSource(ref: string, insecure: boolean, env: NodeJS.ProcessEnv, opts: ImageCommandOptions = {}): Promise<ImageSource> {
-  if (ref.startsWith("oci:")) {
-    const { dir, tag } = splitLayoutRef(ref.slice(4));
-    return openLayoutSource(ref, dir, tag);
-  }
-  if (ref === "") throw new ImageRefError("the image reference is empty");
-  const open = opts.openRegistry ?? openRegistrySource;
-  return open(ref, { insecure, env });
-}
 
 function checkArgs(args: CliArgs): { role?: Role; contract: string; format: string } {
   if (args.positionals.length !== 1) {
@@ -87,89 +74,7 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
  * summary. Returns an exit code when a report could not be written, else null.
  */
 async function writeReports(run: RunReport, format: string, args: CliArgs, io: Io, full: RunReport = run): Promise<number | null> {
-  const formatter = (await loadFormatter(format))!;
-  const text = formatter(run, { color: useColor(args, io), env: io.env });
-  if (!(await writeReportFiles(run, text, args, io, full))) return EXIT_READ;
-  if (format === "compact" || format === "sarif" || format === "checkstyle") {
-    // No place for it in these formats: findings --quiet hid that fail the run are said on stderr.
-    const why = quietFailureText(run, run.modules);
-    if (why !== null) io.stderr(`tfcapi-lint: ${why}\n`);
-  }
-  if (format === "github") {
-    const r = await writeStepSummary(run, io.env);
-    if (r?.error) io.stderr(`tfcapi-lint: cannot write the job summary to ${r.path}: ${r.error}\n`);
-  }
-  return null;
-}
-
-/** Writes the module files to a fresh directory (links to directories inside the module become relative links). */
-function materialise(files: ModuleFiles): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "tfcapi-lint-image-"));
-  for (const [rel, content] of files.files) {
-    const abs = path.join(dir, ...rel.split("/"));
-    try {
-      mkdirSync(path.dirname(abs), { recursive: true });
-      writeFileSync(abs, content);
-    } catch {
-      // a path that is both a file and a directory in the image: keep the first
-    }
-  }
-  for (const [rel, target] of files.dirLinks) {
-    const abs = path.join(dir, ...rel.split("/"));
-    mkdirSync(path.dirname(abs), { recursive: true });
-    const from = posix.dirname(rel);
-    const link = posix.relative(from === "." ? "" : from, target === "." ? "" : target) || ".";
-    try {
-      symlinkSync(link, abs);
-    } catch {
-      // a file of the same name already materialised: keep it
-    }
-  }
-  return dir;
-}
-
-interface PlatformResult {
-  image: SelectedImage;
-  findings: Finding[];
-  role: Role;
-  roleSource: ModuleReport["roleSource"];
-  roleEvidence: string[];
-  fileSet: ModuleReport["fileSet"];
-  sources: Map<string, string>;
-}
-
-function moduleLintFindings(
-  files: ModuleFiles,
-  role: Role | undefined,
-  lintOpts: LintOptions,
-): { findings: Finding[]; role: Role; roleSource: ModuleReport["roleSource"]; evidence: string[]; load: LoadResult; fileSet: ModuleReport["fileSet"]; sources: Map<string, string>; readErrors: string[] } | { usage: string } {
-  const dir = materialise(files);
-  try {
-    const outcome = lintModule(dir, { ...lintOpts, ...(role ? { role } : {}), displayPath: MODULE_DIR });
-    if (outcome.kind === "usage-error") return { usage: `${MODULE_DIR}: ${outcome.message}` };
-    if (outcome.kind === "no-module") return { usage: `${MODULE_DIR}: ${outcome.message}` };
-    const inImage = (f: string): string => (f === "" ? MODULE_DIR : `${MODULE_DIR}/${f}`);
-    const findings = outcome.report.findings.map((f) => ({
-      ...f,
-      file: inImage(f.file),
-      ...(f.related ? { related: f.related.map((r) => ({ ...r, file: inImage(r.file) })) } : {}),
-      ...(f.suppressed ? { suppressed: { ...f.suppressed, file: inImage(f.suppressed.file) } } : {}),
-    }));
-    const sources = new Map<string, string>();
-    for (const [k, v] of outcome.report.sources) sources.set(inImage(k), v);
-    return {
-      findings,
-      role: outcome.report.role,
-      roleSource: outcome.report.roleSource,
-      evidence: outcome.report.roleEvidence,
-      load: outcome.load,
-      fileSet: outcome.report.fileSet,
-      sources,
-      readErrors: outcome.readErrors.map((e) => `${inImage(e.file)}: ${e.message}`),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return (await writeRun(run, format, args, io, { full })) ? null : EXIT_READ;
 }
 
 function progressPrinter(io: Io, minBytes: number): Progress | undefined {
@@ -193,12 +98,6 @@ function isStderrTTY(): boolean {
   return isatty(2);
 }
 
-function severityOverrides(args: CliArgs): Map<string, SeveritySetting> {
-  const m = new Map<string, SeveritySetting>();
-  for (const r of args.ruleSettings) m.set(r.id, r.severity);
-  return m;
-}
-
 /** Runs the image command. Never throws for bad input: returns the exit code. */
 export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions = {}): Promise<number> {
   if (opts.deep === true) setNestingLimit(DEEP_NESTING_LIMIT);
@@ -213,101 +112,28 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     const want = parsePlatform(args.platform ?? "linux/amd64");
     source = await openSource(ref, args.insecure, io.env as NodeJS.ProcessEnv, opts);
     const selection = await selectImages(source, want, args.platform !== undefined, args.allPlatforms);
-    const severities = severityOverrides(args);
+    // The image command reads no config: the command line's settings alone (the module's own directory is not known yet, nor needed).
+    const planned = plan(null, {
+      dir: path.resolve(io.cwd),
+      overrides: { rules: args.ruleSettings, strict: args.strict },
+      allowWarnings: args.allowWarnings,
+      inlineConfig: !args.noInlineConfig,
+      reportUnusedIgnores: args.reportUnusedIgnores,
+    });
+    const lintOpts = planned.options;
+    const severities = planned.options.severities!;
     const allowed = new Set(args.allowWarnings);
-    const lintOpts: LintOptions = { severities, allowWarnings: args.allowWarnings, inlineConfig: !args.noInlineConfig, reportUnusedIgnores: args.reportUnusedIgnores };
 
-    const results: PlatformResult[] = [];
-    const readErrors: string[] = [];
-    const digest = selection.digest;
-    let platforms: string[];
-    let role: Role | undefined = checked.role;
-    if (selection.kind === "platform-mismatch") {
-      platforms = selection.platforms;
-      const finding: Finding = { ruleId: "image/platform", severity: "error", file: "", range: MODULE_RANGE, message: selection.message };
-      // Nothing is checked: the role is --role, else the image's label (for the report only).
-      const labelRole = selection.labels?.[LABEL.role];
-      const shownRole: Role = role ?? (labelRole !== undefined && isRole(labelRole) ? labelRole : "cluster");
-      results.push({
-        image: null as unknown as SelectedImage,
-        findings: [finding],
-        role: shownRole,
-        roleSource: role ? "flag" : labelRole !== undefined && isRole(labelRole) ? "label" : "detected",
-        roleEvidence: role ? [`--role ${role}`] : labelRole !== undefined && isRole(labelRole) ? [`label ${LABEL.role}=${labelRole}`] : [],
-        fileSet: "terraform",
-        sources: new Map(),
-      });
-    } else {
-      platforms = selection.images.map((i) => i.platform);
-      const many = args.allPlatforms;
-      const progress = progressPrinter(io, opts.progressMinBytes ?? PROGRESS_MIN);
-      for (const image of selection.images) {
-        const fs = await buildFs(source, image.layers, { caps: opts.caps ?? DEFAULT_CAPS, ...(progress ? { onProgress: progress } : {}) });
-        const scanned = scanModule(fs);
-        const labels = image.config.Labels ?? {};
-        // The role: --role, else the image's label, else detected from the module.
-        let imageRole: Role | undefined = role;
-        let roleSource: ModuleReport["roleSource"] = "flag";
-        let evidence = role ? [`--role ${role}`] : [];
-        const labelRole = labels[LABEL.role];
-        if (!imageRole && labelRole !== undefined && isRole(labelRole)) {
-          imageRole = labelRole;
-          roleSource = "label";
-          evidence = [`label ${LABEL.role}=${labelRole}`];
-        }
-        let load: LoadResult | null = null;
-        let findings: Finding[] = [...scanned.findings];
-        let fileSet: ModuleReport["fileSet"] = "terraform";
-        let sources = new Map<string, string>();
-        if (scanned.module.hasTopLevel) {
-          const lint = moduleLintFindings(scanned.module, imageRole, lintOpts);
-          if ("usage" in lint) throw new UsageError(lint.usage);
-          if (!imageRole) {
-            roleSource = lint.roleSource;
-            evidence = lint.evidence;
-          }
-          imageRole = lint.role;
-          load = lint.load;
-          fileSet = lint.fileSet;
-          sources = lint.sources;
-          findings.push(...lint.findings);
-          readErrors.push(...lint.readErrors);
-        }
-        if (!imageRole) throw new UsageError(`${ref}: cannot tell which role the image is for (no ${LABEL.role} label and no module to detect it from); pass --role`);
-        const imageFindings = runImageChecks(
-          {
-            fs,
-            config: image.config,
-            os: image.os,
-            architecture: image.architecture,
-            role: imageRole,
-            ...(checked.role ? { roleFlag: checked.role } : {}),
-            contract: checked.contract,
-            load,
-          },
-          scanned.module,
-        );
-        findings.push(...imageFindings);
-        if (many) findings = findings.map((f) => ({ ...f, message: `[${image.os}/${image.architecture}] ${f.message}` }));
-        results.push({ image, findings, role: imageRole, roleSource, roleEvidence: evidence, fileSet, sources });
-        if (!role) role = imageRole;
-      }
-      // Labels that describe the node differ between platforms.
-      if (selection.images.length > 1 && role === "machine") {
-        for (const key of [LABEL.capacity, LABEL.nodeInfo]) {
-          const values = new Set(selection.images.map((i) => i.config.Labels?.[key] ?? ""));
-          if (values.size > 1) {
-            results[0]!.findings.push({
-              ruleId: "image/label-capacity",
-              severity: "warning",
-              file: "",
-              range: MODULE_RANGE,
-              message: `the ${key} label differs between the platforms (${selection.images.map((i) => `${i.platform}: ${i.config.Labels?.[key] ?? "unset"}`).join("; ")})`,
-            });
-          }
-        }
-      }
-    }
+    const progress = selection.kind === "platform-mismatch" ? undefined : progressPrinter(io, opts.progressMinBytes ?? PROGRESS_MIN);
+    const { results, readErrors, platforms, digest } = await inspectImage(source, selection, {
+      ref,
+      ...(checked.role ? { role: checked.role } : {}),
+      contract: checked.contract,
+      allPlatforms: args.allPlatforms,
+      lintOptions: lintOpts,
+      caps: opts.caps ?? DEFAULT_CAPS,
+      ...(progress ? { onProgress: progress } : {}),
+    });
 
     // Severity settings and --allow-warning for the image checks (the module lint applied its own).
     const imageRuleIds = new Set(REGISTRY.filter((r) => r.tags?.includes("image")).map((r) => r.id));
@@ -323,7 +149,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     }
     // --max-warnings counts warnings even under --quiet (which only hides them).
     const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
-    const failOn: Severity = args.strict ? "warning" : "error";
+    const failOn = planned.effective.failOn.value;
     all.sort(compareFindings);
     // Every finding, for --full-report; --quiet shows errors only, and the report says what the hidden ones do.
     const unfiltered = all;
@@ -364,7 +190,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
       // The module is nested deeper than this thread's stack allows: the
       // whole command again on a thread with a large stack, as `module` and
-      // `schema` do (src/cli/deep.ts). Nothing was written yet.
+      // `schema` do (src/cli/worker-pool.ts). Nothing was written yet.
       const again = imageOnDeepStack(args, io, opts);
       if (again !== null) return await again;
     }
@@ -381,7 +207,7 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (err instanceof UsageError || err instanceof ImageUsageError) {
       // A mistake in the command line, said as the module command says it.
       io.stderr(`tfcapi-lint: ${err.message}\nRun tfcapi-lint --help for usage.\n`);
       return EXIT_USAGE;
@@ -477,12 +303,4 @@ function imageOnDeepStack(args: CliArgs, io: Io, opts: ImageCommandOptions): Pro
       resolve(r.code);
     });
   });
-}
-
-function useColor(args: CliArgs, io: Io): boolean {
-  if (args.color !== undefined) return args.color;
-  if (args.outputFile) return false;
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
-  return io.isTTY;
 }
