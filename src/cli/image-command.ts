@@ -22,7 +22,7 @@ import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from
 import type { Finding } from "../lint/types.js";
 import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
 import { DEFAULT_CAPS, type Caps, type Progress } from "../image/fs.js";
-import { inspectImage, openSource } from "../image/inspect.js";
+import { inspectImage, openSource, type Inspection } from "../image/inspect.js";
 import { splitLayoutRef } from "../image/layout.js";
 import { parsePlatform, selectImages } from "../image/manifest.js";
 import { ImageReadError, ImageRefError, ImageUsageError, type ImageSource } from "../image/source.js";
@@ -32,7 +32,7 @@ import { toolVersion } from "./commands.js";
 import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "./io.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
-import { plan } from "./plan.js";
+import { plan, type LintPlan } from "./plan.js";
 import { writeRun } from "./report.js";
 
 export interface ImageCommandOptions {
@@ -120,73 +120,19 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       inlineConfig: !args.noInlineConfig,
       reportUnusedIgnores: args.reportUnusedIgnores,
     });
-    const lintOpts = planned.options;
-    const severities = planned.options.severities!;
-    const allowed = new Set(args.allowWarnings);
 
     const progress = selection.kind === "platform-mismatch" ? undefined : progressPrinter(io, opts.progressMinBytes ?? PROGRESS_MIN);
-    const { results, readErrors, platforms, digest } = await inspectImage(source, selection, {
+    const inspected = await inspectImage(source, selection, {
       ref,
       ...(checked.role ? { role: checked.role } : {}),
       contract: checked.contract,
       allPlatforms: args.allPlatforms,
-      lintOptions: lintOpts,
+      lintOptions: planned.options,
       caps: opts.caps ?? DEFAULT_CAPS,
       ...(progress ? { onProgress: progress } : {}),
     });
 
-    // Severity settings and --allow-warning for the image checks (the module lint applied its own).
-    const imageRuleIds = new Set(REGISTRY.filter((r) => r.tags?.includes("image")).map((r) => r.id));
-    let all: Finding[] = [];
-    for (const r of results) {
-      for (const f of r.findings) {
-        if (imageRuleIds.has(f.ruleId)) {
-          if (severities.get(f.ruleId) === "off") continue;
-          adjustSeverity(f, severities, allowed);
-        }
-        all.push(f);
-      }
-    }
-    // --max-warnings counts warnings even under --quiet (which only hides them).
-    const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
-    const failOn = planned.effective.failOn.value;
-    all.sort(compareFindings);
-    // Every finding, for --full-report; --quiet shows errors only, and the report says what the hidden ones do.
-    const unfiltered = all;
-    let quietHidden: QuietHidden | undefined;
-    if (args.quiet) {
-      const q = quietFilter(all, failOn, "--strict");
-      quietHidden = q.hidden;
-      all = q.shown;
-    }
-
-    const first = results[0]!;
-    const sources = new Map<string, string>();
-    for (const r of results) for (const [k, v] of r.sources) sources.set(k, v);
-    const report: ModuleReport = {
-      module: ref,
-      dir: path.resolve(io.cwd),
-      contract: "v1alpha1",
-      role: first.role,
-      roleSource: first.roleSource,
-      roleEvidence: first.roleEvidence,
-      fileSet: first.fileSet,
-      findings: all,
-      summary: recount(all),
-      sources,
-      image: { ref, digest, platforms },
-      ...(quietHidden ? { quietHidden } : {}),
-    };
-    const overLimit = args.maxWarnings !== undefined && warnings > args.maxWarnings;
-    const run: RunReport = {
-      modules: [report],
-      ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings", ...(quietHidden && quietHidden.hidden.warning > 0 ? { hidden: quietHidden.hidden.warning } : {}) } } : {}),
-      rules: REGISTRY,
-      cwd: path.resolve(io.cwd),
-      repoRoot: path.resolve(io.cwd),
-      toolVersion: toolVersion(),
-      failOn,
-    };
+    const { run, full, failed } = imageRun(args, io, ref, planned, inspected);
     if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
       // The module is nested deeper than this thread's stack allows: the
       // whole command again on a thread with a large stack, as `module` and
@@ -194,17 +140,12 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       const again = imageOnDeepStack(args, io, opts);
       if (again !== null) return await again;
     }
-    const { quietHidden: _hidden, ...shownReport } = report;
-    const full: RunReport = all === unfiltered ? run : { ...run, modules: [{ ...shownReport, findings: unfiltered, summary: recount(unfiltered) }] };
     const written = await writeReports(run, checked.format, args, io, full);
     if (written !== null) return written;
-    if (readErrors.length > 0) {
-      for (const e of readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
+    if (inspected.readErrors.length > 0) {
+      for (const e of inspected.readErrors) io.stderr(`tfcapi-lint: ${e}\n`);
       return EXIT_READ;
     }
-    // --quiet only hides: what fails the run is decided on every finding.
-    let failed = unfiltered.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
-    if (overLimit) failed = true;
     return failed ? EXIT_FINDINGS : EXIT_OK;
   } catch (err) {
     if (err instanceof UsageError || err instanceof ImageUsageError) {
@@ -217,34 +158,105 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
       io.stderr(`tfcapi-lint: ${err.message}\n`);
       return EXIT_USAGE;
     }
-    if (err instanceof ImageReadError) {
-      const ref = args.positionals[0] ?? "";
-      const message = `cannot read image ${ref}: ${err.message}`;
-      // The report still says so, in the format asked for (a CI step that
-      // uploads the SARIF file must find one).
-      if (format !== null) {
-        const layout = ref.startsWith("oci:") ? path.resolve(io.cwd, splitLayoutRef(ref.slice(4)).dir) : null;
-        const run: RunReport = {
-          modules: [],
-          // A registry image has no path: it is shown by its reference (compact REF:0:0, SARIF a logical location).
-          readErrors: [layout !== null ? { path: layout, directory: true, message } : { path: path.resolve(io.cwd), directory: true, message, shownAs: ref }],
-          rules: REGISTRY,
-          cwd: path.resolve(io.cwd),
-          repoRoot: path.resolve(io.cwd),
-          toolVersion: toolVersion(),
-          failOn: args.strict ? "warning" : "error",
-        };
-        await writeReports(run, format, args, io);
-      }
-      io.stderr(`tfcapi-lint: ${message}\n`);
-      return EXIT_READ;
-    }
+    if (err instanceof ImageReadError) return await unreadable(err, args, io, format);
     const message = err instanceof Error ? err.message : String(err);
     io.stderr(`tfcapi-lint: image ${args.positionals[0] ?? ""}: ${message.split("\n")[0]}\n`);
     return EXIT_READ;
   } finally {
     await source?.close().catch(() => {});
   }
+}
+
+/**
+ * The image checks' findings with the severity settings and --allow-warning
+ * applied (the module lint applied its own), the report of the image, the
+ * one --full-report shows (what --quiet hid included), and whether the
+ * findings or the warning limit fail the run.
+ */
+function imageRun(args: CliArgs, io: Io, ref: string, planned: LintPlan, inspected: Inspection): { run: RunReport; full: RunReport; failed: boolean } {
+  const { results, platforms, digest } = inspected;
+  const severities = planned.options.severities!;
+  const allowed = new Set(args.allowWarnings);
+  const imageRuleIds = new Set(REGISTRY.filter((r) => r.tags?.includes("image")).map((r) => r.id));
+  let all: Finding[] = [];
+  for (const r of results) {
+    for (const f of r.findings) {
+      if (imageRuleIds.has(f.ruleId)) {
+        if (severities.get(f.ruleId) === "off") continue;
+        adjustSeverity(f, severities, allowed);
+      }
+      all.push(f);
+    }
+  }
+  // --max-warnings counts warnings even under --quiet (which only hides them).
+  const warnings = all.filter((f) => !f.suppressed && f.severity === "warning").length;
+  const failOn = planned.effective.failOn.value;
+  all.sort(compareFindings);
+  // Every finding, for --full-report; --quiet shows errors only, and the report says what the hidden ones do.
+  const unfiltered = all;
+  let quietHidden: QuietHidden | undefined;
+  if (args.quiet) {
+    const q = quietFilter(all, failOn, "--strict");
+    quietHidden = q.hidden;
+    all = q.shown;
+  }
+
+  const first = results[0]!;
+  const sources = new Map<string, string>();
+  for (const r of results) for (const [k, v] of r.sources) sources.set(k, v);
+  const report: ModuleReport = {
+    module: ref,
+    dir: path.resolve(io.cwd),
+    contract: "v1alpha1",
+    role: first.role,
+    roleSource: first.roleSource,
+    roleEvidence: first.roleEvidence,
+    fileSet: first.fileSet,
+    findings: all,
+    summary: recount(all),
+    sources,
+    image: { ref, digest, platforms },
+    ...(quietHidden ? { quietHidden } : {}),
+  };
+  const overLimit = args.maxWarnings !== undefined && warnings > args.maxWarnings;
+  const run: RunReport = {
+    modules: [report],
+    ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings", ...(quietHidden && quietHidden.hidden.warning > 0 ? { hidden: quietHidden.hidden.warning } : {}) } } : {}),
+    rules: REGISTRY,
+    cwd: path.resolve(io.cwd),
+    repoRoot: path.resolve(io.cwd),
+    toolVersion: toolVersion(),
+    failOn,
+  };
+  const { quietHidden: _hidden, ...shownReport } = report;
+  const full: RunReport = all === unfiltered ? run : { ...run, modules: [{ ...shownReport, findings: unfiltered, summary: recount(unfiltered) }] };
+  // --quiet only hides: what fails the run is decided on every finding.
+  const failed = overLimit || unfiltered.some((f) => !f.suppressed && severityAtLeast(f.severity, failOn));
+  return { run, full, failed };
+}
+
+/** An image that cannot be read: exit 2 (`format` is null when the options were not valid: no report). */
+async function unreadable(err: ImageReadError, args: CliArgs, io: Io, format: string | null): Promise<number> {
+  const ref = args.positionals[0] ?? "";
+  const message = `cannot read image ${ref}: ${err.message}`;
+  // The report still says so, in the format asked for (a CI step that
+  // uploads the SARIF file must find one).
+  if (format !== null) {
+    const layout = ref.startsWith("oci:") ? path.resolve(io.cwd, splitLayoutRef(ref.slice(4)).dir) : null;
+    const run: RunReport = {
+      modules: [],
+      // A registry image has no path: it is shown by its reference (compact REF:0:0, SARIF a logical location).
+      readErrors: [layout !== null ? { path: layout, directory: true, message } : { path: path.resolve(io.cwd), directory: true, message, shownAs: ref }],
+      rules: REGISTRY,
+      cwd: path.resolve(io.cwd),
+      repoRoot: path.resolve(io.cwd),
+      toolVersion: toolVersion(),
+      failOn: args.strict ? "warning" : "error",
+    };
+    await writeReports(run, format, args, io);
+  }
+  io.stderr(`tfcapi-lint: ${message}\n`);
+  return EXIT_READ;
 }
 
 // Runs in the worker: this bundle's runImage with the same arguments and a deep nesting limit.

@@ -41,7 +41,7 @@ export interface Targets {
   walkedDirs: string[];
 }
 
-/** The modules a run lints. Throws PathError only for --stdin's file name being unreadable as a path (collected otherwise). */
+/** The modules a run lints, and what could not be read (collected, not thrown). */
 export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolver): Promise<Targets> {
   const problems: ReadProblem[] = [];
   const problem = (e: PathError): void => {
