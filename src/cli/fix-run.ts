@@ -11,7 +11,7 @@ import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
 import { ruleById } from "../lint/meta-rules.js";
 
-/** What --fix did on one module, without the outcome (it crosses threads: see deep.ts). */
+/** What --fix did on one module, without the outcome (it crosses threads: see worker-pool.ts). */
 export interface FixSummary {
   written: string[];
   applied: number;
