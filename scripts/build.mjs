@@ -49,7 +49,7 @@ const cjs = { exports: {} };
 script.runInThisContext()(cjs.exports, require, cjs, file, __dirname);
 
 exports.main = cjs.exports.main;
-/** For the worker thread that lints deeply nested modules (src/cli/deep.ts). */
+/** For the worker threads that lint modules (src/cli/worker-pool.ts). */
 exports.lintDeepRequest = cjs.exports.lintDeepRequest;
 /** Whether V8 used the code cache (false when it did not fit this Node). */
 exports.codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
@@ -70,7 +70,7 @@ export function createCodeCache() {
 
 // Runs in a child process with no Node flags (V8 rejects a cache made under
 // other flags), with its stdout on /dev/null: the runs use the CLI's own
-// input and output (cli.ts defaultIo, the writes to file descriptors 1 and
+// input and output (src/cli/main.ts defaultIo, the writes to file descriptors 1 and
 // 2), so the cache holds those functions too, as a real start calls them.
 const TRAIN = `
 import { writeFileSync } from "node:fs";
@@ -90,7 +90,7 @@ const CLI_BANNER = 'var __cli = { get url() { const url = require("node:url").pa
 // picocolors works out at import time whether to colour by default, reading
 // process.stdout.isTTY: touching process.stdout loads Node's stream modules
 // (~5 ms of every start). The CLI passes its own decision to createColors()
-// (src/cli/run.ts useColor), so the bundled copy skips that probe. The build
+// (src/cli/report.ts useColor), so the bundled copy skips that probe. The build
 // fails if a picocolors release changes the line.
 const PICOCOLORS_WITHOUT_STDOUT = {
   name: "picocolors-without-stdout",
@@ -136,7 +136,7 @@ await build({ ...common, format: "esm", entryPoints: { index: "src/index.ts", te
 await build({
   ...common,
   format: "cjs",
-  entryPoints: { cli: "src/cli.ts" },
+  entryPoints: { cli: "src/cli/main.ts" },
   // Less source to read and hash on every start.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -151,7 +151,7 @@ await build({
       // (it requires dist/image.cjs instead): keep the image code out of cli.cjs.
       name: "image-command-elsewhere",
       setup(b) {
-        b.onResolve({ filter: /\/image\/command\.js$/ }, () => ({ path: "image-command", namespace: "elsewhere" }));
+        b.onResolve({ filter: /\/image-command\.js$/ }, () => ({ path: "image-command", namespace: "elsewhere" }));
         b.onLoad({ filter: /.*/, namespace: "elsewhere" }, () => ({ contents: "export {};", loader: "js" }));
       },
     },
@@ -180,7 +180,7 @@ await build({
 // Commands with heavy code are bundles of their own, required by cli.cjs only
 // when they run: `image` (tar, gzip, zstd, the registry client; see
 // src/cli/image-loader.ts) and `lsp` (vscode-languageserver; src/cli/lsp.ts).
-for (const [name, entry] of [["image", "src/image/command.ts"], ["lsp", "src/lsp/server.ts"]]) {
+for (const [name, entry] of [["image", "src/cli/image-command.ts"], ["lsp", "src/lsp/server.ts"]]) {
   await build({
     ...common,
     format: "cjs",

@@ -11,7 +11,7 @@ import { maxWarningsProblem, severityProblem } from "../config/values.js";
 
 /**
  * The sub-commands, by the word that selects them (the first positional
- * argument). `lint` is the default (no command word). cli.ts maps each to
+ * argument). `lint` is the default (no command word). main.ts maps each to
  * its handler.
  */
 export const COMMAND_WORDS = ["module", "image", "rules", "explain", "version", "help"] as const;

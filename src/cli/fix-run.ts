@@ -10,7 +10,7 @@ import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, un
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
 
-/** What --fix did on one module, without the outcome (it crosses threads: see deep.ts). */
+/** What --fix did on one module, without the outcome (it crosses threads: see worker-pool.ts). */
 export interface FixSummary {
   written: string[];
   applied: number;

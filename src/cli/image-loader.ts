@@ -7,7 +7,7 @@
  */
 import { createRequire } from "node:module";
 import type { CliArgs } from "./args.js";
-import type { Io } from "./run.js";
+import type { Io } from "./io.js";
 
 declare const __TFCAPI_IMAGE_BUNDLE__: boolean | undefined;
 
@@ -19,5 +19,5 @@ export async function loadImageCommand(): Promise<ImageCommand> {
   if (typeof __TFCAPI_IMAGE_BUNDLE__ !== "undefined" && __TFCAPI_IMAGE_BUNDLE__) {
     return createRequire(import.meta.url)("./image.cjs") as ImageCommand;
   }
-  return import("../image/command.js");
+  return import("./image-command.js");
 }

@@ -1,6 +1,6 @@
 /**
- * Option checks shared by the commands that lint (the module lint in run.ts
- * and `image` in src/image/command.ts), so both judge `--role`, `--contract`,
+ * Option checks of the commands that lint: those shared by the module lint
+ * (run.ts) and `image` (image-command.ts), so both judge `--role`, `--contract`,
  * `--format`, `--rule` and `--allow-warning` with the same code and words.
  */
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
@@ -9,6 +9,7 @@ import { ruleIdProblem } from "../config/values.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { FORMAT_NAMES, isFormatName } from "./formats.js";
 import { isModuleFileName } from "./paths.js";
+import { statSync } from "node:fs";
 import * as path from "node:path";
 
 /** `--contract`, `--role`, the output format (`--json` or `--format`) and the report files (`-o`, `--also-write`, `--full-report`). Throws UsageError. */
@@ -54,4 +55,33 @@ export function checkRuleFlags(args: CliArgs): void {
     const bad = ruleIdProblem(id);
     if (bad !== null) throw new UsageError(`--allow-warning: ${bad}`);
   }
+}
+
+/** The module lint's options that do not depend on the module. Throws UsageError. */
+export function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string } {
+  const { role, format } = checkLintOptions(args);
+  if (args.stdin && args.stdinFilename === undefined) throw new UsageError("--stdin needs --stdin-filename PATH (the file the text stands for)");
+  if (!args.stdin && args.stdinFilename !== undefined) throw new UsageError("--stdin-filename is only meaningful with --stdin");
+  if (args.stdin && args.fix) throw new UsageError("--fix cannot write text read from --stdin; use --fix-dry-run");
+  if (args.stdin && args.positionals.length > 0) throw new UsageError("--stdin takes no paths; the module is the directory of --stdin-filename");
+  if (args.stdin && args.recursive) throw new UsageError("--stdin cannot be combined with --recursive");
+  if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
+  if (args.platform !== undefined || args.allPlatforms || args.insecure) {
+    throw new UsageError(`${args.platform !== undefined ? "--platform" : args.allPlatforms ? "--all-platforms" : "--insecure"} is an option of the image command (tfcapi-lint image REF)`);
+  }
+  if (args.command === "module") {
+    if (args.positionals.length !== 1) throw new UsageError(`module takes exactly one directory (got ${args.positionals.length})`);
+    if (args.recursive) throw new UsageError("module takes one module directory; use tfcapi-lint --recursive PATH to lint a tree");
+    const dir = path.resolve(cwd, args.positionals[0]!);
+    let isFile = false;
+    try {
+      isFile = !statSync(dir).isDirectory();
+    } catch {
+      // a missing path is reported as a read error (exit 2) by the lint run
+    }
+    if (isFile) {
+      throw new UsageError(`module takes a module directory, and ${args.positionals[0]} is not one (to lint the module of a file: tfcapi-lint ${args.positionals[0]})`);
+    }
+  }
+  return { ...(role ? { role } : {}), format };
 }

@@ -170,3 +170,24 @@ function isInside(p: string, root: string): boolean {
   const rel = path.relative(root, p);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }
+
+/** Real path of a directory (itself when it cannot be resolved), cached. */
+const realPaths = new Map<string, string>();
+export function realOf(dir: string): string {
+  let r = realPaths.get(dir);
+  if (r === undefined) {
+    try {
+      r = realpathSync(dir);
+    } catch {
+      r = path.resolve(dir);
+    }
+    realPaths.set(dir, r);
+  }
+  return r;
+}
+
+/** Is `p` equal to `dir` or below it (both absolute)? */
+export function isAtOrUnder(p: string, dir: string): boolean {
+  const rel = path.relative(dir, p);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}

@@ -15,12 +15,12 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
-import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep.js";
+import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
 import { isRole } from "../contract/roles.js";
 import { errorText } from "../terraform/files.js";
 import { loadModule } from "../terraform/load.js";
 import { schemaSizeError, variablesSchema } from "../schema/variables-schema.js";
-import type { Io } from "./run.js";
+import type { Io } from "./io.js";
 
 const EXIT_OK = 0;
 const EXIT_TOO_LARGE = 1;
@@ -77,7 +77,7 @@ export function runSchema(argv: readonly string[], io: Io): number | Promise<num
   if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
     // Nested deeper than this thread's stack allows (Terraform has no such
     // limit): the same command again on a thread with a large stack, as the
-    // lint command does (src/cli/deep.ts).
+    // lint command does (src/cli/worker-pool.ts).
     const again = schemaOnDeepStack(argv, io);
     if (again !== null) return again;
   }

@@ -20,7 +20,7 @@ import type { RangeMaker, Span } from "./source.js";
  * more per level, and Node's main thread has under 1 MB of stack: 256
  * levels fit it with room to spare. The CLI lints a module that goes deeper
  * again on a worker thread with a large stack and a higher limit (see
- * src/cli/deep.ts); setNestingLimit sets the limit for such a thread.
+ * src/cli/deep-stack.ts); setNestingLimit sets the limit for such a thread.
  */
 export const MAX_DEPTH = 256;
 

@@ -69,3 +69,6 @@ export const MEDIA = {
   dockerManifest: "application/vnd.docker.distribution.manifest.v2+json",
   dockerConfig: "application/vnd.docker.container.image.v1+json",
 } as const;
+
+/** The image cannot be linted as asked (its module's role cannot be told, say): the command line must say more (exit 3). */
+export class ImageUsageError extends Error {}

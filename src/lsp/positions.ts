@@ -7,6 +7,7 @@
  * parser counts them.
  */
 import type { Position, Range } from "vscode-languageserver/node.js";
+import { computeLineStarts, LineIndex } from "../hcl/source.js";
 
 export type PositionEncoding = "utf-8" | "utf-16" | "utf-32";
 
@@ -37,15 +38,20 @@ function units(s: string, enc: PositionEncoding): number {
   return n;
 }
 
-/** A text's lines, for converting offsets and positions. */
-export class LineIndex {
-  private readonly starts: number[] = [0];
+/**
+ * A text's positions in the client's encoding, on the HCL layer's line
+ * index (the same line starts and line search the parser uses).
+ */
+export class TextPositions {
+  private readonly lines: LineIndex;
+  private readonly starts: readonly number[];
 
   constructor(
     readonly text: string,
     private readonly enc: PositionEncoding,
   ) {
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
+    this.lines = new LineIndex(computeLineStarts(text));
+    this.starts = this.lines.lineStarts;
   }
 
   get lineCount(): number {
@@ -72,14 +78,7 @@ export class LineIndex {
 
   /** The 0-based line holding `offset`. */
   lineOf(offset: number): number {
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
+    return this.lines.lineOf(offset);
   }
 
   /** LSP position of a UTF-16 offset. */

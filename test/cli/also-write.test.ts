@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "nod
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli.js";
-import type { Io } from "../../src/cli/run.js";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
 import { REPO } from "./helpers.js";
 
 async function run(args: string[], cwd = REPO): Promise<{ code: number; stdout: string; stderr: string }> {

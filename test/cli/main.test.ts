@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli.js";
-import type { Io } from "../../src/cli/run.js";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
 import { parseArgs, UsageError } from "../../src/cli/args.js";
 import { REPO } from "./helpers.js";
 

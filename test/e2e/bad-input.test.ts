@@ -304,7 +304,7 @@ describe("hostile sizes and shapes", () => {
     expect(r.code).toBe(1);
     const doc = parseDoc(r.stdout);
     expect(doc.findings.every((f) => f.id === "syntax/parse" && f.severity === "error")).toBe(true);
-    // The limit is 5,000 levels (the module is linted on a thread with a large stack, src/cli/deep.ts).
+    // The limit is 5,000 levels (the module is linted on a thread with a large stack, src/cli/worker-pool.ts).
     expect(briefs(doc)[0]).toBe("syntax/parse error blocks.tf:5001:8");
     expect(doc.findings.map((f) => `${f.file}:${f.line}`)).toEqual(["blocks.tf:5001", "deep.tf:2", "deep.tf.json:1"]);
     expect(doc.findings.map((f) => f.message.split(":")[0])).toEqual(["Nesting too deep", "Nesting too deep", "Nesting too deep"]);

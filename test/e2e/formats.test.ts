@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { main } from "../../src/cli.js";
+import { main } from "../../src/cli/main.js";
 import { checkXml } from "./xml-check.js";
 import { REPO, runCli } from "./helpers.js";
 

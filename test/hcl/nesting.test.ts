@@ -2,7 +2,7 @@
  * Chains that nest the tree without brackets (operators, conditionals,
  * splats) count towards the nesting limit like brackets do, so no walker of
  * the tree can overflow the stack on them; and the limit can be raised for a
- * thread with a larger stack (the CLI's worker, src/cli/deep.ts).
+ * thread with a larger stack (the CLI's worker, src/cli/worker-pool.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { parseHcl } from "../../src/hcl/index.js";

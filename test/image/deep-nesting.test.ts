@@ -1,7 +1,7 @@
 /**
  * Issue 17, item 7: `image` lints a module nested deeper than the main
  * thread's 256 levels on a large-stack worker, as `module` and `schema` do
- * (src/cli/deep.ts), so the same module gives the same answer through all
+ * (src/cli/worker-pool.ts), so the same module gives the same answer through all
  * three. Runs the built CLI (only the bundle can start the worker).
  */
 import { spawnSync } from "node:child_process";

@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { gzipSync } from "node:zlib";
 import * as tar from "tar-stream";
-import { main } from "../../src/cli.js";
-import type { Io } from "../../src/cli/run.js";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
 
 export interface Entry {
   name: string;

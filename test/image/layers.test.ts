@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { parseArgs } from "../../src/cli/args.js";
-import type { Io } from "../../src/cli/run.js";
-import { runImage } from "../../src/image/command.js";
+import type { Io } from "../../src/cli/io.js";
+import { runImage } from "../../src/cli/image-command.js";
 import { cleanEntryPath } from "../../src/image/fs.js";
 import {
   compress,

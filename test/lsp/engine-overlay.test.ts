@@ -12,8 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LintOutcome } from "../../src/lint/engine.js";
 import { lintModule, lintSteps } from "../helpers/lint.js";
 import type { ParseCache } from "../../src/terraform/load.js";
-import { ignoreEdit, Indexes, moduleLevelFile, placeFindings } from "../../src/lsp/analysis.js";
-import { chooseEncoding, LineIndex } from "../../src/lsp/positions.js";
+import { Indexes, moduleLevelFile, placeFindings } from "../../src/lsp/diagnostics.js";
+import { ignoreEdit } from "../../src/lsp/edits.js";
+import { chooseEncoding, TextPositions } from "../../src/lsp/positions.js";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NOW = new Date("2026-01-01T00:00:00Z");
@@ -140,7 +141,7 @@ describe("ignore comments the code actions insert", () => {
     const finding = o.report.findings.find((f) => f.ruleId === ruleId && f.file === file)!;
     expect(finding, `${ruleId} in ${file}`).toBeDefined();
     const source = o.load.root.allFiles.find((f) => f.path === file)!;
-    const ix = new LineIndex(source.hcl.text, "utf-16");
+    const ix = new TextPositions(source.hcl.text, "utf-16");
     const edit = ignoreEdit(source, finding, fileLevel, ix)!;
     const start = ix.offset(edit.range.start);
     const text = source.hcl.text.slice(0, start) + edit.newText + source.hcl.text.slice(ix.offset(edit.range.end));
@@ -213,7 +214,7 @@ describe("placement and positions", () => {
   it("converts positions between UTF-16, UTF-8 and UTF-32 both ways", () => {
     const text = "a = \"é🚀x\"\r\nb = 1\n";
     for (const [enc, xAt] of [["utf-16", 8], ["utf-8", 11], ["utf-32", 7]] as const) {
-      const ix = new LineIndex(text, enc);
+      const ix = new TextPositions(text, enc);
       const off = text.indexOf("x");
       expect(ix.position(off)).toEqual({ line: 0, character: xAt });
       expect(ix.offset({ line: 0, character: xAt })).toBe(off);

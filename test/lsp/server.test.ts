@@ -387,26 +387,52 @@ describe("a large module", () => {
       await c.open(file, big);
       const first = await c.latest(uri(file), (d) => d.length > 0, 120_000);
       expect(first).toHaveLength(1500);
-      const before = (await c.conn.sendRequest("tfcapi-lint/stats")) as { runs: number; abandoned: number };
-
+      type Stats = { runs: number; abandoned: number; linting: boolean };
+      const stats = async (): Promise<Stats> => (await c.conn.sendRequest("tfcapi-lint/stats")) as Stats;
+      const u = uri(file);
       const v2 = big.replace("-${timestamp()}", "");
       const v3 = v2.replace("-${timestamp()}", "");
-      const from = c.publications.length;
-      await c.change(file, v2);
-      await new Promise((r) => setTimeout(r, 20));
-      await c.change(file, v3);
-      const stats = (await c.conn.sendRequest("tfcapi-lint/stats")) as { runs: number; abandoned: number };
-      const answeredAt = performance.now();
-      const last = await c.latest(uri(file), (d) => d.length === 1498, 120_000);
-      expect(last).toHaveLength(1498);
-      const mine = c.publications.slice(from).filter((p) => p.uri === uri(file));
-      // Version 2 was never published: its run was abandoned or never started.
-      expect(mine.map((p) => p.version)).toEqual([3]);
-      // The request was answered while the server was still linting version 3.
-      expect(answeredAt).toBeLessThan(mine[0]!.at);
-      expect(stats.runs).toBe(before.runs);
-      const after = (await c.conn.sendRequest("tfcapi-lint/stats")) as { runs: number; abandoned: number };
-      expect(after.runs).toBe(before.runs + 1);
+      let version = 1;
+      const published = (v: number, since: number): boolean => c.publications.slice(since).some((p) => p.uri === u && p.version === v);
+      // Two edits in a row, the second sent while the server is linting the
+      // first. No clock decides the outcome: the server takes messages in
+      // order, so its answer to a request sent right after the second edit
+      // says whether the first run was still under way when that edit came in
+      // (no run finished meanwhile). Each outcome has exact expectations; the
+      // edits are repeated until the first run was overtaken.
+      for (let attempt = 0; ; attempt++) {
+        expect(attempt, "the second edit never came in while the first one was being linted").toBeLessThan(20);
+        const before = await stats();
+        expect(before.linting).toBe(false);
+        const from = c.publications.length;
+        await c.change(file, v2);
+        const older = ++version;
+        // Ask until the answer comes while the run of `older` is under way. A
+        // server that lints without yielding never answers during a run: it
+        // publishes `older` instead, which ends the wait and fails here.
+        let during = await stats();
+        while (!during.linting && !published(older, from)) during = await stats();
+        expect(during).toMatchObject({ linting: true, runs: before.runs, abandoned: before.abandoned });
+        const sent = c.change(file, v3);
+        const newer = ++version;
+        const seen = await stats();
+        await sent;
+        const last = await c.latest(u, (d) => d.length === 1498 && published(newer, from), 120_000);
+        expect(last).toHaveLength(1498);
+        const mine = c.publications.slice(from).filter((p) => p.uri === u);
+        const after = await stats();
+        if (seen.runs === before.runs) {
+          // The run of `older` was overtaken: abandoned, never published.
+          expect(mine.map((p) => p.version)).toEqual([newer]);
+          expect(after).toMatchObject({ linting: false, runs: before.runs + 1, abandoned: before.abandoned + 1 });
+          break;
+        }
+        // The run of `older` finished before the second edit came in: both are published, in order.
+        expect(seen.runs).toBe(before.runs + 1);
+        expect(mine.map((p) => p.version)).toEqual([older, newer]);
+        expect(mine[0]!.diagnostics).toHaveLength(1499);
+        expect(after).toMatchObject({ linting: false, runs: before.runs + 2, abandoned: before.abandoned });
+      }
       expect(await c.stop()).toBe(0);
     } finally {
       c.kill();

@@ -2,8 +2,8 @@
 import { symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { expect, it } from "vitest";
-import { main } from "../../src/cli.js";
-import type { Io } from "../../src/cli/run.js";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
 import { tree } from "../cli/helpers.js";
 
 async function run(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {

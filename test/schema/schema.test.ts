@@ -10,8 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli.js";
-import type { Io } from "../../src/cli/run.js";
+import { main } from "../../src/cli/main.js";
+import type { Io } from "../../src/cli/io.js";
 import { loadModule } from "../../src/terraform/load.js";
 import { goJsonString, SCHEMA_LIMIT_BYTES, schemaSizeError, variablesSchema } from "../../src/schema/variables-schema.js";
 import { BIN, REPO, runCli, tree } from "../cli/helpers.js";

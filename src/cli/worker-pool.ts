@@ -1,20 +1,14 @@
 /**
- * Modules nested deeper than the main thread's stack allows.
+ * The worker threads: a small pool that lints modules with a large stack,
+ * and the entry point each worker runs (lintDeepRequest).
  *
- * The parser, the tree walkers and the rules recurse once or more per level
- * of nesting, and Node's main thread has under 1 MB of stack: there the
- * parser stops at MAX_DEPTH (256) levels. Terraform has no such limit, so
- * a module whose parse stops there is linted again, from scratch, on a worker
- * thread with a stack of DEEP_STACK_MB and a limit of DEEP_NESTING_LIMIT
- * levels. Measured through the whole CLI (parser, module model, graph, every
- * rule, formatters) at 4,990 levels of each kind of nesting: 4 MB of stack
- * is not enough for objects and `for` expressions, 8 MB is for all of them;
- * 64 MB leaves a wide margin (the stack is reserved, not used, until needed).
- * Beyond the limit the clear "Nesting too deep" error stays.
+ * A module nested deeper than the main thread's stack allows is linted
+ * again on one of them, with a large stack (deep-stack.ts).
  *
  * The same workers lint many modules at once (`--recursive`, several paths:
  * lintOnWorkers, a small pool of `--jobs` threads); each result is the
- * structured clone of what lintTarget returns on the main thread.
+ * structured clone of what lintTarget (lint-module.ts) returns on the main
+ * thread. Which modules go to the workers is decided in lint-all.ts.
  *
  * Only the bundled CLI can start the workers (they load the same bundle);
  * from the sources (tests importing src/) the main thread lints everything.
@@ -22,26 +16,14 @@
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { CliArgs } from "./args.js";
-import type { Target } from "./paths.js";
-import type { LintOptions } from "../lint/engine.js";
-import type { LintedTarget } from "./run.js";
-
-/** Nesting levels a module may reach on the worker's stack. */
-export const DEEP_NESTING_LIMIT = 5000;
-/** The worker thread's stack. */
-export const DEEP_STACK_MB = 64;
-
-export interface DeepRequest {
-  args: CliArgs;
-  target: Target;
-  /** The run's working and home directories (config lookup). */
-  cwd: string;
-  home: string;
-  stdin?: LintOptions["stdin"];
-  /** See lintTarget: lint only when the module loads one of these directories. */
-  onlyIfLoads?: string[];
-}
+import { ConfigError, type ConfigResolver } from "../config/load.js";
+import type { CliOverrides } from "../config/effective.js";
+import { setNestingLimit } from "../hcl/parser-core.js";
+import { UsageError } from "./args.js";
+import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
+import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
+import { cliOverrides, configResolver, planModule } from "./module-plans.js";
+import { checkOptions } from "./options.js";
 
 /** What a worker says about one request; null when the worker died (or never started) before answering. */
 export type WorkerReply = { ok: true; result: LintedTarget } | { ok: false; error: string; kind?: WorkerErrorKind } | null;
@@ -138,19 +120,7 @@ export async function lintOnWorkers(requests: readonly DeepRequest[], jobs: numb
   return replies;
 }
 
-/**
- * Lints one module on a worker thread with a large stack; null when no
- * worker can be started or it died (then the caller keeps its own result).
- */
-export async function lintOnDeepStack(request: DeepRequest): Promise<LintedTarget | null> {
-  const replies = await lintOnWorkers([request], 1);
-  const reply = replies?.[0] ?? null;
-  if (reply === null) return null;
-  if (!reply.ok) throw new WorkerError(reply.error, reply.kind);
-  return reply.result;
-}
-
-/** An error a worker met, as its message and kind (run.ts throws it again as the CLI's own error class). */
+/** An error a worker met, as its message and kind (thrown again on the main thread as the CLI's own error class: asCliError). */
 export class WorkerError extends Error {
   constructor(
     message: string,
@@ -159,3 +129,40 @@ export class WorkerError extends Error {
     super(message);
   }
 }
+
+/** A worker's error as the CLI's own error class, so that it is printed as on the main thread. */
+export function asCliError(err: WorkerError): Error {
+  if (err.kind === "config") return new ConfigError(err.message);
+  if (err.kind === "usage") return new UsageError(err.message);
+  return new Error(err.message);
+}
+
+/**
+ * The worker side: lints one module as the main thread would, on this
+ * thread (which has a large stack) with the raised nesting limit.
+ */
+export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
+  try {
+    return await lintOnThisWorker(req);
+  } catch (err) {
+    // The class does not cross the thread boundary: say which one it was.
+    if (err instanceof ConfigError) throw Object.assign(err, { tfcapiKind: "config" });
+    if (err instanceof UsageError) throw Object.assign(err, { tfcapiKind: "usage" });
+    throw err;
+  }
+}
+
+async function lintOnThisWorker(req: DeepRequest): Promise<LintedTarget> {
+  setNestingLimit(DEEP_NESTING_LIMIT);
+  const args = req.args;
+  // A pool worker lints many modules of one run: configs (and the plugins
+  // they list) are read once per worker, as on the main thread.
+  const key = JSON.stringify([args, req.cwd, req.home]);
+  if (workerRun?.key !== key) {
+    const checked = checkOptions(args, req.cwd);
+    workerRun = { key, resolver: configResolver(args, req.cwd, req.home), cli: cliOverrides(args, checked.role) };
+  }
+  const lint = await planModule(args, req.target, workerRun.resolver, workerRun.cli, req.stdin);
+  return lintTarget(args, { target: req.target, lint, cwd: req.cwd, home: req.home }, null, req.onlyIfLoads);
+}
+let workerRun: { key: string; resolver: ConfigResolver; cli: CliOverrides } | undefined;

@@ -1,17 +1,20 @@
 /**
  * The command-line entry point: `main(argv)` returns the exit code
- * (bin/tfcapi-lint.js sets it). Argument parsing is in cli/args.ts, the lint
- * command in cli/run.ts.
+ * (bin/tfcapi-lint.js sets it). Argument parsing is in args.ts, the lint
+ * command in run.ts, the image command in image-command.ts (loaded through
+ * image-loader.ts).
  */
 import { fstatSync, statSync, writeSync } from "node:fs";
-import { type CliArgs, type Command, HELP, parseArgs, UsageError } from "./cli/args.js";
-import { explainText, rulesText, versionText } from "./cli/commands.js";
-import { runSchema } from "./cli/schema.js";
-import { EXIT_OK, EXIT_READ, EXIT_USAGE, loadPluginsForCwd, readAll, runLint, type Io } from "./cli/run.js";
-import { ConfigError } from "./config/load.js";
-import { knownRules } from "./config/known-rules.js";
-import { loadImageCommand } from "./cli/image-loader.js";
-import { isLspCommand, startLsp } from "./cli/lsp.js";
+import { type CliArgs, type Command, HELP, parseArgs, UsageError } from "./args.js";
+import { explainText, rulesText, versionText } from "./commands.js";
+import { runSchema } from "./schema.js";
+import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, type Io } from "./io.js";
+import { loadPluginsForCwd } from "./module-plans.js";
+import { runLint } from "./run.js";
+import { ConfigError } from "../config/load.js";
+import { knownRules } from "../config/known-rules.js";
+import { loadImageCommand } from "./image-loader.js";
+import { isLspCommand, startLsp } from "./lsp.js";
 
 /**
  * Output goes straight to file descriptors 1 and 2 with synchronous writes:
@@ -116,7 +119,7 @@ const COMMANDS: Record<Command, Handler> = {
 };
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
-  // `lsp` and `schema` parse their own arguments (src/cli/lsp.ts, src/cli/schema.ts).
+  // `lsp` and `schema` parse their own arguments (lsp.ts, schema.ts).
   if (isLspCommand(argv)) return startLsp(argv);
   if (argv[0] === "schema") return runSchema(argv.slice(1), io);
   const args = parseArgs(argv);
@@ -128,8 +131,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   return COMMANDS[args.command](args, io);
 }
 
-/** The worker side of src/cli/deep.ts (exported by the bundle's loader). */
-export { lintDeepRequest } from "./cli/run.js";
+/** The entry point of the worker threads (worker-pool.ts; exported by the bundle's loader). */
+export { lintDeepRequest } from "./worker-pool.js";
 
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
   try {

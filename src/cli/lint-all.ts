@@ -1,0 +1,88 @@
+/**
+ * Lints (and fixes) every planned module of a run: on the worker pool when
+ * there are several and the bundle can start workers, else on this thread,
+ * one after another; a module nested too deep for this thread is linted
+ * again on a worker with a large stack.
+ */
+import * as path from "node:path";
+import type { LintOptions } from "../lint/engine.js";
+import type { CliArgs } from "./args.js";
+import { nodeOs } from "./io.js";
+import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
+import type { ModulePlan } from "./module-plans.js";
+import { realOf } from "./paths.js";
+import { asCliError, lintOnWorkers, workersAvailable, WorkerError, type WorkerReply } from "./worker-pool.js";
+
+/**
+ * Lints one module on a worker thread with a large stack; null when no
+ * worker can be started or it died (then the caller keeps its own result).
+ */
+async function lintOnDeepStack(request: DeepRequest): Promise<LintedTarget | null> {
+  const replies = await lintOnWorkers([request], 1);
+  const reply = replies?.[0] ?? null;
+  if (reply === null) return null;
+  if (!reply.ok) throw asCliError(new WorkerError(reply.error, reply.kind));
+  return reply.result;
+}
+
+/** How many worker threads lint the plans: --jobs, else one per core when there are several modules; 1 = this thread. */
+function jobsFor(args: CliArgs, plans: number): number {
+  const jobs = args.jobs ?? (plans >= 2 ? nodeOs().availableParallelism() : 1);
+  return Math.min(jobs, plans);
+}
+
+/**
+ * Lints (and fixes) every plan, in the order of the plans, with results as
+ * lintTarget gives them one after another on this thread. With several jobs
+ * the modules are linted on worker threads first, without --fix; with --fix
+ * a module is then linted and fixed here again, in order, when its report
+ * holds a fix or an earlier module wrote a file in a directory it loads
+ * (a module's fixes may write its local children's files, which other
+ * targets also read). A worker that died leaves its module to this thread;
+ * an error a worker met is thrown here when that module's turn comes.
+ */
+export async function lintPlans(args: CliArgs, plans: readonly ModulePlan[], stdin: LintOptions["stdin"], onlyIfLoads: (plan: ModulePlan) => string[] | undefined): Promise<LintedTarget[]> {
+  const jobs = jobsFor(args, plans.length);
+  let replies: WorkerReply[] | null = null;
+  if (jobs >= 2 && stdin === undefined && workersAvailable()) {
+    const readOnly: CliArgs = { ...args, fix: false };
+    replies = await lintOnWorkers(
+      plans.map((plan) => {
+        const only = onlyIfLoads(plan);
+        return { args: readOnly, target: plan.target, cwd: plan.cwd, home: plan.home, ...(only ? { onlyIfLoads: only } : {}) };
+      }),
+      jobs,
+    );
+  }
+  const out: LintedTarget[] = [];
+  const writtenDirs = new Set<string>();
+  for (const [i, plan] of plans.entries()) {
+    const reply = replies?.[i] ?? null;
+    if (reply !== null && !reply.ok) throw asCliError(new WorkerError(reply.error, reply.kind));
+    let linted: LintedTarget;
+    if (reply !== null && !(args.fix && fixAgain(reply.result, plan, writtenDirs))) {
+      linted = reply.result;
+      // What fixOnDisk says of a module it has nothing to fix in.
+      if (args.fix && !linted.skipped && linted.outcome.kind === "report" && linted.outcome.readErrors.length === 0) {
+        linted = { ...linted, fixed: { written: [], applied: 0, notes: [], writeErrors: [] } };
+      }
+    } else {
+      linted = await lintTarget(args, plan, lintOnDeepStack, onlyIfLoads(plan));
+    }
+    for (const file of linted.fixed?.written ?? []) {
+      // A module file may be a symbolic link: the directory of the file it points to changed too.
+      const abs = path.join(plan.target.dir, ...file.split("/"));
+      writtenDirs.add(realOf(path.dirname(abs)));
+      writtenDirs.add(path.dirname(realOf(abs)));
+    }
+    out.push(linted);
+  }
+  return out;
+}
+
+/** Whether --fix must lint a module again on this thread (see lintPlans). */
+function fixAgain(linted: LintedTarget, plan: ModulePlan, writtenDirs: ReadonlySet<string>): boolean {
+  if (linted.skipped) return writtenDirs.size > 0;
+  if (linted.outcome.kind === "report" && linted.outcome.report.findings.some((f) => f.fix !== undefined)) return true;
+  return [plan.target.dir, ...linted.nested].some((d) => writtenDirs.has(realOf(d)));
+}

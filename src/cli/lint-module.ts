@@ -1,0 +1,80 @@
+/**
+ * One planned module linted (and fixed with --fix), on whichever thread:
+ * the main thread calls it for each module, and a worker thread of the pool
+ * (workers.ts) calls it for the modules it is sent. What it returns crosses
+ * the thread boundary, so it holds the report but not the syntax trees.
+ */
+import * as path from "node:path";
+import { lintModule, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
+import type { ModuleReport } from "../lint/result.js";
+import { nestingLimitHits } from "../hcl/parser-core.js";
+import type { CliArgs } from "./args.js";
+import { fixOnDisk, type FixSummary } from "./fix-run.js";
+import type { ModulePlan } from "./module-plans.js";
+import { realOf, type Target } from "./paths.js";
+
+/** A lint outcome without the loaded syntax trees. */
+export type ModuleOutcome = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
+
+/** One module linted (and fixed): the report without syntax trees, and the local children it loaded. */
+export interface LintedTarget {
+  outcome: ModuleOutcome;
+  nested: string[];
+  /** What --fix did (the main thread adds it to the run's tally). */
+  fixed?: FixSummary;
+  /** Set when the module was linted only for the files named below it, and loads none of them. */
+  skipped?: true;
+}
+
+/** A module to lint on another thread: what that thread needs to plan it again. */
+export interface DeepRequest {
+  args: CliArgs;
+  target: Target;
+  /** The run's working and home directories (config lookup). */
+  cwd: string;
+  home: string;
+  stdin?: LintOptions["stdin"];
+  /** See lintTarget: lint only when the module loads one of these directories. */
+  onlyIfLoads?: string[];
+}
+
+/** Lints a module again on a thread with a large stack; null when none can be started (the caller keeps its own result). */
+export type DeepLinter = (request: DeepRequest) => Promise<LintedTarget | null>;
+
+function withoutTrees(outcome: LintOutcome): LintedTarget {
+  if (outcome.kind !== "report") return { outcome, nested: [] };
+  return {
+    // Keep the report, not the syntax trees (memory on large trees).
+    outcome: { kind: "report", report: outcome.report, readErrors: outcome.readErrors },
+    nested: outcome.load.units.slice(1).map((u) => path.resolve(u.dir)),
+  };
+}
+
+/**
+ * Lints one planned module and applies --fix; `deep` is asked first when the
+ * module is nested too deep for this thread (null: this thread is already
+ * the deep one). With `onlyIfLoads` (a directory above module files named one
+ * by one), the module is of interest (and only fixed) when it loads one of
+ * those directories.
+ */
+export async function lintTarget(args: CliArgs, plan: ModulePlan, deep: DeepLinter | null, onlyIfLoads?: readonly string[]): Promise<LintedTarget> {
+  const opts = plan.lint.options;
+  const stdin = opts.stdin;
+  const hits = nestingLimitHits();
+  const outcome = lintModule(plan.target.dir, opts);
+  if (deep !== null && nestingLimitHits() > hits) {
+    // Deeper than this thread's stack allows: lint (and fix) it again on a
+    // thread with a large stack. Nothing was written yet.
+    const again = await deep({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) });
+    if (again !== null) return again;
+  }
+  if (onlyIfLoads) {
+    const wanted = new Set(onlyIfLoads);
+    if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => wanted.has(realOf(u.dir)))) return { outcome: withoutTrees(outcome).outcome, nested: [], skipped: true };
+  }
+  if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) {
+    const run = fixOnDisk(plan.target.dir, opts, outcome);
+    return { ...withoutTrees(run.outcome), fixed: { written: run.written, applied: run.applied, notes: run.notes, writeErrors: run.writeErrors } };
+  }
+  return withoutTrees(outcome);
+}

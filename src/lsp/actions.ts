@@ -1,0 +1,130 @@
+/**
+ * The actions room: code actions on the findings shown at a range (a rule's
+ * quick fix, an ignore comment on the line or block, or in the file) and
+ * Fix all in one file, applied in passes as --fix does.
+ */
+import * as path from "node:path";
+import { CodeActionKind, type CodeAction, type Range } from "vscode-languageserver/node.js";
+import { lintModule } from "../lint/engine.js";
+import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/fix.js";
+import type { ModuleReport } from "../lint/result.js";
+import type { Result } from "./diagnostics.js";
+import { isModuleFile, pathOf, type Documents } from "./documents.js";
+import { fixChanges, ignoreEdit, minimalEdit } from "./edits.js";
+import { rangesTouch } from "./positions.js";
+import type { Scheduler, Tracked } from "./scheduler.js";
+
+export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.tfcapi-lint`;
+
+export class Actions {
+  /** Rule ids whose unsettled fixes the user was told about (once each). */
+  private readonly toldUnsettled = new Set<string>();
+
+  constructor(
+    private readonly documents: Documents,
+    private readonly scheduler: Scheduler,
+    /** Show the user a warning (window/showMessage). */
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /**
+   * Fix all in one file, in passes as --fix does: a rule whose fixes still
+   * change the file after MAX_FIX_PASSES passes is left out (with one
+   * warning naming it), never applied that many times.
+   */
+  private fixAllText(m: Tracked, result: Result, rel: string): string | null {
+    if (result.outcome.kind !== "report") return null;
+    const original = result.outcome.report.sources.get(rel);
+    if (original === undefined) return null;
+    const skip = new Set<string>();
+    for (;;) {
+      const { text, unsettled } = this.fixPasses(m, result, rel, original, skip);
+      if (unsettled.length === 0) return text === original ? null : text;
+      for (const id of unsettled.sort()) {
+        skip.add(id);
+        if (this.toldUnsettled.has(id)) continue;
+        this.toldUnsettled.add(id);
+        this.warn(`tfcapi-lint: the fixes of rule ${id} did not settle in ${MAX_FIX_PASSES} passes (each pass changed ${rel} again); Fix all leaves them out and applies the other rules' fixes`);
+      }
+    }
+  }
+
+  /** Up to MAX_FIX_PASSES passes of the fixes of every rule not in `skip`; the rules whose fixes still change the text after them. */
+  private fixPasses(m: Tracked, result: Result, rel: string, original: string, skip: ReadonlySet<string>): { text: string; unsettled: string[] } {
+    const abs = path.join(m.dir, ...rel.split("/"));
+    let text = original;
+    let report: ModuleReport = (result.outcome as { report: ModuleReport }).report;
+    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
+      const fixes = fixesByFile(report.findings.filter((f) => !skip.has(f.ruleId))).get(rel);
+      // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
+      const r = fixes ? fixFileText(rel, text, fixes) : null;
+      if (!r || r.kind !== "fixed") return { text, unsettled: [] };
+      text = r.text;
+      const ov = new Map(result.opts.overlay ?? []);
+      ov.set(abs, text);
+      const again = lintModule(m.dir, { ...result.opts, overlay: ov });
+      if (again.kind !== "report") return { text, unsettled: [] };
+      report = again.report;
+    }
+    const fixable = [...new Set(report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId)).map((f) => f.ruleId))];
+    const unsettled = fixable.filter((id) => {
+      const own = fixesByFile(report.findings.filter((f) => f.ruleId === id)).get(rel);
+      return own !== undefined && fixFileText(rel, text, own).kind === "fixed";
+    });
+    return { text, unsettled };
+  }
+
+  /** The code actions for a range of a document, of the kinds in `only` (all when empty). */
+  codeActions(uri: string, range: Range, only: readonly string[] | undefined): CodeAction[] {
+    const abs = pathOf(uri);
+    if (abs === null || !isModuleFile(abs)) return [];
+    const wanted = (kind: string): boolean => !only || only.length === 0 || only.some((o) => kind === o || kind.startsWith(`${o}.`));
+    const actions: CodeAction[] = [];
+    const titles = new Set<string>();
+    const add = (a: CodeAction): void => {
+      if (titles.has(a.title) || !wanted(a.kind!)) return;
+      titles.add(a.title);
+      actions.push(a);
+    };
+    const ignores: CodeAction[] = [];
+    for (const { m, result, rel, list } of this.scheduler.shownIn(abs)) {
+      const file = result.files.get(rel);
+      const ix = result.indexes?.get(rel);
+      if (!file || !ix || !result.indexes) continue;
+      for (const p of list) {
+        if (!rangesTouch(p.diagnostic.range, range)) continue;
+        const f = p.finding;
+        if (f.fix) {
+          const changes = fixChanges(f.fix, m.dir, result.indexes);
+          if (changes) add({ title: f.fix.description, kind: CodeActionKind.QuickFix, diagnostics: [p.diagnostic], isPreferred: true, edit: { changes } });
+        }
+        const targetUri = this.documents.uriOf(abs);
+        if (!p.moduleLevel) {
+          const edit = ignoreEdit(file, f, false, ix);
+          if (edit) ignores.push({ title: `Ignore ${f.ruleId} on this line/block`, kind: CodeActionKind.QuickFix, diagnostics: [p.diagnostic], edit: { changes: { [targetUri]: [edit] } } });
+        }
+        const fileEdit = ignoreEdit(file, f, true, ix);
+        if (fileEdit) ignores.push({ title: `Ignore ${f.ruleId} in this file`, kind: CodeActionKind.QuickFix, diagnostics: [p.diagnostic], edit: { changes: { [targetUri]: [fileEdit] } } });
+      }
+    }
+    for (const a of ignores) add(a);
+    if (wanted(FIX_ALL_KIND)) {
+      const fixAll = this.fixAllAction(abs);
+      if (fixAll) add(fixAll);
+    }
+    return actions;
+  }
+
+  /** Fix all in the document `abs`, when its own module has fixable findings in it and fixing changes it. */
+  private fixAllAction(abs: string): CodeAction | null {
+    const own = this.scheduler.get(path.dirname(abs));
+    const result = own ? this.scheduler.current(own) : null;
+    const name = path.basename(abs);
+    if (!own || !result || result.outcome.kind !== "report" || !fixesByFile(result.outcome.report.findings).has(name)) return null;
+    const after = this.fixAllText(own, result, name);
+    const ix = result.indexes?.get(name);
+    const before = result.outcome.report.sources.get(name);
+    const edit = after !== null && ix && before !== undefined ? minimalEdit(before, after, ix) : null;
+    return edit ? { title: "Fix all auto-fixable tfcapi-lint findings in this file", kind: FIX_ALL_KIND, edit: { changes: { [this.documents.uriOf(abs)]: [edit] } } } : null;
+  }
+}

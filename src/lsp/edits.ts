@@ -1,0 +1,116 @@
+/**
+ * The edits code actions offer: a fix's edits in the client's positions, one
+ * minimal edit between two texts (fix-all), and the ignore comment to insert
+ * for a finding. No connection here: actions.ts sends what these return.
+ */
+import * as path from "node:path";
+import type { TextEdit } from "vscode-languageserver/node.js";
+import type { Attribute, Body, Range as HclRange } from "../hcl/ast.js";
+import type { Finding, Fix } from "../lint/types.js";
+import type { SourceFile } from "../terraform/model.js";
+import type { Indexes } from "./diagnostics.js";
+import { fileUri } from "./documents.js";
+import type { TextPositions } from "./positions.js";
+
+/** The LSP edits of a fix, by file URI; null when an edit falls outside its file. */
+export function fixChanges(fix: Fix, dir: string, indexes: Indexes): Record<string, TextEdit[]> | null {
+  const changes: Record<string, TextEdit[]> = {};
+  for (const e of fix.edits) {
+    const ix = indexes.get(e.file);
+    if (!ix || e.start < 0 || e.end < e.start || e.end > ix.text.length) return null;
+    (changes[fileUri(path.join(dir, ...e.file.split("/")))] ??= []).push({ range: ix.range(e.start, e.end), newText: e.text });
+  }
+  return changes;
+}
+
+/** One edit turning `before` into `after` (their common start and end left alone). */
+export function minimalEdit(before: string, after: string, ix: TextPositions): TextEdit | null {
+  if (before === after) return null;
+  let pre = 0;
+  const max = Math.min(before.length, after.length);
+  while (pre < max && before.charCodeAt(pre) === after.charCodeAt(pre)) pre++;
+  let suf = 0;
+  while (suf < max - pre && before.charCodeAt(before.length - 1 - suf) === after.charCodeAt(after.length - 1 - suf)) suf++;
+  // Never split a surrogate pair.
+  if (pre > 0 && (before.charCodeAt(pre - 1) & 0xfc00) === 0xd800) pre--;
+  if (suf > 0 && (before.charCodeAt(before.length - suf) & 0xfc00) === 0xdc00) suf--;
+  return { range: ix.range(pre, before.length - suf), newText: after.slice(pre, after.length - suf) };
+}
+
+/** The innermost attribute holding `offset`. */
+function innermostAttribute(body: Body, offset: number): Attribute | null {
+  for (const a of body.attributes) {
+    if (a.range.start.offset <= offset && offset < a.range.end.offset) return a;
+  }
+  for (const b of body.blocks) {
+    if (b.range.start.offset <= offset && offset < b.range.end.offset) return innermostAttribute(b.body, offset);
+  }
+  return null;
+}
+
+/** Whether a heredoc within `node` holds 1-based `line` past its first line. */
+function insideHeredoc(node: unknown, line: number): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (Array.isArray(node)) return node.some((n) => insideHeredoc(n, line));
+  const n = node as { kind?: unknown; form?: unknown; range?: HclRange };
+  if (typeof n.kind === "string" && n.range) {
+    if (n.range.end.line < line || n.range.start.line > line) return false;
+    if (n.form === "heredoc" && n.range.start.line < line) return true;
+  }
+  for (const [k, v] of Object.entries(node)) {
+    if (k !== "range" && v !== null && typeof v === "object" && insideHeredoc(v, line)) return true;
+  }
+  return false;
+}
+
+/** The innermost block whose body holds `offset` (JSON files). */
+function innermostBody(body: Body, offset: number): Body | null {
+  for (const b of body.blocks) {
+    const r = b.body.range;
+    if (r.start.offset <= offset && offset < r.end.offset) return innermostBody(b.body, offset) ?? b.body;
+  }
+  return null;
+}
+
+/** A `"//": "..."` property inserted as the first property of the object whose content starts at `at`. */
+function jsonCommentEdit(text: string, at: number, directive: string, ix: TextPositions): TextEdit {
+  const prop = `"//": ${JSON.stringify(directive)}`;
+  const rest = text.slice(at);
+  const ws = /^[ \t]*(\r?\n[ \t]*)?/.exec(rest)![0];
+  const empty = rest.slice(ws.length).startsWith("}");
+  const newline = /\r?\n[ \t]*/.exec(ws)?.[0];
+  const newText = newline !== undefined ? `${newline}${prop}${empty ? "" : ","}` : `${prop}${empty ? "" : ", "}`;
+  return { range: ix.range(at, at), newText };
+}
+
+/**
+ * The comment that ignores `finding`'s rule on its line (and the block or
+ * attribute starting there), or in the whole file (`fileLevel`). Native
+ * syntax: a `#` comment on its own line above the finding's line (or at the
+ * top of the file); JSON: a `"//"` property in the innermost block object
+ * holding the finding (or in the top-level object).
+ */
+export function ignoreEdit(file: SourceFile, finding: Finding, fileLevel: boolean, ix: TextPositions): TextEdit | null {
+  const id = finding.ruleId;
+  const text = file.hcl.text;
+  if (file.hcl.syntax === "json") {
+    const directive = fileLevel ? `tfcapi-lint-ignore-file: ${id}` : `tfcapi-lint-ignore: ${id}`;
+    const top = file.hcl.body.range.start.offset;
+    const open = text.indexOf("{", 0);
+    if (open < 0) return null;
+    const topContent = text.charCodeAt(top) === 0x7b ? top + 1 : open + 1;
+    if (fileLevel) return jsonCommentEdit(text, topContent, directive, ix);
+    const body = innermostBody(file.hcl.body, finding.range.start.offset);
+    if (body === null) return null;
+    return jsonCommentEdit(text, body.range.start.offset, directive, ix);
+  }
+  if (fileLevel) return { range: ix.range(0, 0), newText: `# tfcapi-lint-ignore-file: ${id}\n` };
+  // Above the finding's line; when that line is inside a heredoc, above the
+  // attribute holding it: a comment line there would become part of the text.
+  let line = finding.range.start.line - 1;
+  const holder = innermostAttribute(file.hcl.body, finding.range.start.offset);
+  if (holder && holder.range.start.line - 1 < line && insideHeredoc(holder.expr, line + 1)) line = holder.range.start.line - 1;
+  const start = ix.lineStart(line);
+  const indent = /^[ \t]*/.exec(ix.lineText(line))![0];
+  return { range: ix.range(start, start), newText: `${indent}# tfcapi-lint-ignore: ${id}\n` };
+}

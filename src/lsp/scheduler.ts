@@ -1,0 +1,241 @@
+/**
+ * The scheduler room: the tracked modules (every open module file makes its
+ * directory one), debouncing, and linting in steps. A module is linted whole
+ * a short while (debounce) after the last change to any file it loaded.
+ * Linting runs in steps (lint/engine.ts lintSteps): after a slice of work the
+ * server yields to its event loop, and a run whose module changed meanwhile
+ * is abandoned; a finished run whose module changed is not published.
+ */
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { lintModule, lintSteps, type EngineOptions as LintOptions, type LintOutcome } from "../lint/engine.js";
+import type { ParseCache } from "../terraform/load.js";
+import type { Configuration, Settings } from "./configuration.js";
+import { makeResult, type DiagnosticsBoard, type Placed, type Result } from "./diagnostics.js";
+import type { Documents } from "./documents.js";
+
+/** Work between two yields to the event loop while linting. */
+const SLICE_MS = 8;
+
+export interface Tracked {
+  dir: string;
+  generation: number;
+  /** Syntax trees of the files as last linted (only changed files are parsed again). */
+  parseCache: ParseCache;
+  timer: NodeJS.Timeout | null;
+  result: Result | null;
+  /** A run of this module is between two slices. */
+  running: boolean;
+}
+
+/** The findings shown in one file by one tracked module. */
+export interface Shown {
+  m: Tracked;
+  result: Result;
+  rel: string;
+  list: Placed[];
+}
+
+/** Lint runs: finished, abandoned; wall-clock and CPU milliseconds of the last finished one (yields excluded). */
+export interface Stats {
+  runs: number;
+  abandoned: number;
+  lastWorkMs: number;
+  lastCpuMs: number;
+  workMs: number[];
+}
+
+/** A finished run: its options, its outcome, and its wall-clock and CPU time without the yields. */
+interface Slices {
+  opts: LintOptions;
+  outcome: LintOutcome;
+  work: number;
+  cpuMicros: number;
+}
+
+/**
+ * A module linted in slices of SLICE_MS, yielding to the event loop between
+ * them; null when `stale()` holds at a yield (the run is abandoned there).
+ * Working out the options (`optionsOf`) counts as work of the run.
+ */
+async function lintInSlices(dir: string, parseCache: ParseCache, optionsOf: () => LintOptions, stale: () => boolean): Promise<Slices | null> {
+  let t = performance.now();
+  let work = 0;
+  let cpu = process.cpuUsage();
+  let cpuMicros = 0;
+  const opts = optionsOf();
+  const cached = { ...opts, parseCache };
+  const steps = lintSteps(dir, cached);
+  let outcome: LintOutcome;
+  for (;;) {
+    const r = steps.next();
+    if (r.done) {
+      outcome = r.value;
+      break;
+    }
+    if (performance.now() - t >= SLICE_MS) {
+      work += performance.now() - t;
+      const d = process.cpuUsage(cpu);
+      cpuMicros += d.user + d.system;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (stale()) {
+        steps.return(undefined as unknown as LintOutcome);
+        return null;
+      }
+      t = performance.now();
+      cpu = process.cpuUsage();
+    }
+  }
+  outcome = syntaxOnlyWithoutRole(dir, outcome, cached);
+  work += performance.now() - t;
+  const d = process.cpuUsage(cpu);
+  cpuMicros += d.user + d.system;
+  return { opts, outcome, work, cpuMicros };
+}
+
+/**
+ * A module that shows no role yet (a new file, a helper module): the
+ * contract rules cannot run, but what Terraform would reject can.
+ */
+function syntaxOnlyWithoutRole(dir: string, outcome: LintOutcome, opts: LintOptions): LintOutcome {
+  if (outcome.kind !== "usage-error" || outcome.noRole !== true) return outcome;
+  return lintModule(dir, { ...opts, role: "cluster", only: ["syntax/parse", "syntax/one-line-block"] });
+}
+
+export class Scheduler {
+  private readonly modules = new Map<string, Tracked>();
+  readonly stats: Stats = { runs: 0, abandoned: 0, lastWorkMs: 0, lastCpuMs: 0, workMs: [] };
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly documents: Documents,
+    private readonly configuration: Configuration,
+    private readonly board: DiagnosticsBoard,
+    private readonly log: (text: string) => void,
+  ) {}
+
+  /** The tracked module of a directory. */
+  get(dir: string): Tracked | undefined {
+    return this.modules.get(dir);
+  }
+
+  /** Whether a run of some module is in progress (between two slices). */
+  get linting(): boolean {
+    for (const m of this.modules.values()) if (m.running) return true;
+    return false;
+  }
+
+  track(dir: string): Tracked {
+    let m = this.modules.get(dir);
+    if (!m) this.modules.set(dir, (m = { dir, generation: 0, parseCache: new Map(), timer: null, result: null, running: false }));
+    return m;
+  }
+
+  /** Stop tracking a directory; what it showed goes away. */
+  untrack(dir: string): void {
+    const m = this.modules.get(dir);
+    if (m?.timer) clearTimeout(m.timer);
+    this.modules.delete(dir);
+    this.board.contribute(`module:${dir}`, new Map());
+  }
+
+  /** Stop every timer and forget every module (shutdown). */
+  stop(): void {
+    for (const m of this.modules.values()) if (m.timer) clearTimeout(m.timer);
+    this.modules.clear();
+  }
+
+  private schedule(m: Tracked): void {
+    m.generation++;
+    if (m.timer) clearTimeout(m.timer);
+    m.timer = setTimeout(() => {
+      m.timer = null;
+      void this.lintAsync(m);
+    }, this.settings.debounceMs);
+  }
+
+  /** Re-lint every tracked module. */
+  scheduleAll(): void {
+    for (const m of this.modules.values()) this.schedule(m);
+  }
+
+  /** Re-lint every tracked module that reads `abs`, and the module of its directory. */
+  changed(abs: string): void {
+    const dir = path.dirname(abs);
+    for (const m of this.modules.values()) {
+      if (m.dir === dir || m.result?.read.has(abs)) this.schedule(m);
+    }
+  }
+
+  private stale(m: Tracked, generation: number): boolean {
+    return m.generation !== generation || this.modules.get(m.dir) !== m;
+  }
+
+  private async lintAsync(m: Tracked): Promise<void> {
+    const generation = m.generation;
+    try {
+      const loading = this.configuration.prepare(m.dir);
+      if (loading) {
+        await loading;
+        if (this.stale(m, generation)) {
+          this.stats.abandoned++;
+          return;
+        }
+      }
+      m.running = true;
+      let run: Slices | null;
+      try {
+        run = await lintInSlices(m.dir, m.parseCache, () => this.configuration.optionsFor(m.dir), () => this.stale(m, generation));
+      } finally {
+        m.running = false;
+      }
+      if (run === null || this.stale(m, generation)) {
+        this.stats.abandoned++;
+        return;
+      }
+      m.result = this.result(generation, run.outcome, run.opts);
+      const stats = this.stats;
+      stats.runs++;
+      stats.lastWorkMs = run.work;
+      stats.lastCpuMs = run.cpuMicros / 1000;
+      stats.workMs.push(run.work);
+      if (stats.workMs.length > 1000) stats.workMs.shift();
+      this.board.showModule(m.dir, m.result);
+    } catch (err) {
+      this.log(`linting ${m.dir} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private result(generation: number, outcome: LintOutcome, opts: LintOptions): Result {
+    const docs = this.documents;
+    return makeResult(generation, outcome, opts, this.settings.encoding, this.settings.relatedInformation ? (abs) => docs.uriOf(abs) : undefined);
+  }
+
+  /** The module's result for its current state, linting now when the last one is stale. */
+  current(m: Tracked): Result | null {
+    if (m.result && m.result.generation === m.generation) return m.result;
+    const opts = this.configuration.optionsFor(m.dir);
+    const cached = { ...opts, parseCache: m.parseCache };
+    const result = this.result(m.generation, syntaxOnlyWithoutRole(m.dir, lintModule(m.dir, cached), cached), opts);
+    m.result = result;
+    this.board.showModule(m.dir, result);
+    return result;
+  }
+
+  /** Findings shown in the file `abs`, with the module result they come from (its own module first). */
+  shownIn(abs: string): Shown[] {
+    const out: Shown[] = [];
+    const own = this.modules.get(path.dirname(abs));
+    const order = own ? [own, ...[...this.modules.values()].filter((x) => x !== own)] : [...this.modules.values()];
+    for (const m of order) {
+      const rel = path.relative(m.dir, abs).split(path.sep).join("/");
+      if (rel.startsWith("../") || path.isAbsolute(rel)) continue;
+      if (m !== own && !m.result?.read.has(abs)) continue;
+      const result = this.current(m);
+      if (!result) continue;
+      const list = result.placed.get(rel);
+      if (list && list.length > 0) out.push({ m, result, rel, list });
+    }
+    return out;
+  }
+}
