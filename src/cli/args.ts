@@ -2,7 +2,7 @@
  * Argument parsing with Node's own `util.parseArgs` (strict: unknown options
  * and values given to flags are errors). Produces a plain description of
  * what was asked, or a usage error. Values are checked (here and in
- * cli/run.ts) with the same functions the config file uses
+ * options.ts) with the same functions the config file uses
  * (config/values.ts).
  */
 import { parseArgs as parseArgv, type ParseArgsConfig } from "node:util";

@@ -10,9 +10,7 @@
  * Exit codes: 0/1 as for `module`; 2 the image cannot be read; 3 an invalid
  * reference, `--platform` or option.
  */
-import { createRequire } from "node:module";
 import { isatty } from "node:tty";
-import { fileURLToPath } from "node:url";
 import * as path from "node:path";
 import { CONTRACT_VERSIONS } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
@@ -29,7 +27,7 @@ import { ImageReadError, ImageRefError, ImageUsageError, type ImageSource } from
 import type { openRegistrySource } from "../image/registry.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { toolVersion } from "./commands.js";
-import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
+import { bundleFile, commandOnDeepStack, DEEP_NESTING_LIMIT } from "./deep-stack.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "./io.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
 import { plan, type LintPlan } from "./plan.js";
@@ -277,42 +275,21 @@ image.runImage(workerData.args, io, { ...workerData.opts, deep: true }).then(
  * running from the bundle (dist/image.cjs), where no worker can load it.
  */
 function imageOnDeepStack(args: CliArgs, io: Io, opts: ImageCommandOptions): Promise<number> | null {
-  let file: string;
-  try {
-    file = fileURLToPath(import.meta.url);
-  } catch {
-    return null;
-  }
-  if (path.basename(file) !== "image.cjs") return null;
-  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof import("node:worker_threads");
-  return new Promise((resolve) => {
-    let reply: { code: number; stdout: string; stderr: string } | undefined;
-    const worker = new Worker(DEEP_WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        bundle: file,
-        args,
-        env: { ...io.env },
-        cwd: io.cwd,
-        isTTY: io.isTTY,
-        // What can cross the thread boundary (a substituted registry client cannot).
-        opts: { ...(opts.caps ? { caps: opts.caps } : {}), ...(opts.progressMinBytes !== undefined ? { progressMinBytes: opts.progressMinBytes } : {}) },
-      },
-      resourceLimits: { stackSizeMb: DEEP_STACK_MB },
-      stdout: false,
-      stderr: false,
-    });
-    worker.on("message", (m: typeof reply) => {
-      reply = m;
-    });
-    worker.on("error", (err) => {
-      reply = { code: EXIT_READ, stdout: "", stderr: `tfcapi-lint: ${err.message}\n` };
-    });
-    worker.on("exit", () => {
-      const r = reply ?? { code: EXIT_READ, stdout: "", stderr: "tfcapi-lint: the worker thread stopped without an answer\n" };
-      if (r.stdout !== "") io.stdout(r.stdout);
-      if (r.stderr !== "") io.stderr(r.stderr);
-      resolve(r.code);
-    });
-  });
+  const file = bundleFile("image.cjs");
+  if (file === undefined) return null;
+  return commandOnDeepStack(
+    DEEP_WORKER_SOURCE,
+    {
+      bundle: file,
+      args,
+      env: { ...io.env },
+      cwd: io.cwd,
+      isTTY: io.isTTY,
+      // What can cross the thread boundary (a substituted registry client cannot).
+      opts: { ...(opts.caps ? { caps: opts.caps } : {}), ...(opts.progressMinBytes !== undefined ? { progressMinBytes: opts.progressMinBytes } : {}) },
+    },
+    io,
+    "tfcapi-lint: ",
+    EXIT_READ,
+  );
 }

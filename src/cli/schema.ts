@@ -12,10 +12,9 @@
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
-import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
+import { bundleFile, commandOnDeepStack, DEEP_NESTING_LIMIT } from "./deep-stack.js";
 import { isRole } from "../contract/roles.js";
 import { errorText } from "../terraform/files.js";
 import { loadModule } from "../terraform/load.js";
@@ -169,35 +168,8 @@ loader.main(["schema", ...workerData.argv], io).then(
 
 /** The schema command on a large-stack worker; null when not running from the bundle (no worker can load it). */
 function schemaOnDeepStack(argv: readonly string[], io: Io): Promise<number> | null {
-  let file: string;
-  try {
-    file = fileURLToPath(import.meta.url);
-  } catch {
-    return null;
-  }
-  if (path.basename(file) !== "cli.cjs") return null;
+  const file = bundleFile("cli.cjs");
+  if (file === undefined) return null;
   const loader = path.join(path.dirname(file), "cli-loader.cjs");
-  const { Worker } = deepWorker();
-  return new Promise((resolve) => {
-    let reply: { code: number; stdout: string; stderr: string } | undefined;
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { loader, argv: [...argv], env: { ...io.env }, cwd: io.cwd, [DEEP_SCHEMA]: true },
-      resourceLimits: { stackSizeMb: DEEP_STACK_MB },
-      stdout: false,
-      stderr: false,
-    });
-    worker.on("message", (m: typeof reply) => {
-      reply = m;
-    });
-    worker.on("error", (err) => {
-      reply = { code: EXIT_LOAD, stdout: "", stderr: `tfcapi-lint schema: ${err.message}\n` };
-    });
-    worker.on("exit", () => {
-      const r = reply ?? { code: EXIT_LOAD, stdout: "", stderr: "tfcapi-lint schema: the worker thread stopped without an answer\n" };
-      if (r.stdout !== "") io.stdout(r.stdout);
-      if (r.stderr !== "") io.stderr(r.stderr);
-      resolve(r.code);
-    });
-  });
+  return commandOnDeepStack(WORKER_SOURCE, { loader, argv: [...argv], env: { ...io.env }, cwd: io.cwd, [DEEP_SCHEMA]: true }, io, "tfcapi-lint schema: ", EXIT_LOAD);
 }

@@ -15,12 +15,11 @@
  */
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import { ConfigError, type ConfigResolver } from "../config/load.js";
 import type { CliOverrides } from "../config/effective.js";
 import { setNestingLimit } from "../hcl/parser-core.js";
 import { UsageError } from "./args.js";
-import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
+import { bundleFile, DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
 import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
 import { cliOverrides, configResolver, planModule } from "./module-plans.js";
 import { checkOptions } from "./options.js";
@@ -55,14 +54,8 @@ parentPort.on("message", ({ id, request }) => {
 
 /** dist/cli-loader.cjs when this code runs from the bundle (dist/cli.cjs), else undefined. */
 function bundleLoader(): string | undefined {
-  let file: string;
-  try {
-    file = fileURLToPath(import.meta.url);
-  } catch {
-    return undefined;
-  }
-  if (path.basename(file) !== "cli.cjs") return undefined;
-  return path.join(path.dirname(file), "cli-loader.cjs");
+  const file = bundleFile("cli.cjs");
+  return file === undefined ? undefined : path.join(path.dirname(file), "cli-loader.cjs");
 }
 
 /** Whether lintOnWorkers can start workers (only from the bundled CLI). */

@@ -1,6 +1,6 @@
 /**
  * Checks of setting values shared by the config file (config/load.ts) and
- * the command line (cli/args.ts, cli/run.ts), so `max_warnings = -5` and
+ * the command line (cli/args.ts, cli/options.ts), so `max_warnings = -5` and
  * `--max-warnings -5`, or `rule "foo/bar"` and `--allow-warning foo/bar`,
  * are judged by the same code. Each returns null when the value is fine,
  * else what is wrong with it (without naming the setting: the caller says
