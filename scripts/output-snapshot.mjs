@@ -18,7 +18,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { buildRoot, moduleDirOf } from "./fixture-modules.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -76,6 +76,16 @@ for (const rel of moduleDirs()) {
   writeFileSync(path.join(dest, "report.json"), r.stdout ?? "");
   writeFileSync(path.join(dest, "stderr"), r.stderr ?? "");
   writeFileSync(path.join(dest, "exit"), `${r.status}\n`);
+  // SARIF names the folder it ran in (originalUriBaseIds): a built module
+  // ran in the temporary root, a copy would have run in the repository.
+  if (built) {
+    for (const f of readdirSync(dest)) {
+      const file = path.join(dest, f);
+      const text = readFileSync(file, "utf8");
+      const fixed = text.split(pathToFileURL(buildRoot()).href).join(pathToFileURL(root).href).split(buildRoot()).join(root);
+      if (fixed !== text) writeFileSync(file, fixed);
+    }
+  }
   n++;
 }
 process.stdout.write(`output-snapshot: ${n} modules written to ${outDir}\n`);
