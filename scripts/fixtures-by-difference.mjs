@@ -7,7 +7,7 @@
 // build differs stays as it was.
 //
 //   node scripts/fixtures-by-difference.mjs [--dry-run]
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { REPO_ROOT, buildModule, filesUnder, findCaseDirs, readCase } from "./fixture-modules.mjs";
@@ -103,10 +103,14 @@ function describe(tree, base) {
   return { remove, overlay, edits, same, score: saved - remove.length * 0.5 - edits.length * 0.25 };
 }
 
-// Bases: the AWS examples, the other clouds' realistic modules, the skeletons,
-// and every case that stays standalone (in path order).
+// Bases: the AWS examples, fixtures/bases/*, the other clouds' realistic
+// modules, the skeletons, and every case that stays standalone (in path
+// order; the first conversion moved the standalone cases that others were
+// built on into fixtures/bases/<role>-<case>/).
 const bases = new Map();
 for (const b of ["examples/cluster-aws", "examples/machine-aws", "examples/machinepool-aws"]) bases.set(b, readTree(path.join(REPO_ROOT, b)));
+const shared = path.join(REPO_ROOT, "fixtures", "bases");
+if (existsSync(shared)) for (const b of readdirSync(shared, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()) bases.set(`fixtures/bases/${b}`, readTree(path.join(shared, b)));
 const cases = findCaseDirs(path.join(REPO_ROOT, "fixtures"));
 for (const d of cases) {
   const r = relOf(d);
@@ -132,7 +136,7 @@ for (const d of cases) {
   for (const [b, bt] of bases) {
     const desc = describe(tree, bt);
     if (desc.same === 0) continue;
-    const preferred = b.startsWith("examples/") || b.startsWith("fixtures/realistic/") || b.startsWith("fixtures/skeletons/");
+    const preferred = b.startsWith("examples/") || b.startsWith("fixtures/bases/") || b.startsWith("fixtures/realistic/") || b.startsWith("fixtures/skeletons/");
     const score = desc.score + (preferred ? 0.1 : 0);
     if (best === null || score > best.score) best = { base: b, ...desc, score };
   }

@@ -52,7 +52,7 @@ function defaultRuleOf(relCaseDir: string): string {
 }
 
 /** Folders under fixtures/ that are not `<group>/<rule>/<case>` rule fixtures. */
-const OTHER_LAYOUTS = new Set(["cli", "e2e", "hcl", "realistic", "schema", "skeletons", "terraform"]);
+const OTHER_LAYOUTS = new Set(["bases", "cli", "e2e", "hcl", "realistic", "schema", "skeletons", "terraform"]);
 
 /**
  * The rule fixture folders, `fixtures/<group>/<rule>/<case>/`, whether or not
@@ -82,6 +82,16 @@ describe("fixture case folders", () => {
     expect(folders.filter((c) => !existsSync(path.join(c, "expected.json")))).toEqual([]);
     // Each is run below (as are the realistic modules and skeletons).
     expect(folders.filter((c) => !cases.includes(c))).toEqual([]);
+  });
+
+  it("fixtures/bases holds modules, not cases, and each is the base of some case", () => {
+    const bases = readdirSync(path.join(FIXTURES, "bases"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(FIXTURES, "bases", e.name));
+    expect(bases.length).toBeGreaterThan(0);
+    expect(bases.filter((b) => existsSync(path.join(b, "expected.json")))).toEqual([]);
+    const used = new Set(cases.map((c) => readCase(c).base));
+    expect(bases.filter((b) => !used.has(b))).toEqual([]);
   });
 
   it("every case reads and its module builds (a base that exists, edits that apply)", () => {
