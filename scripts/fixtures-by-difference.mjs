@@ -1,5 +1,6 @@
-// One-off conversion (kept for re-runs): turns fixture case folders that copy
-// files of another module into cases by difference (see
+// Conversion (safe to run again): turns fixture case folders that copy
+// files of another module into cases by difference, and describes cases
+// already by difference again against the best base (see
 // scripts/fixture-modules.mjs): files identical to the base's are deleted,
 // files that differ a little become `edits`, files the base has but the case
 // lacks go to `remove`. Every converted case is built again and compared with
@@ -10,21 +11,34 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { REPO_ROOT, buildModule, filesUnder, findCaseDirs, readCase } from "./fixture-modules.mjs";
+import { REPO_ROOT, buildModule, filesUnder, findCaseDirs, moduleDir, readCase } from "./fixture-modules.mjs";
 
 const dryRun = process.argv.includes("--dry-run");
 const SKIP = new Set(["expected.json"]);
 /** Folders other tests name directly, or whose layout is not one module: left standalone. */
 const KEEP = /^fixtures\/(cli|e2e|schema|terraform|hcl|skeletons|module\/source-escape)\//;
-const MAX_EDITED_LINES = 8;
-const MAX_HUNKS = 3;
+const MAX_EDITED_LINES = 24;
+const MAX_HUNKS = 6;
+/** Edits are kept only when their text is well under the file's (else the file is copied whole). */
+const MAX_EDIT_SHARE = 0.6;
 
 const relOf = (abs) => path.relative(REPO_ROOT, abs).split(path.sep).join("/");
 const lines = (text) => text.split(/(?<=\n)/);
 
+/** Bytes that are not UTF-8 are kept as a marked base64 string: compared exactly, never edited. */
+const RAW = "\u0000raw:";
+
 function readTree(dir) {
-  return new Map(filesUnder(dir, SKIP).map((f) => [f, readFileSync(path.join(dir, f), "utf8")]));
+  return new Map(
+    filesUnder(dir, SKIP).map((f) => {
+      const bytes = readFileSync(path.join(dir, f));
+      const text = bytes.toString("utf8");
+      return [f, Buffer.from(text, "utf8").equals(bytes) ? text : RAW + bytes.toString("base64")];
+    }),
+  );
 }
+
+const bytesOf = (text) => (text.startsWith(RAW) ? Buffer.from(text.slice(RAW.length), "base64") : text);
 
 /** Line hunks turning `a` into `b`: [aStart, aEnd, bStart, bEnd]. */
 function hunks(a, b) {
@@ -84,7 +98,8 @@ function editsFor(file, from, to) {
     cur = [...cur.slice(0, s), ...b.slice(b0, b1), ...cur.slice(e)];
     shift += b1 - b0 - (a1 - a0);
   }
-  return cur.join("") === to ? edits : null;
+  const size = edits.reduce((n, e) => n + e.find.length + e.replace.length, 0);
+  return cur.join("") === to && size <= MAX_EDIT_SHARE * to.length ? edits : null;
 }
 
 /** The cheapest description of `tree` against `base`, with how many files it saves. */
@@ -96,8 +111,11 @@ function describe(tree, base) {
   for (const [f, text] of tree) {
     const b = base.get(f);
     if (b === text) same++;
-    else if (b !== undefined && editsFor(f, b, text)) edits.push(...editsFor(f, b, text));
-    else overlay.push(f);
+    else {
+      const made = b === undefined || b.startsWith(RAW) || text.startsWith(RAW) ? null : editsFor(f, b, text);
+      if (made) edits.push(...made);
+      else overlay.push(f);
+    }
   }
   const saved = tree.size - overlay.length;
   return { remove, overlay, edits, same, score: saved - remove.length * 0.5 - edits.length * 0.25 };
@@ -125,13 +143,13 @@ const scratch = mkdtempSync(path.join(tmpdir(), "fixtures-by-difference-"));
 for (const d of cases) {
   const r = relOf(d);
   if (bases.has(r) || KEEP.test(`${r}/`)) continue;
-  if (readCase(d).base !== null) continue;
   // Hidden files and symbolic links stay where they are (a link is part of what the case tests).
   if (readdirSync(d, { withFileTypes: true }).some((e) => e.name.startsWith(".")) || filesUnder(d).some((f) => lstatSync(path.join(d, f)).isSymbolicLink())) {
     bases.set(r, readTree(d));
     continue;
   }
-  const tree = readTree(d);
+  // A case already by difference is described again from its built module.
+  const tree = readTree(moduleDir(d));
   let best = null;
   for (const [b, bt] of bases) {
     const desc = describe(tree, bt);
@@ -141,12 +159,12 @@ for (const d of cases) {
     if (best === null || score > best.score) best = { base: b, ...desc, score };
   }
   if (best === null || best.score < 1) {
-    bases.set(r, tree);
+    if (readCase(d).base === null) bases.set(r, tree);
     kept++;
     continue;
   }
   const expectedText = readFileSync(path.join(d, "expected.json"), "utf8");
-  const expected = JSON.parse(expectedText);
+  const { base: _base, remove: _remove, edits: _edits, ...expected } = JSON.parse(expectedText);
   const head = { base: best.base, ...(best.remove.length ? { remove: best.remove } : {}), ...(best.edits.length ? { edits: best.edits } : {}) };
   const next = { ...head, ...expected };
   // Check: the module the real builder makes equals the folder, byte for byte.
@@ -154,7 +172,7 @@ for (const d of cases) {
   const probeCase = path.join(scratch, `case-${probeId}`);
   for (const f of best.overlay) {
     mkdirSync(path.dirname(path.join(probeCase, f)), { recursive: true });
-    writeFileSync(path.join(probeCase, f), tree.get(f));
+    writeFileSync(path.join(probeCase, f), bytesOf(tree.get(f)));
   }
   mkdirSync(probeCase, { recursive: true });
   const probe = path.join(scratch, `module-${probeId}`);
@@ -163,17 +181,19 @@ for (const d of cases) {
   const same = got.size === tree.size && [...tree].every(([f, t]) => got.get(f) === t);
   if (!same) {
     process.stderr.write(`fixtures-by-difference: ${r}: the built module differs, left as it is\n`);
-    bases.set(r, tree);
+    if (readCase(d).base === null) bases.set(r, tree);
     kept++;
     continue;
   }
   converted++;
   if (dryRun) continue;
-  for (const f of tree.keys()) {
-    if (best.overlay.includes(f)) continue;
-    unlinkSync(path.join(d, f));
-    deleted++;
+  const before = filesUnder(d, SKIP);
+  for (const f of before) unlinkSync(path.join(d, f));
+  for (const f of best.overlay) {
+    mkdirSync(path.dirname(path.join(d, f)), { recursive: true });
+    writeFileSync(path.join(d, f), bytesOf(tree.get(f)));
   }
+  deleted += before.length - best.overlay.length;
   // Empty sub-folders left behind go too.
   const prune = (dir) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) if (e.isDirectory()) prune(path.join(dir, e.name));
