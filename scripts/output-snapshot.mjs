@@ -11,11 +11,15 @@
 // other formats) with the role its expected.json names, the way the fixture
 // tests lint it, and with every rule on. The exit code and stderr are kept
 // too. Paths in the outputs are relative to the repository, so two checkouts
-// give the same bytes.
+// give the same bytes. A fixture case that names a base module is built
+// first (scripts/fixture-modules.mjs) at the same relative path under a
+// temporary root and linted from there, so its outputs read as a standalone
+// copy's would.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { buildRoot, moduleDirOf } from "./fixture-modules.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = process.argv[2];
@@ -67,10 +71,21 @@ for (const rel of moduleDirs()) {
   if (role) args.push("--role", role);
   for (const f of FORMATS) args.push("--also-write", `${f}=${path.join(dest, `report.${f}`)}`);
   args.push(rel);
-  const r = spawnSync(process.execPath, args, { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" } });
+  const built = moduleDirOf(path.join(root, rel)) !== path.join(root, rel);
+  const r = spawnSync(process.execPath, args, { cwd: built ? buildRoot() : root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "" } });
   writeFileSync(path.join(dest, "report.json"), r.stdout ?? "");
   writeFileSync(path.join(dest, "stderr"), r.stderr ?? "");
   writeFileSync(path.join(dest, "exit"), `${r.status}\n`);
+  // SARIF names the folder it ran in (originalUriBaseIds): a built module
+  // ran in the temporary root, a copy would have run in the repository.
+  if (built) {
+    for (const f of readdirSync(dest)) {
+      const file = path.join(dest, f);
+      const text = readFileSync(file, "utf8");
+      const fixed = text.split(pathToFileURL(buildRoot()).href).join(pathToFileURL(root).href).split(buildRoot()).join(root);
+      if (fixed !== text) writeFileSync(file, fixed);
+    }
+  }
   n++;
 }
 process.stdout.write(`output-snapshot: ${n} modules written to ${outDir}\n`);

@@ -14,6 +14,7 @@ import { describeDetection } from "../src/lint/engine.js";
 import { lintModule } from "./helpers/lint.js";
 import { loadModule } from "../src/terraform/load.js";
 import { REPO, tree } from "./cli/helpers.js";
+import { moduleDirOf } from "../scripts/fixture-modules.mjs";
 
 const cliFixture = (name: string): string => path.join(REPO, "fixtures", "cli", name);
 const detect = (dir: string) => detectRole(loadModule(dir).root);
@@ -92,7 +93,7 @@ describe("detectRole: what is enough", () => {
       "variables.tf": ["replicas", "autoscaling", "node_labels", "failure_domains", "kubernetes_version"].map((n) => `variable "${n}" {}\n`).join("\n"),
       "outputs.tf": 'output "instances" {\n  value = []\n}\n\noutput "replicas" {\n  value = 0\n}\n',
     });
-    const d = detect(dir);
+    const d = detect(moduleDirOf(dir));
     expect([d.role, d.role !== null && d.enough]).toEqual(["machinepool", false]);
   });
 
@@ -175,7 +176,7 @@ describe("every module shape the repository ships is still detected, on enough e
       const rel = path.relative(REPO, dir);
       if (rel.startsWith(`fixtures${path.sep}cli`)) continue;
       const expected = JSON.parse(readFileSync(path.join(dir, "expected.json"), "utf8")) as { role?: Role };
-      const d = detect(dir);
+      const d = detect(moduleDirOf(dir));
       checked++;
       if (d.role === null || !d.enough || (expected.role !== undefined && d.role !== expected.role)) wrong.push(`${rel}: ${d.role ?? "none"}${d.role ? ` enough=${d.enough}` : ""}`);
     }
@@ -193,7 +194,7 @@ describe("every module shape the repository ships is still detected, on enough e
     expect(shapes.length).toBeGreaterThanOrEqual(18);
     const got = shapes.map(([rel]) => {
       expect(existsSync(path.join(REPO, rel)), rel).toBe(true);
-      const d = detect(path.join(REPO, rel));
+      const d = detect(moduleDirOf(path.join(REPO, rel)));
       return [rel, d.role, d.role !== null && d.enough];
     });
     expect(got).toEqual(shapes.map(([rel, role]) => [rel, role, true]));

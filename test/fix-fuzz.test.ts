@@ -22,6 +22,7 @@ import { type LintOptions } from "../src/lint/engine.js";
 import { engineOptions, lintModule } from "./helpers/lint.js";
 import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../src/lint/fix.js";
 import type { Finding } from "../src/lint/types.js";
+import { moduleDirOf } from "../scripts/fixture-modules.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MUTANTS_PER_MODULE = 12;
@@ -146,7 +147,7 @@ describe("fix pipeline fuzz", () => {
     try {
       MODULES.forEach((m, mi) => {
         const rnd = random(0x5eed + mi);
-        const src = path.join(ROOT, m.dir);
+        const src = moduleDirOf(path.join(ROOT, m.dir));
         const files = moduleFiles(src);
         for (let k = 0; k < MUTANTS_PER_MODULE; k++) {
           const kind = kinds[k % kinds.length]!;

@@ -17,6 +17,7 @@ import { parseHcl } from "../src/hcl/index.js";
 import { type LintOptions } from "../src/lint/engine.js";
 import { engineOptions, lintModule } from "./helpers/lint.js";
 import type { Role } from "../src/contract/roles-api.js";
+import { moduleDirOf } from "../scripts/fixture-modules.mjs";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 const MODULE_FILE = /\.(tf|tofu)(\.json)?$/;
@@ -71,7 +72,7 @@ describe("--fix is idempotent on the fixtures of every fixable rule", () => {
         const opts: LintOptions = { ...(expected.role ? { role: expected.role } : {}), ...(only ? { only } : {}), now: new Date("2026-01-01T00:00:00Z") };
         const work = mkdtempSync(path.join(tmpdir(), "tfcapi-idem-"));
         try {
-          cpSync(src, work, { recursive: true });
+          cpSync(moduleDirOf(src), work, { recursive: true });
           const before = snapshot(work);
           const applied = fixRun(work, opts);
           const after = snapshot(work);

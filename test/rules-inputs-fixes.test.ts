@@ -14,6 +14,7 @@ import { applyFixes, fixesByFile } from "../src/lint/fix.js";
 import { parseHcl } from "../src/hcl/index.js";
 import type { Finding } from "../src/lint/types.js";
 import type { Role } from "../src/contract/roles-api.js";
+import { moduleDirOf } from "../scripts/fixture-modules.mjs";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 const RULE = "input/sensitive";
@@ -55,7 +56,7 @@ function fixIn(role: Role, populate: (dir: string) => void): Fixed {
 function fixture(rel: string): Fixed {
   const src = path.join(FIXTURES, rel);
   const role = (JSON.parse(readFileSync(path.join(src, "expected.json"), "utf8")) as { role: Role }).role;
-  return fixIn(role, (dir) => cpSync(src, dir, { recursive: true }));
+  return fixIn(role, (dir) => cpSync(moduleDirOf(src), dir, { recursive: true }));
 }
 
 function replaced(before: string, from: string, to: string): string {

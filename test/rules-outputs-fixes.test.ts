@@ -14,6 +14,7 @@ import { applyFixes, fixesByFile } from "../src/lint/fix.js";
 import { parseHcl } from "../src/hcl/index.js";
 import type { Finding } from "../src/lint/types.js";
 import type { Role } from "../src/contract/roles-api.js";
+import { moduleDirOf } from "../scripts/fixture-modules.mjs";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 
@@ -37,7 +38,7 @@ function fixCase(rel: string, rule: string): Fixed {
   const role = (JSON.parse(readFileSync(path.join(src, "expected.json"), "utf8")) as { role: Role }).role;
   const work = mkdtempSync(path.join(tmpdir(), "tfcapi-fix-"));
   try {
-    cpSync(src, work, { recursive: true });
+    cpSync(moduleDirOf(src), work, { recursive: true });
     const before = lint(work, role, rule);
     const files = new Map<string, { before: string; after: string }>();
     for (const [file, fixes] of fixesByFile(before)) {

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintModule } from "./helpers/lint.js";
 import { ALL_RULES } from "../rules/index.js";
+import { moduleDirOf } from "../scripts/fixture-modules.mjs";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 const RULES = ALL_RULES.map((r) => r.id);
@@ -41,7 +42,7 @@ describe("every rule on truncated files", () => {
   for (const c of CASES) {
     it(`${c.fixture}/${c.file}`, () => {
       const dir = path.join(work, c.fixture.replace(/\//g, "_"));
-      cpSync(path.join(FIXTURES, c.fixture), dir, { recursive: true });
+      cpSync(moduleDirOf(path.join(FIXTURES, c.fixture)), dir, { recursive: true });
       const original = readFileSync(path.join(dir, c.file), "utf8");
       const variants: string[] = [];
       for (let cut = 0; cut <= original.length; cut += c.step) {

@@ -23,9 +23,10 @@ import {
   type ApiTopology,
 } from "../../src/analysis/api-lb.js";
 import type { Module } from "../../src/terraform/model.js";
+import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const fixture = (...p: string[]): string => path.join(ROOT, "fixtures", ...p);
+const fixture = (...p: string[]): string => moduleDirOf(path.join(ROOT, "fixtures", ...p));
 
 function topologyOf(dir: string): { module: Module; topo: ApiTopology | null } {
   const module = loadModule(dir).root.expressions;

@@ -8,12 +8,13 @@ import { describe, expect, it } from "vitest";
 import { cpSync } from "node:fs";
 import * as path from "node:path";
 import { REPO, runCli, tempDir } from "./helpers.js";
+import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 /** Two modules whose findings carry paths: a chain of locals, and a child module fed by its caller. */
 function corpus(): string {
   const root = tempDir();
-  cpSync(path.join(REPO, "fixtures/version/distro-suffix/through-local-chain"), path.join(root, "pool"), { recursive: true });
-  cpSync(path.join(REPO, "fixtures/bootstrap/encoding/child-module-double-encodes"), path.join(root, "lt"), { recursive: true });
+  cpSync(moduleDirOf(path.join(REPO, "fixtures/version/distro-suffix/through-local-chain")), path.join(root, "pool"), { recursive: true });
+  cpSync(moduleDirOf(path.join(REPO, "fixtures/bootstrap/encoding/child-module-double-encodes")), path.join(root, "lt"), { recursive: true });
   return root;
 }
 

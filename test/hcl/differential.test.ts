@@ -21,11 +21,12 @@
  */
 
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseHcl } from "../../src/hcl/index.js";
 import { differences, hcl2json, makeCase } from "../gen/differential.js";
 import { TRICKY_SNIPPETS } from "../gen/tricky-snippets.js";
+import { findCaseDirs, moduleDir, readCase } from "../../scripts/fixture-modules.mjs";
 
 const SEED = 20261129;
 const CASES = 2400;
@@ -39,6 +40,21 @@ function readIfPresent(file: string): string | null {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw err;
   }
+}
+
+/**
+ * The module files under fixtures/ and examples/ whose names match: a fixture
+ * case that names a base module contributes the files of its built module
+ * (so every file a fixture lints is read, not only those on disk).
+ */
+function moduleFilesMatching(pattern: RegExp): string[] {
+  const based = findCaseDirs(join(ROOT, "fixtures")).filter((d) => readCase(d).base !== null);
+  const inBased = (file: string): boolean => based.some((d) => file.startsWith(d + sep));
+  return [
+    ...filesMatching(join(ROOT, "fixtures"), pattern).filter((f) => !inBased(f)),
+    ...based.flatMap((d) => filesMatching(moduleDir(d), pattern)),
+    ...filesMatching(join(ROOT, "examples"), pattern),
+  ];
 }
 
 function filesMatching(dir: string, pattern: RegExp): string[] {
@@ -106,7 +122,7 @@ describe("native parser agrees with HashiCorp's HCL", () => {
   }, 300_000);
 
   it("agrees on every native file under fixtures/ and examples/", async () => {
-    const files = ["fixtures", "examples"].flatMap((d) => filesMatching(join(ROOT, d), /\.(tf|tofu)$/));
+    const files = moduleFilesMatching(/\.(tf|tofu)$/);
     const failures: string[] = [];
     for (const file of files) {
       const text = readIfPresent(file);
@@ -120,7 +136,7 @@ describe("native parser agrees with HashiCorp's HCL", () => {
   it("reads every JSON configuration under fixtures/ and examples/ as JSON.parse does", () => {
     // JSON.parse is the oracle for the JSON text itself: our reader must
     // report a JSON syntax error exactly when JSON.parse throws.
-    const files = ["fixtures", "examples"].flatMap((d) => filesMatching(join(ROOT, d), /\.(tf|tofu)\.json$/));
+    const files = moduleFilesMatching(/\.(tf|tofu)\.json$/);
     const failures: string[] = [];
     for (const file of files) {
       const text = readIfPresent(file);

@@ -12,6 +12,7 @@ import { fixOnDisk } from "../../src/cli/fix-run.js";
 import { parseHcl } from "../../src/hcl/index.js";
 import { type LintOptions } from "../../src/lint/engine.js";
 import { engineOptions, lintModule } from "../helpers/lint.js";
+import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../fixtures/syntax/one-line-block");
 const opts: LintOptions = { role: "machinepool", only: ["syntax/one-line-block"] };
@@ -19,7 +20,7 @@ const opts: LintOptions = { role: "machinepool", only: ["syntax/one-line-block"]
 function fixed(name: string): { message: string; before: string; after: string } {
   const work = mkdtempSync(path.join(tmpdir(), "tfcapi-one-line-"));
   try {
-    cpSync(path.join(FIXTURES, name), work, { recursive: true });
+    cpSync(moduleDirOf(path.join(FIXTURES, name)), work, { recursive: true });
     const first = lintModule(work, opts);
     if (first.kind !== "report") throw new Error(first.message);
     expect(first.report.findings.map((f) => [f.ruleId, f.fix?.description])).toEqual([["syntax/one-line-block", "Expand the block to one argument per line"]]);
@@ -56,7 +57,7 @@ describe("syntax/one-line-block messages and fixes", () => {
   });
 
   it("two arguments without a separator keep the message they had", () => {
-    const outcome = lintModule(path.join(FIXTURES, "two-arguments"), opts);
+    const outcome = lintModule(moduleDirOf(path.join(FIXTURES, "two-arguments")), opts);
     if (outcome.kind !== "report") throw new Error(outcome.message);
     expect(outcome.report.findings.map((f) => f.message)).toEqual([
       'variable "instance_type" is written on one line with 2 arguments, which Terraform rejects (a one-line block may hold a single argument); put each argument and nested block on its own line',

@@ -16,6 +16,7 @@ import { bodyAttributes } from "../../src/hcl/blocks.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import { lintFixture } from "../../src/testing.js";
 import { REPO, tempDir, writeTree } from "../e2e/helpers.js";
+import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 const ROOT_TF = `variable "replicas" {
   type = number
@@ -454,7 +455,7 @@ describe("what the shared walk visits", () => {
   it("is, for every attribute of the example and realistic modules, exactly what walkExpression visits without bare keys, in the same order", () => {
     const dirs = [
       ...["machinepool-aws", "machine-aws", "cluster-aws"].map((d) => path.join(REPO, "examples", d)),
-      ...readdirSync(path.join(REPO, "fixtures", "realistic")).map((d) => path.join(REPO, "fixtures", "realistic", d)),
+      ...readdirSync(path.join(REPO, "fixtures", "realistic")).map((d) => moduleDirOf(path.join(REPO, "fixtures", "realistic", d))),
     ];
     let compared = 0;
     for (const dir of dirs) {

@@ -15,6 +15,7 @@ import type { ParseCache } from "../../src/terraform/load.js";
 import { Indexes, moduleLevelFile, placeFindings } from "../../src/lsp/diagnostics.js";
 import { ignoreEdit } from "../../src/lsp/edits.js";
 import { chooseEncoding, TextPositions } from "../../src/lsp/positions.js";
+import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NOW = new Date("2026-01-01T00:00:00Z");
@@ -92,11 +93,11 @@ describe("parse cache", () => {
     for (const dir of dirs) {
       const expected = JSON.parse(existsSync(path.join(dir, "expected.json")) ? readFileSync(path.join(dir, "expected.json"), "utf8") : "{}") as { role?: "cluster" | "machine" | "machinepool" };
       const base = { now: NOW, ...(expected.role ? { role: expected.role } : {}) };
-      const fresh = JSON.stringify(findings(lintModule(dir, base)));
+      const fresh = JSON.stringify(findings(lintModule(moduleDirOf(dir), base)));
       const cache: ParseCache = new Map();
-      expect(JSON.stringify(findings(lintModule(dir, { ...base, parseCache: cache }))), dir).toBe(fresh);
+      expect(JSON.stringify(findings(lintModule(moduleDirOf(dir), { ...base, parseCache: cache }))), dir).toBe(fresh);
       const size = cache.size;
-      expect(JSON.stringify(findings(lintModule(dir, { ...base, parseCache: cache }))), dir).toBe(fresh);
+      expect(JSON.stringify(findings(lintModule(moduleDirOf(dir), { ...base, parseCache: cache }))), dir).toBe(fresh);
       expect(cache.size, dir).toBe(size);
     }
   });

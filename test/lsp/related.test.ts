@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../ship/helpers.js";
 import { LspClient, REPO, uri, type Diagnostic } from "./client.js";
+import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 type WithRelated = Diagnostic & { relatedInformation?: { location: { uri: string; range: unknown }; message: string }[] };
 
@@ -25,8 +26,8 @@ beforeAll(() => {
   mkdirSync(path.join(root, ".git"));
   pool = path.join(root, "pool");
   lt = path.join(root, "lt");
-  cpSync(path.join(REPO, "fixtures/version/distro-suffix/through-local-chain"), pool, { recursive: true });
-  cpSync(path.join(REPO, "fixtures/bootstrap/encoding/child-module-double-encodes"), lt, { recursive: true });
+  cpSync(moduleDirOf(path.join(REPO, "fixtures/version/distro-suffix/through-local-chain")), pool, { recursive: true });
+  cpSync(moduleDirOf(path.join(REPO, "fixtures/bootstrap/encoding/child-module-double-encodes")), lt, { recursive: true });
   // A non-ASCII character inside a hop's range: its end differs between encodings.
   const main = path.join(pool, "main.tf");
   writeFileSync(main, readFileSync(main, "utf8").replace('"capi-ubuntu-2204-${local.clean_version}"', '"capi-ubuntu-2204-é-${local.clean_version}"'));
