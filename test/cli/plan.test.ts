@@ -8,6 +8,7 @@ import { parseConfigText } from "../../src/config/load.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { defineRule } from "../../src/lint/types.js";
 import { excludedBy, excludingPattern, plan } from "../../src/cli/plan.js";
+import { knownRules } from "../../src/config/known-rules.js";
 
 const CONFIG = ['role = "machinepool"', 'exclude = ["examples/**", "scratch.tf"]', 'fail_on = "warning"', "max_warnings = 3", 'rule "input/default" {', '  severity = "off"', "}", ""].join("\n");
 
@@ -19,7 +20,7 @@ describe("plan", () => {
   it("without a config or options: no severity changed, ignore comments read, the built-in rules, no role, nothing excluded", () => {
     const p = plan(null, { dir: "/repo/modules/pool" });
     expect(p.config).toBeNull();
-    expect(p.options).toEqual({ severities: new Map(), inlineConfig: true });
+    expect(p.options).toEqual({ catalogue: knownRules(), severities: new Map(), inlineConfig: true });
     expect(p.effective.failOn).toEqual({ value: "error", origin: "default" });
     expect(p.effective.maxWarnings).toEqual({ value: null, origin: "default" });
   });
