@@ -210,3 +210,20 @@ export interface LoadResult {
   units: ModuleUnit[];
   problems: LoadProblem[];
 }
+
+// ------------------------------------------------------------- small constructors
+
+export function modelDiagnostic(
+  file: SourceFile,
+  subject: Range,
+  summary: string,
+  detail: string,
+  code: string,
+): ModelDiagnostic {
+  return { severity: "error", summary, detail, subject, code, file: file.path };
+}
+
+/** The range of a block's last label (its name), or its type keyword. */
+export function labelRange(block: Block): Range {
+  return block.labelRanges[block.labelRanges.length - 1] ?? block.typeRange;
+}
