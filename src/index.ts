@@ -38,6 +38,8 @@ export { defineRule } from "./lint/types.js";
 // Syntax: parsing (parseHcl, hclOutline), walking, constants, keys and text
 // of expressions, blocks, one-line blocks.
 export * from "./hcl/index.js";
+// A module file is read with Terraform's block schema (the JSON syntax needs one).
+export { parseModuleFile as parseHcl, moduleFileOutline as hclOutline } from "./terraform/parse.js";
 export type { ConstValue, ConstResult } from "./hcl/walk.js";
 // Terraform meaning: values, guards, functions, references, flows, attributes.
 export * from "./analysis/index.js";

@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixOnDisk } from "../src/cli/fix-run.js";
 import type { Role } from "../src/contract/roles-api.js";
-import { parseHcl } from "../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../src/terraform/parse.js";
 import { lintModule, type LintOptions } from "../src/lint/engine.js";
 import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../src/lint/fix.js";
 import type { Finding } from "../src/lint/types.js";

@@ -6,7 +6,7 @@
  * computed for.
  */
 import { describe, expect, it } from "vitest";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import type { Block } from "../../src/hcl/ast.js";
 import { applyFixes } from "../../src/lint/fix.js";
 import { insertAttributeFix, replaceFix, splitOneLineBlockFix, wrapInCallFix } from "../../src/lint/fixes.js";

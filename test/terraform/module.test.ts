@@ -361,7 +361,7 @@ describe("duplicate declarations", () => {
 
 describe("ignore_changes forms", () => {
   it("accepts legacy quoted entries and quoted all", async () => {
-    const { parseHcl } = await import("../../src/hcl/index.js");
+    const { parseModuleFile: parseHcl } = await import("../../src/terraform/parse.js");
     const { buildModule } = await import("../../src/terraform/module.js");
     const text = [
       'resource "aws_autoscaling_group" "legacy" {',
