@@ -3,7 +3,7 @@
  *
  * json-value.ts reads the JSON text into a position-exact value tree; this
  * file interprets that tree the way Terraform does, guided by Terraform's
- * configuration schema (json-schema.ts): which properties are blocks, how
+ * configuration schema (the caller's BlockSchema; Terraform's is src/terraform/block-schema.ts): which properties are blocks, how
  * many label levels each block type has, and which arguments take templates,
  * bare expressions or literal strings (json-strings.ts).
  *
