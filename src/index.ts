@@ -19,11 +19,11 @@ export {
   NOT_SCALING_GROUPS,
   AUTOSCALER_TYPES,
   scalingGroupType,
-  parseAttributePath,
-  pathCovers,
 } from "./contract/scaling-groups.js";
+export { parseAttributePath, pathCovers } from "./terraform/attribute-path.js";
 export { USER_DATA_ARGUMENTS, userDataArguments, MIN_MAX_ATTRIBUTES, minMaxAttributes } from "./contract/providers.js";
-export type { PathStep, ScalingGroupType } from "./contract/scaling-groups.js";
+export type { ScalingGroupType } from "./contract/scaling-groups.js";
+export type { PathStep } from "./terraform/attribute-path.js";
 // The cloud knowledge base (load balancers, memberships, instances, security groups) and rollout settings.
 export * from "./contract/cloud/index.js";
 export * from "./contract/rollouts.js";

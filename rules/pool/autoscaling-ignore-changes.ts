@@ -6,10 +6,9 @@ import {
   AUTOSCALER_TYPES,
   FALLBACK_DESIRED_NAMES,
   NOT_SCALING_GROUPS,
-  parseAttributePath,
   scalingGroupType,
-  type PathStep,
 } from "../../src/contract/scaling-groups.js";
+import { parseAttributePath, type PathStep } from "../../src/terraform/attribute-path.js";
 import { attributesAt, findNamedAttributes, isIgnored } from "../../src/analysis/attributes.js";
 import { absentWhenEnabled, existenceCondition, nullWhenEnabled, type KnownCondition } from "../../src/analysis/autoscaling.js";
 import { chainLocals, viaText } from "../../src/analysis/references.js";

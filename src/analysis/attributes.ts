@@ -5,7 +5,7 @@
  */
 import type { Attribute, Body } from "../hcl/ast.js";
 import type { Resource } from "../terraform/model.js";
-import { parseAttributePath, pathCovers, type PathStep } from "../contract/scaling-groups.js";
+import { parseAttributePath, pathCovers, type PathStep } from "../terraform/attribute-path.js";
 
 /**
  * The attributes at `names` inside a resource body: `["scaling_config",
