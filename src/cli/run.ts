@@ -2,7 +2,7 @@
  * The lint command: resolve paths and configs, lint each module once, fix,
  * format, and compute the exit code.
  */
-import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Role } from "../contract/roles-api.js";
@@ -12,10 +12,12 @@ import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type R
 import { decodeModuleText } from "../terraform/files.js";
 import type { RuleDefinition, Severity } from "../lint/types.js";
 import { ConfigError, ConfigResolver, type FileConfig } from "../config/load.js";
+import { repositoryRootOf } from "../config/repository.js";
 import { pluginRulesOf } from "../config/plugins.js";
 import { effectiveConfig, printEffective, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import { loadFormatter, writeReports, writeStepSummary } from "./formats.js";
 import { quietFailureText } from "../report/util.js";
+import { useColor } from "../report/color.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { fixOnDisk, FixTally, type FixSummary } from "./fix-run.js";
@@ -42,14 +44,7 @@ export const EXIT_READ = 2;
 export const EXIT_USAGE = 3;
 
 function repoRootOf(cwd: string, env: Record<string, string | undefined>): string {
-  let d = path.resolve(cwd);
-  for (;;) {
-    if (existsSync(path.join(d, ".git"))) return d;
-    const parent = path.dirname(d);
-    if (parent === d) break;
-    d = parent;
-  }
-  return env.GITHUB_WORKSPACE ? path.resolve(env.GITHUB_WORKSPACE) : path.resolve(cwd);
+  return repositoryRootOf(cwd) ?? (env.GITHUB_WORKSPACE ? path.resolve(env.GITHUB_WORKSPACE) : path.resolve(cwd));
 }
 
 /** node:os, loaded only when needed (it costs start-up time): HOME unset, or several modules for --jobs. */
@@ -60,14 +55,6 @@ function nodeOs(): typeof import("node:os") {
 /** os.homedir(), for when HOME is unset. */
 function homeDir(): string {
   return nodeOs().homedir();
-}
-
-function useColor(args: CliArgs, io: Io): boolean {
-  if (args.color !== undefined) return args.color;
-  if (args.outputFile) return false;
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
-  return io.isTTY;
 }
 
 /** Validate options that do not depend on the module. Throws UsageError. */
@@ -632,10 +619,7 @@ function excludingPattern(config: FileConfig | null, abs: string): string | null
 
 /** How far up to look for a module calling a named file's directory: the repository root, else the working directory. */
 function searchBoundary(cwd: string): string {
-  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, ".git"))) return d;
-    if (path.dirname(d) === d) return path.resolve(cwd);
-  }
+  return repositoryRootOf(cwd) ?? path.resolve(cwd);
 }
 
 /** Directories strictly above `dir`, up to `boundary` (when `dir` is inside it), that hold module files; nearest first. */

@@ -36,6 +36,7 @@ import { openLayoutSource, splitLayoutRef } from "./layout.js";
 import { parsePlatform, selectImages, type SelectedImage } from "./manifest.js";
 import { ImageReadError, ImageRefError, type ImageSource } from "./source.js";
 import { openRegistrySource } from "./registry.js";
+import { useColor } from "../report/color.js";
 
 export interface ImageCommandOptions {
   /** Size caps (tests make them small). */
@@ -479,10 +480,3 @@ function imageOnDeepStack(args: CliArgs, io: Io, opts: ImageCommandOptions): Pro
   });
 }
 
-function useColor(args: CliArgs, io: Io): boolean {
-  if (args.color !== undefined) return args.color;
-  if (args.outputFile) return false;
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
-  return io.isTTY;
-}

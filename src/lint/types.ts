@@ -10,6 +10,9 @@ import type { Contract, Role } from "../contract/roles-api.js";
 export type Severity = "error" | "warning" | "info";
 export type SeveritySetting = Severity | "off";
 
+/** How serious a severity is: a higher rank is more serious (info < warning < error). */
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
 /** A text edit: replace [start, end) (UTF-16 offsets) in `file` with `text`. */
 export interface TextEdit {
   /** Path relative to the root module directory. */
