@@ -86,8 +86,8 @@ function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string
   return { ...(role ? { role } : {}), format };
 }
 
-/** A lint outcome without the loaded syntax trees. */
-export type Slim = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
+/** A lint outcome without the loaded syntax trees (what a worker sends back, and what the run keeps per module). */
+export type TreelessOutcome = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
 
 interface Planned {
   target: Target;
@@ -166,7 +166,7 @@ async function planFor(target: Target, resolver: ConfigResolver, cli: CliOverrid
 
 /** One module linted (and fixed): the report without syntax trees, and the local children it loaded. */
 export interface LintedTarget {
-  outcome: Slim;
+  outcome: TreelessOutcome;
   nested: string[];
   /** What --fix did (the main thread adds it to the run's tally). */
   fixed?: FixSummary;
@@ -421,7 +421,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     // that module, not on its own.
     const nesting = args.recursive || byFiles;
     const nested = new Set<string>();
-    const results: { plan: Planned; outcome: Slim }[] = [];
+    const results: { plan: Planned; outcome: TreelessOutcome }[] = [];
     // Real directories of the modules reported, on their own or as a local child of one.
     const reported = new Set<string>();
     const fixes = new FixTally();
