@@ -86,7 +86,7 @@ function checkOptions(args: CliArgs, cwd: string): { role?: Role; format: string
   return { ...(role ? { role } : {}), format };
 }
 
-/** A lint outcome without the loaded syntax trees (what a worker sends back, and what the run keeps per module). */
+/** A lint outcome without the loaded syntax trees (kept per module once its report is made). */
 export type TreelessOutcome = Exclude<LintOutcome, { kind: "report" }> | { kind: "report"; report: ModuleReport; readErrors: ReadError[] };
 
 interface Planned {
