@@ -6,7 +6,7 @@
  */
 import type { Role } from "./contract/roles-api.js";
 import { lintModule } from "./lint/api.js";
-import { applyFixes, fixesByFile } from "./lint/fix.js";
+import { applyFixes, fixesByFile } from "./lint/apply-fixes.js";
 import { BUILTIN_RULES } from "./lint/meta-rules.js";
 import { checkPlugin } from "./lint/plugins.js";
 import type { Finding, RuleDefinition, Severity } from "./lint/types.js";

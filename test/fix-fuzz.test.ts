@@ -19,7 +19,7 @@ import { fixOnDisk } from "../src/cli/fix-run.js";
 import type { Role } from "../src/contract/roles-api.js";
 import { parseModuleFile as parseHcl } from "../src/terraform/parse.js";
 import { lintModule, type LintOptions } from "../src/lint/engine.js";
-import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../src/lint/fix.js";
+import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../src/lint/apply-fixes.js";
 import type { Finding } from "../src/lint/types.js";
 import { mulberry32 } from "../scripts/mulberry32.mjs";
 

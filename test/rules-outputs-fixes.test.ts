@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintModule } from "../src/lint/engine.js";
-import { applyFixes, fixesByFile } from "../src/lint/fix.js";
+import { applyFixes, fixesByFile } from "../src/lint/apply-fixes.js";
 import { parseModuleFile as parseHcl } from "../src/terraform/parse.js";
 import type { Finding } from "../src/lint/types.js";
 import type { Role } from "../src/contract/roles-api.js";

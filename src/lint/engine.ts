@@ -16,7 +16,7 @@ import { SEVERITY_RANK, type Finding, type Fix, type RelatedLocation, type Repor
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
 import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, LINT_REGISTRY as REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
-import { enclosingNode } from "./fix.js";
+import { enclosingNode } from "./apply-fixes.js";
 import { visitorsOf, walkModule, type Subscriber } from "./shared-walk.js";
 
 export interface LintOptions {

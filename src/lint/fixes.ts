@@ -3,7 +3,7 @@
  * alike and look like `terraform fmt` output (two spaces per level, the `=`
  * of consecutive one-line arguments aligned, the file's own line endings).
  * Each builder returns a whole `Fix` whose `within` is the node it was
- * computed for: the applier (fix.ts) refuses any edit outside it. A builder
+ * computed for: the applier (apply-fixes.ts) refuses any edit outside it. A builder
  * returns null/undefined when a sound edit would be a guess.
  *
  * - `replaceFix`: replace a node's text.

@@ -52,7 +52,7 @@ import {
 } from "vscode-languageserver/node.js";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { lintModule, lintSteps, type LintOptions, type LintOutcome } from "../lint/engine.js";
-import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/fix.js";
+import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/apply-fixes.js";
 import type { ModuleReport } from "../lint/result.js";
 import { CONFIG_FILE_NAME, ConfigError, findConfigFile, parseConfigText, readConfigFile, type FileConfig } from "../config/load.js";
 import { effectiveConfig, severityMap } from "../config/effective.js";

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import type { Block } from "../../src/hcl/ast.js";
-import { applyFixes } from "../../src/lint/fix.js";
+import { applyFixes } from "../../src/lint/apply-fixes.js";
 import { insertAttributeFix, replaceFix, splitOneLineBlockFix, wrapInCallFix } from "../../src/lint/fixes.js";
 import type { Fix } from "../../src/lint/types.js";
 import type { SourceFile } from "../../src/terraform/model.js";
