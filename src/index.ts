@@ -46,7 +46,7 @@ export * from "./analysis/index.js";
 export { buildGraph } from "./terraform/graph.js";
 export { fileOf, blocksOf, findArguments } from "./terraform/module.js";
 // Fix builders (fmt-aligned edits that name the node they belong to).
-export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitOneLineBlockFix, newlineOf, lineIndentAt } from "./lint/fixes.js";
+export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitOneLineBlockFix, newlineOf, lineIndentAt } from "./lint/fix-builders.js";
 export type * from "./lint/types.js";
 export type * from "./lint/result.js";
 export type * from "./contract/roles-api.js";

@@ -1,4 +1,4 @@
-import { insertAttributeFix, replaceFix } from "../../src/lint/fixes.js";
+import { insertAttributeFix, replaceFix } from "../../src/lint/fix-builders.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Fix } from "../../src/lint/types.js";
 import type { Variable } from "../../src/terraform/model.js";

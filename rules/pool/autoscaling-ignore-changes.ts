@@ -1,6 +1,6 @@
 import type { ChainStep } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/model.js";
-import { ignoreChangesFix } from "../../src/lint/fixes.js";
+import { ignoreChangesFix } from "../../src/lint/fix-builders.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import {
   AUTOSCALER_TYPES,

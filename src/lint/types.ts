@@ -27,7 +27,7 @@ export interface Fix {
   edits: TextEdit[];
   /**
    * The node the fix was computed for, as offsets [start, end] in the file of
-   * its edits (the fix builders of src/lint/fixes.ts set it). Every edit must
+   * its edits (the fix builders of src/lint/fix-builders.ts set it). Every edit must
    * lie inside it, or the fix is refused. When a rule leaves it out, the
    * engine sets it to the innermost block around the finding's range.
    */
