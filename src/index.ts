@@ -50,6 +50,6 @@ export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitO
 export type * from "./lint/types.js";
 export type * from "./lint/result.js";
 export type * from "./contract/roles-api.js";
-export type * from "./terraform/model.js";
+export type * from "./terraform/module-types.js";
 export type * from "./terraform/graph-api.js";
 export type * from "./hcl/ast.js";

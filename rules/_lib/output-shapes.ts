@@ -8,7 +8,7 @@
 import { fileOf } from "../../src/terraform/module.js";
 import type { Range } from "../../src/hcl/ast.js";
 import type { RuleContext } from "../../src/lint/types.js";
-import type { Module, Output } from "../../src/terraform/model.js";
+import type { Module, Output } from "../../src/terraform/module-types.js";
 import {
   alternatives,
   classify,

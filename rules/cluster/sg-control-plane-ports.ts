@@ -3,7 +3,7 @@ import type { Body, Expression } from "../../src/hcl/ast.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 import { unwrap } from "../../src/hcl/walk.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
-import type { Module, Resource } from "../../src/terraform/model.js";
+import type { Module, Resource } from "../../src/terraform/module-types.js";
 import { blocksOf, fileOf } from "../../src/terraform/module.js";
 import { alternatives, objectViews, type Site } from "../../src/analysis/values.js";
 import { dynamicBlocks, instanceSite, instancesOf, type Instance, type IterScope } from "../../src/analysis/iteration.js";

@@ -9,7 +9,7 @@ import { fileOf } from "../../src/terraform/module.js";
 import type { Expression, ObjectConsItem, Range, ScopeTraversal, Traverser } from "../../src/hcl/ast.js";
 import { children, constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 import { endsValue } from "../../src/analysis/functions.js";
 
 /** One access: the root reference and every attribute/key name applied to it. */

@@ -4,7 +4,7 @@
  */
 import { fileOf } from "../../src/terraform/module.js";
 import type { Expression, ForExpr } from "../../src/hcl/ast.js";
-import type { Module, Output } from "../../src/terraform/model.js";
+import type { Module, Output } from "../../src/terraform/module-types.js";
 import { wrapInCallFix } from "../../src/lint/fix-builders.js";
 import { defineRule } from "../../src/lint/types.js";
 import { localNameOf, viaText } from "../../src/analysis/references.js";

@@ -1,5 +1,5 @@
 import type { ChainStep } from "../../src/terraform/graph-api.js";
-import type { Module, Resource } from "../../src/terraform/model.js";
+import type { Module, Resource } from "../../src/terraform/module-types.js";
 import { ignoreChangesFix } from "../../src/lint/fix-builders.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import {

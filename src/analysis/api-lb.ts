@@ -21,7 +21,7 @@ import type { Block, Body, Expression, Range } from "../hcl/ast.js";
 import { blockHeaderRange } from "../hcl/blocks.js";
 import { constantValue, isNullLiteral, unwrap, walkExpression } from "../hcl/walk.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
-import type { Module, Resource, SourceFile } from "../terraform/model.js";
+import type { Module, Resource, SourceFile } from "../terraform/module-types.js";
 import { blocksOf, fileOf, findArguments } from "../terraform/module.js";
 import {
   addressRow,

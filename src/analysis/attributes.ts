@@ -4,7 +4,7 @@
  * found by name, and whether `lifecycle { ignore_changes }` covers a path.
  */
 import type { Attribute, Body } from "../hcl/ast.js";
-import type { Resource } from "../terraform/model.js";
+import type { Resource } from "../terraform/module-types.js";
 import { parseAttributePath, pathCovers, type PathStep } from "../terraform/attribute-path.js";
 
 /**

@@ -21,7 +21,7 @@ import { adjustSeverity, compareFindings, lintModule, recount, severityAtLeast, 
 import { REGISTRY } from "../lint/meta-rules.js";
 import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from "../lint/result.js";
 import type { Finding, Severity, SeveritySetting } from "../lint/types.js";
-import type { LoadResult } from "../terraform/model.js";
+import type { LoadResult } from "../terraform/module-types.js";
 import { type CliArgs, UsageError } from "../cli/args.js";
 import { checkLintOptions, checkRuleFlags } from "../cli/options.js";
 import { loadFormatter, writeReports as writeReportFiles, writeStepSummary } from "../cli/formats.js";

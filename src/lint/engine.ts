@@ -11,7 +11,7 @@ import { CONTRACT, detectRole, identifyingInputs, type WeakEvidence } from "../c
 import { loadModule, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
-import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
+import type { LoadResult, Module, ModuleUnit } from "../terraform/module-types.js";
 import { SEVERITY_RANK, type Finding, type Fix, type RelatedLocation, type ReportInput, type RuleContext, type RuleDefinition, type Severity, type SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
 import { BUILTIN_RULES, ENGINE_SOURCE_ESCAPE, LINT_REGISTRY as REGISTRY, SOURCE_ESCAPE, isKnownRule, META_RULES } from "./meta-rules.js";

@@ -13,7 +13,7 @@
  * - `splitOneLineBlockFix`: rewrite a one-line block HCL rejects as a multi-line block.
  */
 import type { Attribute, Block, Comment, Expression, File, Range } from "../hcl/ast.js";
-import type { Resource, SourceFile } from "../terraform/model.js";
+import type { Resource, SourceFile } from "../terraform/module-types.js";
 import type { Fix, TextEdit } from "./types.js";
 import { lineIndentAt, newlineOf } from "../hcl/source.js";
 

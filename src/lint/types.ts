@@ -3,7 +3,7 @@
  * See ../../rules/index.ts for the registry.
  */
 import type { Attribute, Block, Expression, Range } from "../hcl/ast.js";
-import type { LoadResult, Module, ModuleUnit, SourceFile } from "../terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, SourceFile } from "../terraform/module-types.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { Contract, Role } from "../contract/roles-api.js";
 

@@ -11,7 +11,7 @@ import type { Attribute, Body, Range as HclRange } from "../hcl/ast.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding, Fix, RelatedLocation, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
-import type { SourceFile } from "../terraform/model.js";
+import type { SourceFile } from "../terraform/module-types.js";
 import { moduleFileExtension } from "../terraform/files.js";
 import { LineIndex, type PositionEncoding } from "./positions.js";
 

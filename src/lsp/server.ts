@@ -62,7 +62,7 @@ import type { RuleDefinition } from "../lint/types.js";
 import { ruleDoc, ruleDocUrl } from "../report/docs.js";
 import { isIgnoredFileName, moduleFileExtension } from "../terraform/files.js";
 import type { ParseCache } from "../terraform/load.js";
-import type { SourceFile } from "../terraform/model.js";
+import type { SourceFile } from "../terraform/module-types.js";
 import { fileUri, fixChanges, ignoreEdit, Indexes, minimalEdit, placeFindings, SOURCE, type Placed } from "./analysis.js";
 import { chooseEncoding, contains, LineIndex, rangesTouch, type PositionEncoding } from "./positions.js";
 

@@ -17,7 +17,7 @@
  */
 import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
-import type { Local, Module, Resource } from "./model.js";
+import type { Local, Module, Resource } from "./module-types.js";
 import { constString, forEachChild, traversalText, unwrap } from "../hcl/walk.js";
 import { blocksOf } from "./module.js";
 

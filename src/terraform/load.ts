@@ -24,7 +24,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseModuleFile } from "./parse.js";
-import type { LoadProblem, LoadResult, Module, ModuleCall, ModuleUnit, SourceFile } from "./model.js";
+import type { LoadProblem, LoadResult, Module, ModuleCall, ModuleUnit, SourceFile } from "./module-types.js";
 import {
   type FileEntry,
   errorText,

@@ -31,7 +31,7 @@ import {
   type SourceFile,
   type TerraformSettings,
   type Variable,
-} from "./model.js";
+} from "./module-types.js";
 import { constString } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
 

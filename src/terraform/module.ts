@@ -1,5 +1,5 @@
 /**
- * Build the Terraform module model (model.ts) from a list of parsed files:
+ * Build the Terraform module model (module-types.ts) from a list of parsed files:
  * variables, outputs, locals, resources and data sources, providers, module
  * calls and terraform settings, with override files merged in the way
  * Terraform merges them (module-override.ts).
@@ -22,15 +22,15 @@ import type {
   SourceFile,
   TerraformSettings,
   Variable,
-} from "./model.js";
+} from "./module-types.js";
 import { children, constBool, constString, exprText, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
 import { rangeBetween } from "../hcl/source.js";
 import { applyOverrides, type DeclarationBuilder } from "./module-override.js";
-import { labelRange, modelDiagnostic } from "./model.js";
+import { labelRange, modelDiagnostic } from "./module-types.js";
 
 export { findAttr } from "../hcl/blocks.js";
-export { labelRange, modelDiagnostic } from "./model.js";
+export { labelRange, modelDiagnostic } from "./module-types.js";
 
 /** Module-call arguments that are meta-arguments, not module inputs. */
 export const MODULE_META_ARGUMENTS = new Set(["source", "version", "count", "for_each", "depends_on", "providers"]);

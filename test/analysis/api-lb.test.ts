@@ -22,7 +22,7 @@ import {
   probeProtocols,
   type ApiTopology,
 } from "../../src/analysis/api-lb.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const fixture = (...p: string[]): string => path.join(ROOT, "fixtures", ...p);

@@ -11,7 +11,7 @@ import type { Block } from "../../src/hcl/ast.js";
 import { applyFixes } from "../../src/lint/apply-fixes.js";
 import { insertAttributeFix, replaceFix, splitOneLineBlockFix, wrapInCallFix } from "../../src/lint/fix-builders.js";
 import type { Fix } from "../../src/lint/types.js";
-import type { SourceFile } from "../../src/terraform/model.js";
+import type { SourceFile } from "../../src/terraform/module-types.js";
 import { splitOneLineBody } from "../../src/hcl/one-line-blocks.js";
 
 function source(text: string, name = "main.tf"): SourceFile {

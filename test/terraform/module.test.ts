@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { loadModule } from "../../src/terraform/load.js";
 import { fileOf, findArgument, findArguments } from "../../src/terraform/module.js";
 import { parseTypeExpr, typeToString } from "../../src/terraform/types.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 import { at, fixture } from "./helpers.js";
 
 function text(mod: Module, node: { range: { start: { offset: number }; end: { offset: number } } }, file = "main.tf"): string {
