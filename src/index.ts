@@ -44,7 +44,7 @@ export type { ConstValue, ConstResult } from "./hcl/walk.js";
 // Terraform meaning: values, guards, functions, references, flows, attributes.
 export * from "./analysis/index.js";
 export { buildGraph } from "./terraform/graph.js";
-export { fileOf, blocksOf, findArguments } from "./terraform/module.js";
+export { fileOf, blocksOf, findArguments } from "./terraform/module-builder.js";
 // Fix builders (fmt-aligned edits that name the node they belong to).
 export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitOneLineBlockFix, newlineOf, lineIndentAt } from "./lint/fix-builders.js";
 export type * from "./lint/types.js";

@@ -6,7 +6,7 @@
  * plain payload). Anything we cannot be sure about is "other" and is never
  * reported.
  */
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Attribute, Expression } from "../../src/hcl/ast.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/module-types.js";

@@ -4,7 +4,7 @@ import { blockHeaderRange } from "../../src/hcl/blocks.js";
 import { unwrap } from "../../src/hcl/walk.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import type { Module, Resource } from "../../src/terraform/module-types.js";
-import { blocksOf, fileOf } from "../../src/terraform/module.js";
+import { blocksOf, fileOf } from "../../src/terraform/module-builder.js";
 import { alternatives, objectViews, type Site } from "../../src/analysis/values.js";
 import { dynamicBlocks, instanceSite, instancesOf, type Instance, type IterScope } from "../../src/analysis/iteration.js";
 import { apiLoadBalancer, backendPortSite, isRke2Aware, portValues, stringValues, type PortValue } from "../../src/analysis/api-lb.js";

@@ -7,7 +7,7 @@ import type { Attribute, Block, Expression, Range, TemplatePart } from "../../sr
 import { bodyAttributes } from "../../src/hcl/blocks.js";
 import { constantValue, exprText, unwrap, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Module, SourceFile } from "../../src/terraform/module-types.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { isBackendIdStep, MEMBERSHIP_TYPES, SCRIPTED_REGISTRATION } from "../../src/contract/cloud/memberships.js";

@@ -6,7 +6,7 @@ import type { Expression } from "../../src/hcl/ast.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 import { constantValue, unwrap } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Module } from "../../src/terraform/module-types.js";
 import { localNameOf } from "../../src/analysis/references.js";
 import { resourceGatedOn } from "../../src/analysis/guards.js";

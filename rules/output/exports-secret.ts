@@ -5,7 +5,7 @@
  * `var.api_token`...) collected with their full attribute path, also
  * through `[*]` splats, `[0]` indexes and `f(x).attr` traversals.
  */
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Expression, ObjectConsItem, Range, ScopeTraversal, Traverser } from "../../src/hcl/ast.js";
 import { children, constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";

@@ -22,7 +22,7 @@ import { blockHeaderRange } from "../hcl/blocks.js";
 import { constantValue, isNullLiteral, unwrap, walkExpression } from "../hcl/walk.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { Module, Resource, SourceFile } from "../terraform/module-types.js";
-import { blocksOf, fileOf, findArguments } from "../terraform/module.js";
+import { blocksOf, fileOf, findArguments } from "../terraform/module-builder.js";
 import {
   addressRow,
   associationRow,

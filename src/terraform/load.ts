@@ -36,7 +36,7 @@ import {
   moduleFileExtension,
   readModuleFile,
 } from "./files.js";
-import { buildModule } from "./module.js";
+import { buildModule } from "./module-builder.js";
 
 export interface LoadOptions {
   stdin?: { path: string; text: string };

@@ -36,7 +36,7 @@ import { constString } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
 
 /**
- * How the module builder (module.ts) turns a block into a declaration. The
+ * How the module builder (module-builder.ts) turns a block into a declaration. The
  * builder hands itself in when it applies overrides, so merging re-reads a
  * merged block exactly as an ordinary one without importing the builder.
  */

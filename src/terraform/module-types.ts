@@ -1,6 +1,6 @@
 /**
  * The Terraform module model: what a directory of `.tf`/`.tf.json`/`.tofu`
- * files declares, with exact ranges. Built by module.ts from parsed files;
+ * files declares, with exact ranges. Built by module-builder.ts from parsed files;
  * knows Terraform, not CAPTF.
  */
 import type { Attribute, Block, Body, Diagnostic, Expression, File, Range } from "../hcl/ast.js";
@@ -32,7 +32,7 @@ export interface Declared {
   /**
    * Override-file blocks merged into this declaration, in merge order. When
    * present, `block`/`range` stay the original declaration's, while merged
-   * attributes may come from these files (see `fileOf` in module.ts).
+   * attributes may come from these files (see `fileOf` in module-builder.ts).
    */
   overriddenBy?: { file: SourceFile; block: Block }[];
 }

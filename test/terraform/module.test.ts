@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../../src/terraform/load.js";
-import { fileOf, findArgument, findArguments } from "../../src/terraform/module.js";
+import { fileOf, findArgument, findArguments } from "../../src/terraform/module-builder.js";
 import { parseTypeExpr, typeToString } from "../../src/terraform/types.js";
 import type { Module } from "../../src/terraform/module-types.js";
 import { at, fixture } from "./helpers.js";
@@ -362,7 +362,7 @@ describe("duplicate declarations", () => {
 describe("ignore_changes forms", () => {
   it("accepts legacy quoted entries and quoted all", async () => {
     const { parseModuleFile: parseHcl } = await import("../../src/terraform/parse.js");
-    const { buildModule } = await import("../../src/terraform/module.js");
+    const { buildModule } = await import("../../src/terraform/module-builder.js");
     const text = [
       'resource "aws_autoscaling_group" "legacy" {',
       "  lifecycle {",
