@@ -19,7 +19,7 @@ import { DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep.js";
 import { isRole } from "../contract/roles.js";
 import { errorText } from "../terraform/files.js";
 import { loadModule } from "../terraform/load.js";
-import { schemaSizeError, variablesSchema } from "../schema/variables-schema.js";
+import { schemaSizeError, variablesSchema } from "../contract/variables-schema.js";
 import type { Io } from "./run.js";
 
 const EXIT_OK = 0;
