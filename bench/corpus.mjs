@@ -7,21 +7,11 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { mulberry32 } from "../scripts/mulberry32.mjs";
 
 export const CORPUS_VERSION = 1;
 const SEED = 0x5eed_ca9f;
 const MODULES = 500;
-
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = [
   "api", "edge", "blue", "green", "core", "data", "batch", "gpu", "infra", "ingress", "metrics", "logs", "cache",
@@ -31,7 +21,7 @@ const CLOUDS = ["aws", "gcp", "azure", "oci", "hcloud"];
 
 class Gen {
   constructor(seed) {
-    this.r = rng(seed);
+    this.r = mulberry32(seed);
   }
   int(min, max) {
     return min + Math.floor(this.r() * (max - min + 1));

@@ -20,11 +20,11 @@ export {
   NOT_SCALING_GROUPS,
   AUTOSCALER_TYPES,
   scalingGroupType,
-  parseAttributePath,
-  pathCovers,
 } from "./contract/scaling-groups.js";
+export { parseAttributePath, pathCovers } from "./terraform/attribute-path.js";
 export { USER_DATA_ARGUMENTS, userDataArguments, MIN_MAX_ATTRIBUTES, minMaxAttributes } from "./contract/providers.js";
-export type { PathStep, ScalingGroupType } from "./contract/scaling-groups.js";
+export type { ScalingGroupType } from "./contract/scaling-groups.js";
+export type { PathStep } from "./terraform/attribute-path.js";
 // The cloud knowledge base (load balancers, memberships, instances, security groups) and rollout settings.
 export * from "./contract/cloud/index.js";
 export * from "./contract/rollouts.js";
@@ -39,16 +39,18 @@ export { defineRule } from "./lint/types.js";
 // Syntax: parsing (parseHcl, hclOutline), walking, constants, keys and text
 // of expressions, blocks, one-line blocks.
 export * from "./hcl/index.js";
+// A module file is read with Terraform's block schema (the JSON syntax needs one).
+export { parseModuleFile as parseHcl, moduleFileOutline as hclOutline } from "./terraform/parse.js";
 export type { ConstValue, ConstResult } from "./hcl/walk.js";
 // Terraform meaning: values, guards, functions, references, flows, attributes.
 export * from "./analysis/index.js";
 export { buildGraph } from "./terraform/graph.js";
-export { fileOf, blocksOf, findArguments } from "./terraform/module.js";
+export { fileOf, blocksOf, findArguments } from "./terraform/module-builder.js";
 // Fix builders (fmt-aligned edits that name the node they belong to).
-export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitOneLineBlockFix, newlineOf, lineIndentAt } from "./lint/fixes.js";
+export { replaceFix, wrapInCallFix, insertAttributeFix, ignoreChangesFix, splitOneLineBlockFix, newlineOf, lineIndentAt } from "./lint/fix-builders.js";
 export type * from "./lint/types.js";
 export type * from "./lint/result.js";
 export type * from "./contract/roles-api.js";
-export type * from "./terraform/model.js";
+export type * from "./terraform/module-types.js";
 export type * from "./terraform/graph-api.js";
 export type * from "./hcl/ast.js";

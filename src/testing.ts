@@ -6,7 +6,7 @@
  */
 import type { Role } from "./contract/roles-api.js";
 import { lintModule } from "./api.js";
-import { applyFixes, fixesByFile } from "./lint/fix.js";
+import { applyFixes, fixesByFile } from "./lint/apply-fixes.js";
 import { BUILTIN_CATALOGUE } from "./catalogue.js";
 import { checkPlugin } from "./lint/plugins.js";
 import type { Finding, RuleDefinition, Severity } from "./lint/types.js";

@@ -17,12 +17,13 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixOnDisk } from "../src/cli/fix-run.js";
 import type { Role } from "../src/contract/roles-api.js";
-import { parseHcl } from "../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../src/terraform/parse.js";
 import { type LintOptions } from "../src/lint/engine.js";
 import { engineOptions, lintModule } from "./helpers/lint.js";
-import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../src/lint/fix.js";
+import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../src/lint/apply-fixes.js";
 import type { Finding } from "../src/lint/types.js";
 import { moduleDirOf } from "../scripts/fixture-modules.mjs";
+import { mulberry32 } from "../scripts/mulberry32.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MUTANTS_PER_MODULE = 12;
@@ -40,17 +41,6 @@ const MODULES: { dir: string; role: Role; edit?: (file: string, text: string) =>
   { dir: "fixtures/output/provider-id-list-shape/unsorted-distinct", role: "machinepool" },
 ];
 
-/** mulberry32: a small seeded generator. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Mutation = (text: string, rnd: () => number) => string;
 
@@ -146,7 +136,7 @@ describe("fix pipeline fuzz", () => {
     let brokenMutants = 0;
     try {
       MODULES.forEach((m, mi) => {
-        const rnd = random(0x5eed + mi);
+        const rnd = mulberry32(0x5eed + mi);
         const src = moduleDirOf(path.join(ROOT, m.dir));
         const files = moduleFiles(src);
         for (let k = 0; k < MUTANTS_PER_MODULE; k++) {
@@ -160,7 +150,7 @@ describe("fix pipeline fuzz", () => {
             for (const f of files) {
               let text = readFileSync(path.join(src, f), "utf8");
               if (m.edit) text = m.edit(f, text);
-              if (f === target) text = MUTATIONS[kind]!(text, random(0xf00d + mi * 1000 + k));
+              if (f === target) text = MUTATIONS[kind]!(text, mulberry32(0xf00d + mi * 1000 + k));
               writeFileSync(path.join(d, f), text);
             }
           }

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ALL_RULES } from "../rules/index.js";
 import { fixOnDisk } from "../src/cli/fix-run.js";
-import { parseHcl } from "../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../src/terraform/parse.js";
 import { type LintOptions } from "../src/lint/engine.js";
 import { engineOptions, lintModule } from "./helpers/lint.js";
 import type { Role } from "../src/contract/roles-api.js";

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { lintModule } from "./helpers/lint.js";
-import { parseHcl } from "../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../src/terraform/parse.js";
 import type { Role } from "../src/contract/roles-api.js";
 import { accesses, isCredentialName } from "../rules/output/exports-secret.js";
 

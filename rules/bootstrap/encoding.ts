@@ -6,10 +6,10 @@
  * plain payload). Anything we cannot be sure about is "other" and is never
  * reported.
  */
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Attribute, Expression } from "../../src/hcl/ast.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
-import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, Resource } from "../../src/terraform/module-types.js";
 import { type UserDataArgument, userDataArguments } from "../../src/contract/providers.js";
 import { attributesAt } from "../../src/analysis/attributes.js";
 import { localNameOf, traversalPath, viaText } from "../../src/analysis/references.js";

@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import type { Resource } from "../../src/terraform/model.js";
+import type { Resource } from "../../src/terraform/module-types.js";
 import { chainLocals } from "../../src/analysis/references.js";
 import { endpointOutput, outputValueFile, resourcesBehindEndpoint } from "../../src/analysis/endpoint.js";
 

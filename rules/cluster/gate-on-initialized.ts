@@ -1,7 +1,7 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { Body, Expression } from "../../src/hcl/ast.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
-import type { LoadResult, Module, ModuleUnit, ProviderConfig, Resource } from "../../src/terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, ProviderConfig, Resource } from "../../src/terraform/module-types.js";
 import { objectKeyName, unwrap } from "../../src/hcl/walk.js";
 import { traversalPath } from "../../src/analysis/references.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";

@@ -1,8 +1,8 @@
 import { defineRule } from "../../src/lint/types.js";
 import { apiLoadBalancer, argumentSite, describePort, frontendPorts, portValues, stringValues } from "../../src/analysis/api-lb.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
-import { blocksOf } from "../../src/terraform/module.js";
-import type { Resource } from "../../src/terraform/model.js";
+import { blocksOf } from "../../src/terraform/module-builder.js";
+import type { Resource } from "../../src/terraform/module-types.js";
 
 function header(r: Resource): { file: Resource["file"]; range: Resource["range"] } {
   return { file: r.file, range: blockHeaderRange(r.block, r.file.hcl.syntax) };

@@ -2,7 +2,7 @@ import { defineRule } from "../../src/lint/types.js";
 import { apiLoadBalancer, argumentSite, mayBeTrue, stringValues, type GroupNode, type LbNode } from "../../src/analysis/api-lb.js";
 import type { Hop } from "../../src/analysis/paths.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 
 function headerOf(node: { resource: GroupNode["resource"] }): { file: GroupNode["resource"]["file"]; range: ReturnType<typeof blockHeaderRange> } {
   const r = node.resource;

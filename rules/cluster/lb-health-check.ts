@@ -18,7 +18,7 @@ import {
 import type { Site } from "../../src/analysis/values.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 import type { Expression } from "../../src/hcl/ast.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 
 const SUPERVISOR = 9345;
 const API_PATHS = ["/readyz", "/healthz", "/livez"];

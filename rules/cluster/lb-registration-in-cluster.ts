@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import { findArguments, fileOf } from "../../src/terraform/module.js";
+import { findArguments, fileOf } from "../../src/terraform/module-builder.js";
 import { apiLoadBalancer } from "../../src/analysis/api-lb.js";
 import { chainHops, iterationHop, joinHops } from "../../src/analysis/paths.js";
 import { argumentDependencies, joinTargets, membershipsInto } from "../shared/backend-groups.js";

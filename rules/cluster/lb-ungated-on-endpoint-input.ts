@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
-import type { Resource } from "../../src/terraform/model.js";
+import type { Resource } from "../../src/terraform/module-types.js";
 import { apiLoadBalancer } from "../../src/analysis/api-lb.js";
 import type { Hop } from "../../src/analysis/paths.js";
 

@@ -7,8 +7,8 @@
  */
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { fileOf } from "../../src/terraform/module.js";
-import type { Module, ModuleUnit, Resource, SourceFile } from "../../src/terraform/model.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
+import type { Module, ModuleUnit, Resource, SourceFile } from "../../src/terraform/module-types.js";
 import type { Body, Expression, Range } from "../../src/hcl/ast.js";
 import { isPrefix, parseIgnorePath } from "../../src/analysis/attributes.js";
 import { localsInDependencyOrder } from "../../src/analysis/locals.js";

@@ -1,8 +1,8 @@
-import { insertAttributeFix, replaceFix } from "../../src/lint/fixes.js";
+import { insertAttributeFix, replaceFix } from "../../src/lint/fix-builders.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Fix } from "../../src/lint/types.js";
-import type { Variable } from "../../src/terraform/model.js";
-import { fileOf } from "../../src/terraform/module.js";
+import type { Variable } from "../../src/terraform/module-types.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import { blockNameRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({

@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { fileOf, findAttr } from "../../src/terraform/module.js";
+import { fileOf, findAttr } from "../../src/terraform/module-builder.js";
 import { parseTypeExpr, parseTypeText, typeAccepts, typeToString } from "../../src/terraform/types.js";
 import type { TypeNode } from "../../src/terraform/types.js";
 import { blockNameRange } from "../../src/hcl/blocks.js";

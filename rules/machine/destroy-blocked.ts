@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { constantValue } from "../../src/hcl/walk.js";
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import { chainHops } from "../../src/analysis/paths.js";
 import { mayBeTrue } from "../../src/analysis/api-lb.js";
 

@@ -7,15 +7,15 @@ import type { Attribute, Block, Expression, Range, TemplatePart } from "../../sr
 import { bodyAttributes } from "../../src/hcl/blocks.js";
 import { constantValue, exprText, unwrap, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
-import { fileOf } from "../../src/terraform/module.js";
-import type { Module, SourceFile } from "../../src/terraform/model.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
+import type { Module, SourceFile } from "../../src/terraform/module-types.js";
 import type { DependencyGraph } from "../../src/terraform/graph-api.js";
 import { isBackendIdStep, MEMBERSHIP_TYPES, SCRIPTED_REGISTRATION } from "../../src/contract/cloud/memberships.js";
 import { isStubModule, membershipsOf } from "../../src/analysis/memberships.js";
 import { localHop } from "../../src/analysis/paths.js";
 import { resourceSite } from "../../src/analysis/iteration.js";
 import { alternatives, classify, type Site } from "../../src/analysis/values.js";
-import type { Resource } from "../../src/terraform/model.js";
+import type { Resource } from "../../src/terraform/module-types.js";
 
 const OUTPUTS = "var.captf_cluster_outputs";
 

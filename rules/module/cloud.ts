@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 
 export default defineRule({

@@ -1,8 +1,8 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { Body, Expression, Range } from "../../src/hcl/ast.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { fileOf } from "../../src/terraform/module.js";
-import type { ProviderConfig } from "../../src/terraform/model.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
+import type { ProviderConfig } from "../../src/terraform/module-types.js";
 import { constString, objectKeyName, unwrap } from "../../src/hcl/walk.js";
 
 /** Argument names (lower-cased) that hold a credential. */

@@ -1,6 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import type { LoadProblem, ModuleUnit } from "../../src/terraform/model.js";
+import type { LoadProblem, ModuleUnit } from "../../src/terraform/module-types.js";
 
 const MODULE_FILE = /\.(tf|tofu)(\.json)?$/;
 

@@ -5,7 +5,7 @@
  */
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import type { Module, ModuleUnit, SourceFile } from "../../src/terraform/model.js";
+import type { Module, ModuleUnit, SourceFile } from "../../src/terraform/module-types.js";
 import type { Block, Range } from "../../src/hcl/ast.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 

@@ -1,9 +1,9 @@
 import { defineRule } from "../../src/lint/types.js";
 import type { Expression } from "../../src/hcl/ast.js";
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import { endpointChoices, endpointOutput, resourcesBehindEndpoint } from "../../src/analysis/endpoint.js";
 import { chainHops, joinHops, localHop, resourceHop, type Hop } from "../../src/analysis/paths.js";
-import type { Local, Module } from "../../src/terraform/model.js";
+import type { Local, Module } from "../../src/terraform/module-types.js";
 
 const INITIALIZED = "var.control_plane_initialized";
 

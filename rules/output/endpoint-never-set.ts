@@ -1,4 +1,4 @@
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import { defineRule } from "../../src/lint/types.js";
 import { unwrap, walkExpression } from "../../src/hcl/walk.js";

@@ -10,7 +10,7 @@ import {
   objectViews,
   type Site,
 } from "../../src/analysis/values.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 
 /**
  * Whether an attribute's value is certainly not null: every value it may

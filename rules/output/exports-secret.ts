@@ -5,11 +5,11 @@
  * `var.api_token`...) collected with their full attribute path, also
  * through `[*]` splats, `[0]` indexes and `f(x).attr` traversals.
  */
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Expression, ObjectConsItem, Range, ScopeTraversal, Traverser } from "../../src/hcl/ast.js";
 import { children, constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 import { endsValue } from "../../src/analysis/functions.js";
 
 /** One access: the root reference and every attribute/key name applied to it. */

@@ -8,8 +8,8 @@
 import type { Expression, ScopeTraversal, TemplatePart } from "../../src/hcl/ast.js";
 import { constantValue, exprText, unwrap } from "../../src/hcl/walk.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
-import { fileOf } from "../../src/terraform/module.js";
-import type { Module } from "../../src/terraform/model.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
+import type { Module } from "../../src/terraform/module-types.js";
 import { alternatives, listElements, objectViews, resolveStrict, type Binding, type Site } from "../../src/analysis/values.js";
 import { joinHops, localHops, outputHop, siteHops, type Hop } from "../../src/analysis/paths.js";
 import {

@@ -2,10 +2,10 @@
  * What `output/provider-id-list-shape` calls "sorted", and the `for`
  * filters that drop members by state.
  */
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Expression, ForExpr } from "../../src/hcl/ast.js";
-import type { Module, Output } from "../../src/terraform/model.js";
-import { wrapInCallFix } from "../../src/lint/fixes.js";
+import type { Module, Output } from "../../src/terraform/module-types.js";
+import { wrapInCallFix } from "../../src/lint/fix-builders.js";
 import { defineRule } from "../../src/lint/types.js";
 import { localNameOf, viaText } from "../../src/analysis/references.js";
 import { constString, unwrap, walkExpression } from "../../src/hcl/walk.js";

@@ -1,15 +1,14 @@
 import type { ChainStep } from "../../src/terraform/graph-api.js";
-import type { Module, Resource } from "../../src/terraform/model.js";
-import { ignoreChangesFix } from "../../src/lint/fixes.js";
+import type { Module, Resource } from "../../src/terraform/module-types.js";
+import { ignoreChangesFix } from "../../src/lint/fix-builders.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import {
   AUTOSCALER_TYPES,
   FALLBACK_DESIRED_NAMES,
   NOT_SCALING_GROUPS,
-  parseAttributePath,
   scalingGroupType,
-  type PathStep,
 } from "../../src/contract/scaling-groups.js";
+import { parseAttributePath, type PathStep } from "../../src/terraform/attribute-path.js";
 import { attributesAt, findNamedAttributes, isIgnored } from "../../src/analysis/attributes.js";
 import { absentWhenEnabled, existenceCondition, nullWhenEnabled, type KnownCondition } from "../../src/analysis/autoscaling.js";
 import { chainLocals, viaText } from "../../src/analysis/references.js";

@@ -1,7 +1,7 @@
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
-import { fileOf } from "../../src/terraform/module.js";
-import type { Resource } from "../../src/terraform/model.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
+import type { Resource } from "../../src/terraform/module-types.js";
 import { carries, carrierText, type Carried } from "../../src/analysis/carriers.js";
 import { joinHops, type Hop } from "../../src/analysis/paths.js";
 import {

@@ -7,8 +7,8 @@ import type { Attribute, Block, Expression, ForExpr, Range } from "../../src/hcl
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
 import { walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
-import { fileOf } from "../../src/terraform/module.js";
-import type { Module, Resource, SourceFile } from "../../src/terraform/model.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
+import type { Module, Resource, SourceFile } from "../../src/terraform/module-types.js";
 import type { ChainStep, DependencyGraph } from "../../src/terraform/graph-api.js";
 import { attributesAt } from "../../src/analysis/attributes.js";
 import { USER_DATA_ARGUMENTS } from "../../src/contract/providers.js";

@@ -1,4 +1,4 @@
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import { defineRule } from "../../src/lint/types.js";
 import { traversalPath, viaText } from "../../src/analysis/references.js";
 import { unwrap } from "../../src/hcl/walk.js";

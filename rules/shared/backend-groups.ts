@@ -8,8 +8,8 @@
  */
 import type { Expression } from "../../src/hcl/ast.js";
 import type { ChainStep, DependencyGraph } from "../../src/terraform/graph-api.js";
-import type { Module, Resource } from "../../src/terraform/model.js";
-import { findArguments } from "../../src/terraform/module.js";
+import type { Module, Resource } from "../../src/terraform/module-types.js";
+import { findArguments } from "../../src/terraform/module-builder.js";
 import { MEMBERSHIP_TYPES, membershipType, type MembershipType } from "../../src/contract/cloud/memberships.js";
 
 /**

@@ -5,10 +5,10 @@
  * the address-object checks used by output/addresses-shape and
  * output/instances-shape.
  */
-import { fileOf } from "../../src/terraform/module.js";
+import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Range } from "../../src/hcl/ast.js";
 import type { RuleContext } from "../../src/lint/types.js";
-import type { Module, Output } from "../../src/terraform/model.js";
+import type { Module, Output } from "../../src/terraform/module-types.js";
 import {
   alternatives,
   classify,

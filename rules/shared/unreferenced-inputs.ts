@@ -4,7 +4,7 @@
  * pool/node-labels-unused, ...): not in a stub module, not when a parse
  * error may have lost the reference.
  */
-import type { Variable } from "../../src/terraform/model.js";
+import type { Variable } from "../../src/terraform/module-types.js";
 import type { RuleContext } from "../../src/lint/types.js";
 import { blockNameRange } from "../../src/hcl/blocks.js";
 

@@ -8,7 +8,7 @@
 import { constantValue } from "../../src/hcl/walk.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import type { RuleContext } from "../../src/lint/types.js";
-import type { Resource } from "../../src/terraform/model.js";
+import type { Resource } from "../../src/terraform/module-types.js";
 import { chainHops, joinHops, type Hop } from "../../src/analysis/paths.js";
 import {
   alwaysIs,

@@ -1,7 +1,7 @@
 import type { Block, Diagnostic } from "../../src/hcl/ast.js";
-import { splitOneLineBlockFix } from "../../src/lint/fixes.js";
+import { splitOneLineBlockFix } from "../../src/lint/fix-builders.js";
 import { defineRule, type Fix } from "../../src/lint/types.js";
-import type { SourceFile } from "../../src/terraform/model.js";
+import type { SourceFile } from "../../src/terraform/module-types.js";
 import { findInvalidOneLineBlocks, splitOneLineBody } from "../../src/hcl/one-line-blocks.js";
 import { ONE_LINE_BLOCK_CODE } from "./parse.js";
 

@@ -1,6 +1,6 @@
 import { defineRule, type WalkSite } from "../../src/lint/types.js";
 import type { BinaryOperator, Block, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
-import type { Module, SourceFile } from "../../src/terraform/model.js";
+import type { Module, SourceFile } from "../../src/terraform/module-types.js";
 import { argumentsInResult } from "../../src/analysis/functions.js";
 import { propagateThroughLocals } from "../../src/analysis/locals.js";
 import { isRefTo, localName } from "../../src/analysis/references.js";

@@ -21,8 +21,8 @@ import type { Block, Body, Expression, Range } from "../hcl/ast.js";
 import { blockHeaderRange } from "../hcl/blocks.js";
 import { constantValue, isNullLiteral, unwrap, walkExpression } from "../hcl/walk.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
-import type { Module, Resource, SourceFile } from "../terraform/model.js";
-import { blocksOf, fileOf, findArguments } from "../terraform/module.js";
+import type { Module, Resource, SourceFile } from "../terraform/module-types.js";
+import { blocksOf, fileOf, findArguments } from "../terraform/module-builder.js";
 import {
   addressRow,
   associationRow,

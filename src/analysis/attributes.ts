@@ -4,8 +4,8 @@
  * found by name, and whether `lifecycle { ignore_changes }` covers a path.
  */
 import type { Attribute, Body } from "../hcl/ast.js";
-import type { Resource } from "../terraform/model.js";
-import { parseAttributePath, pathCovers, type PathStep } from "../contract/scaling-groups.js";
+import type { Resource } from "../terraform/module-types.js";
+import { parseAttributePath, pathCovers, type PathStep } from "../terraform/attribute-path.js";
 
 /**
  * The attributes at `names` inside a resource body: `["scaling_config",

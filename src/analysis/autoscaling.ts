@@ -7,7 +7,7 @@
  * to it).
  */
 import type { Expression } from "../hcl/ast.js";
-import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/module-types.js";
 import { constString, expressionKey, isNullLiteral, objectKeyName, unwrap } from "../hcl/walk.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import { branchesOnAny, reachesAny } from "./guards.js";

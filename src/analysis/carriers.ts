@@ -10,7 +10,7 @@
  */
 import type { Expression } from "../hcl/ast.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
-import type { LoadResult, Module, ModuleCall, ModuleUnit, Resource } from "../terraform/model.js";
+import type { LoadResult, Module, ModuleCall, ModuleUnit, Resource } from "../terraform/module-types.js";
 import { carrierVariables, derivedFrom, type Derivation } from "./derivation.js";
 import { chainHops, type Hop, joinHops, moduleArgumentHop } from "./paths.js";
 

@@ -9,7 +9,7 @@
  */
 import type { Body, Expression } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, Reference } from "../terraform/graph-api.js";
-import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, Resource } from "../terraform/module-types.js";
 
 /**
  * Computed attributes of managed resources and the arguments whose change

@@ -7,8 +7,8 @@
 import type { Expression } from "../hcl/ast.js";
 import { constantValue, isNullLiteral, unwrap } from "../hcl/walk.js";
 import type { ChainStep, DependencyGraph } from "../terraform/graph-api.js";
-import type { Local, Module, Output, Resource, SourceFile } from "../terraform/model.js";
-import { fileOf } from "../terraform/module.js";
+import type { Local, Module, Output, Resource, SourceFile } from "../terraform/module-types.js";
+import { fileOf } from "../terraform/module-builder.js";
 import { localNameOf, traversalPath } from "./references.js";
 
 /** A condition on the way to a branch, with the file it is written in. */

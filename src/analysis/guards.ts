@@ -8,7 +8,7 @@
  */
 import type { Block, Body, Expression, TemplatePart } from "../hcl/ast.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
-import type { Resource } from "../terraform/model.js";
+import type { Resource } from "../terraform/module-types.js";
 import { constantValue, expressionKey, isNullLiteral, unwrap, walkExpression } from "../hcl/walk.js";
 
 /** What is known about expressions in one branch. */

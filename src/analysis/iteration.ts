@@ -49,8 +49,8 @@
  */
 import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Range, ScopeTraversal, TemplateExpr, TemplatePart, Traverser } from "../hcl/ast.js";
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
-import { blocksOf, fileOf } from "../terraform/module.js";
-import type { Module, Resource, SourceFile } from "../terraform/model.js";
+import { blocksOf, fileOf } from "../terraform/module-builder.js";
+import type { Module, Resource, SourceFile } from "../terraform/module-types.js";
 import { expandInto, forBody, STEP_LIMIT, type Budget, type Element, type ExpandOptions, type Site, type TrailHop } from "./values.js";
 
 // ------------------------------------------------------------------ types

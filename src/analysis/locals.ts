@@ -4,7 +4,7 @@
  * has it. Computed by a breadth-first walk over reverse edges, so long
  * chains and cycles cost linear time.
  */
-import type { Local, Module } from "../terraform/model.js";
+import type { Local, Module } from "../terraform/module-types.js";
 
 export interface LocalFacts {
   /** The value has the property by itself. */

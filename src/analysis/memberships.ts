@@ -5,7 +5,7 @@
  * module is (only bookkeeping resources).
  */
 import type { Attribute } from "../hcl/ast.js";
-import type { Module, Resource } from "../terraform/model.js";
+import type { Module, Resource } from "../terraform/module-types.js";
 import { membershipType, type MembershipKind, type MembershipType } from "../contract/cloud/memberships.js";
 import { attributesAt } from "./attributes.js";
 

@@ -24,8 +24,8 @@
 import type { Attribute, Block, Body, Expression, Range } from "../hcl/ast.js";
 import { objectKeyName } from "../hcl/walk.js";
 import type { ChainStep } from "../terraform/graph-api.js";
-import type { Declared, Module, ModuleCall, Output, Resource, SourceFile } from "../terraform/model.js";
-import { fileOf } from "../terraform/module.js";
+import type { Declared, Module, ModuleCall, Output, Resource, SourceFile } from "../terraform/module-types.js";
+import { fileOf } from "../terraform/module-builder.js";
 import { resolveStrict, type Site } from "./values.js";
 
 /** One hop, as `ctx.report({ related })` takes it. */

@@ -6,10 +6,10 @@
  * group is replaced when a value changes.
  */
 import type { Expression } from "../hcl/ast.js";
-import { blocksOf, findArguments } from "../terraform/module.js";
+import { blocksOf, findArguments } from "../terraform/module-builder.js";
 import type { DependencyGraph, Reference } from "../terraform/graph-api.js";
-import type { Module, ProviderConfig, Resource, SourceFile } from "../terraform/model.js";
-import { fileOf } from "../terraform/module.js";
+import type { Module, ProviderConfig, Resource, SourceFile } from "../terraform/module-types.js";
+import { fileOf } from "../terraform/module-builder.js";
 import { launchConfigType, type ArgPath, type LaunchConfigType, type ProviderRolloutFlag } from "../contract/rollouts.js";
 import { resourceSite } from "./iteration.js";
 import { alternatives, classify, type Site } from "./values.js";

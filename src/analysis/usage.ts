@@ -6,7 +6,7 @@
  * (`md5(jsonencode(var.captf_tags))`) does not use it: the value ends there.
  */
 import type { Body, Expression } from "../hcl/ast.js";
-import type { Module, ModuleCall, ModuleUnit } from "../terraform/model.js";
+import type { Module, ModuleCall, ModuleUnit } from "../terraform/module-types.js";
 import { propagateThroughLocals } from "./locals.js";
 import { endsValue } from "./functions.js";
 import { isRefTo, localName } from "./references.js";

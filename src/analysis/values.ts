@@ -18,7 +18,7 @@
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
 import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap, walkExpression } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
-import type { Module, SourceFile } from "../terraform/model.js";
+import type { Module, SourceFile } from "../terraform/module-types.js";
 import { localNameOf } from "./references.js";
 import { iterationElements, iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
 

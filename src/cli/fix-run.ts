@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { lintModule, type EngineOptions, type LintOutcome } from "../lint/engine.js";
-import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/fix.js";
+import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/apply-fixes.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
 

@@ -4,13 +4,14 @@
  * --quiet and the warning limit applied), which is written in the format
  * asked for, to stdout or files; then the exit code.
  */
-import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { recount, severityAtLeast, type ReadError } from "../lint/engine.js";
 import { knownRules } from "../config/known-rules.js";
 import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type RunReport, type WarningLimit } from "../lint/result.js";
 import type { Severity } from "../lint/types.js";
 import { quietFailureText } from "../report/util.js";
+import { useColor } from "../report/color.js";
+import { repositoryRootOf } from "../config/repository.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { toolVersion } from "./commands.js";
 import { FixTally } from "./fix-run.js";
@@ -197,24 +198,9 @@ export async function writeRun(run: RunReport, format: string, args: CliArgs, io
   return true;
 }
 
-/** Colour: --color / --no-color, none in a file, NO_COLOR, FORCE_COLOR, else when stdout is a terminal. */
-export function useColor(args: CliArgs, io: Io): boolean {
-  if (args.color !== undefined) return args.color;
-  if (args.outputFile) return false;
-  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== "") return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== "0") return true;
-  return io.isTTY;
-}
-
+/** The root report paths are relative to: the repository, else the Action's workspace, else the working directory. */
 function repoRootOf(cwd: string, env: Record<string, string | undefined>): string {
-  let d = path.resolve(cwd);
-  for (;;) {
-    if (existsSync(path.join(d, ".git"))) return d;
-    const parent = path.dirname(d);
-    if (parent === d) break;
-    d = parent;
-  }
-  return env.GITHUB_WORKSPACE ? path.resolve(env.GITHUB_WORKSPACE) : path.resolve(cwd);
+  return repositoryRootOf(cwd) ?? (env.GITHUB_WORKSPACE ? path.resolve(env.GITHUB_WORKSPACE) : path.resolve(cwd));
 }
 
 /** A module directory that gave nothing to lint, in plain words. */

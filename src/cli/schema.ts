@@ -18,7 +18,7 @@ import { bundleFile, commandOnDeepStack, DEEP_NESTING_LIMIT } from "./deep-stack
 import { isRole } from "../contract/roles.js";
 import { errorText } from "../terraform/files.js";
 import { loadModule } from "../terraform/load.js";
-import { schemaSizeError, variablesSchema } from "../schema/variables-schema.js";
+import { schemaSizeError, variablesSchema } from "../contract/variables-schema.js";
 import type { Io } from "./io.js";
 
 const EXIT_OK = 0;

@@ -6,12 +6,13 @@
  * read is collected as a problem, not thrown: the run goes on with the rest
  * and every format shows it.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import type { ConfigResolver } from "../config/load.js";
 import type { LintOptions } from "../lint/engine.js";
 import type { ReadProblem } from "../lint/result.js";
 import { decodeModuleText } from "../terraform/files.js";
+import { repositoryRootOf } from "../config/repository.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./io.js";
 import { findModuleDirs, isAtOrUnder, isModuleFileName, joinDisplay, moduleDirOf, PathError, realOf, type Target } from "./paths.js";
@@ -162,10 +163,7 @@ export function sayEmptyWalks(found: Targets, reported: ReadonlySet<string>, io:
 
 /** How far up to look for a module calling a named file's directory: the repository root, else the working directory. */
 function searchBoundary(cwd: string): string {
-  for (let d = path.resolve(cwd); ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, ".git"))) return d;
-    if (path.dirname(d) === d) return path.resolve(cwd);
-  }
+  return repositoryRootOf(cwd) ?? path.resolve(cwd);
 }
 
 /** Directories strictly above `dir`, up to `boundary` (when `dir` is inside it), that hold module files; nearest first. */

@@ -8,6 +8,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import type { Expression, Range } from "../hcl/ast.js";
 import { parseHcl } from "../hcl/index.js";
+import { repositoryRootOf } from "./repository.js";
 import type { Role } from "../contract/roles-api.js";
 import type { Severity, SeveritySetting } from "../lint/types.js";
 import { maxWarningsProblem, ruleIdProblem } from "./values.js";
@@ -291,10 +292,8 @@ function isAtOrBelow(p: string, dir: string): boolean {
 /** Where the config lookup for `dir` stops (see findConfigFile). */
 export function lookupBoundary(dir: string, stops: { cwd?: string; home?: string } = {}): string {
   const start = path.resolve(dir);
-  for (let d = start; ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, ".git"))) return d;
-    if (path.dirname(d) === d) break;
-  }
+  const repository = repositoryRootOf(start);
+  if (repository !== null) return repository;
   // Outside a repository: the user's home when `dir` is under it, else the
   // working directory when `dir` is under that, else `dir` itself; never up
   // to `/` (a stray file in the system temp directory must not configure an

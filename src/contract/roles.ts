@@ -4,7 +4,7 @@
  */
 import type { Contract, InputSpec, Role } from "./roles-api.js";
 import { ROLES } from "./roles-api.js";
-import type { ModuleUnit } from "../terraform/model.js";
+import type { ModuleUnit } from "../terraform/module-types.js";
 
 function input(name: string, type: string, flags: Partial<Omit<InputSpec, "name" | "type">> = {}): InputSpec {
   return {

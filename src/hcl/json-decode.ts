@@ -3,8 +3,6 @@
  * optionally recording where each decoded UTF-16 unit came from.
  */
 
-import type { JString } from "./json-value.js";
-
 const SIMPLE_ESCAPES: Record<string, string> = {
   '"': '"',
   "\\": "\\",
@@ -17,22 +15,6 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 };
 
 export type Reporter = (summary: string, detail: string, start: number, end: number) => void;
-
-/**
- * The source offset of each decoded UTF-16 unit of a string, plus one final
- * entry for its end. Computed on demand (only strings with escapes that need
- * inner positions), so large files do not keep a number per character.
- */
-export function decodedOffsets(text: string, s: JString): number[] {
-  const map: number[] = [];
-  if (!s.escaped) {
-    for (let i = s.range.start + 1; i <= s.contentEnd; i++) map.push(i);
-    return map;
-  }
-  decodeContent(text, s.range.start + 1, s.contentEnd, map, null);
-  map.push(s.contentEnd);
-  return map;
-}
 
 /**
  * Decodes string content between `from` and `to`; fills `map` with the

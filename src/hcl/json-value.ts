@@ -17,8 +17,6 @@
 import { decodeContent } from "./json-decode.js";
 import { countNestingLimitHit, nestingLimit } from "./parser-core.js";
 
-export { decodedOffsets } from "./json-decode.js";
-
 export interface OffsetRange {
   start: number;
   end: number;
@@ -108,6 +106,22 @@ export interface JsonReadResult {
  * stack. Real configurations stay far below it.
  */
 export const MAX_JSON_DEPTH = 256;
+
+/**
+ * The source offset of each decoded UTF-16 unit of a string, plus one final
+ * entry for its end. Computed on demand (only strings with escapes that need
+ * inner positions), so large files do not keep a number per character.
+ */
+export function decodedOffsets(text: string, s: JString): number[] {
+  const map: number[] = [];
+  if (!s.escaped) {
+    for (let i = s.range.start + 1; i <= s.contentEnd; i++) map.push(i);
+    return map;
+  }
+  decodeContent(text, s.range.start + 1, s.contentEnd, map, null);
+  map.push(s.contentEnd);
+  return map;
+}
 
 // ------------------------------------------------------------------ lexer
 

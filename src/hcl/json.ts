@@ -3,7 +3,7 @@
  *
  * json-value.ts reads the JSON text into a position-exact value tree; this
  * file interprets that tree the way Terraform does, guided by Terraform's
- * configuration schema (json-schema.ts): which properties are blocks, how
+ * configuration schema (the caller's BlockSchema; Terraform's is src/terraform/block-schema.ts): which properties are blocks, how
  * many label levels each block type has, and which arguments take templates,
  * bare expressions or literal strings (json-strings.ts).
  *
@@ -33,22 +33,23 @@ import type {
   Pos,
   Range,
 } from "./ast.js";
-import { FILE_SCHEMA, type BlockSchema, type StringMode } from "./json-schema.js";
+import type { BlockSchema, StringMode } from "./json-shape.js";
 import { expressionFromString, literalFromString, templateFromString } from "./json-strings.js";
 import { computeLineStarts, LineIndex, stripBom } from "./source.js";
 import { readJson, type JObject, type JString, type JValue, type OffsetRange } from "./json-value.js";
 
 /**
- * Parses a JSON-syntax configuration file. Never throws.
+ * Parses a JSON-syntax configuration file whose top-level body follows
+ * `schema` (Terraform's is src/terraform/block-schema.ts). Never throws.
  *
  * Diagnostics about the JSON text carry `code: "json-syntax"`, those about
  * its mapping to blocks and arguments `code: "json-structure"`; problems in
  * the native-syntax templates and expressions inside strings come from the
  * native parser as they are.
  */
-export function parseJson(text: string, filename: string): ParseResult {
+export function parseJson(text: string, filename: string, schema: BlockSchema): ParseResult {
   const { text: body, hadBom } = stripBom(text);
-  const mapper = new JsonMapper(body, filename);
+  const mapper = new JsonMapper(body, filename, schema);
   try {
     const result = mapper.run();
     if (hadBom) {
@@ -94,6 +95,7 @@ class JsonMapper {
   constructor(
     private readonly text: string,
     private readonly filename: string,
+    private readonly schema: BlockSchema,
   ) {
     this.lineStarts = computeLineStarts(text);
     this.lines = new LineIndex(this.lineStarts);
@@ -111,7 +113,7 @@ class JsonMapper {
     const root = read.value;
     if (root !== null) {
       if (root.type === "object" || root.type === "array") {
-        this.fillBody(body, root, FILE_SCHEMA);
+        this.fillBody(body, root, this.schema);
       } else if (root.type !== "invalid") {
         this.structureError(
           "Root value must be object",

@@ -7,6 +7,7 @@
  */
 import type { Attribute, Block, Body, Diagnostic, Expression, Pos, Range } from "./ast.js";
 import { parseJson } from "./json.js";
+import { ARGUMENTS_ONLY, type BlockSchema } from "./json-shape.js";
 import { parseNativeWithTokens } from "./parser.js";
 import { computeLineStarts, stripBom } from "./source.js";
 import { collectCalls, collectRefs, traversalText } from "./walk.js";
@@ -231,10 +232,10 @@ function bodyOf(c: PosConverter, b: Body): OutlineBody {
 }
 
 /** The oracle-shaped outline of one file (JSON syntax: diagnostics only). */
-export function hclOutline(text: string, filename: string): OutlineFile {
+export function hclOutline(text: string, filename: string, jsonSchema: BlockSchema = ARGUMENTS_ONLY): OutlineFile {
   const { text: stripped, hadBom } = stripBom(text);
   if (filename.endsWith(".json")) {
-    const r = parseJson(text, filename);
+    const r = parseJson(text, filename, jsonSchema);
     // HashiCorp's JSON scanner counts grapheme clusters along the whole line
     const c = new PosConverter(stripped, hadBom, [[0, stripped.length]]);
     return { file: filename, syntax: "json", diags: r.diagnostics.map((d) => diagOf(c, d)) };

@@ -13,8 +13,8 @@ import { MODULE_RANGE } from "../lint/engine.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { Attribute, Body, Expression } from "../hcl/ast.js";
 import { constString, objectKeyName } from "../hcl/walk.js";
-import type { LoadResult } from "../terraform/model.js";
-import { variablesSchema, SCHEMA_LIMIT_BYTES } from "../schema/variables-schema.js";
+import type { LoadResult } from "../terraform/module-types.js";
+import { variablesSchema, SCHEMA_LIMIT_BYTES } from "../contract/variables-schema.js";
 import { MODULE_DIR, PROVIDERS_DIR, resolvePath, type FsNode, type ImageFs } from "./fs.js";
 import type { ImageConfig } from "./manifest.js";
 

@@ -14,7 +14,7 @@ import type { Role } from "../contract/roles-api.js";
 import { lintModule, MODULE_RANGE, type EngineOptions as LintOptions } from "../lint/engine.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
-import type { LoadResult } from "../terraform/model.js";
+import type { LoadResult } from "../terraform/module-types.js";
 import { LABEL, runImageChecks, scanModule, type ModuleFiles } from "./checks.js";
 import { buildFs, MODULE_DIR, type Caps, type Progress } from "./fs.js";
 import { openLayoutSource, splitLayoutRef } from "./layout.js";

@@ -11,13 +11,13 @@ import { CONTRACT, detectRole, identifyingInputs, type WeakEvidence } from "../c
 import { loadModule, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
-import type { LoadResult, Module, ModuleUnit } from "../terraform/model.js";
-import type { Finding, Fix, RelatedLocation, ReportInput, RuleContext, RuleDefinition, Severity, SeveritySetting } from "./types.js";
+import type { LoadResult, Module, ModuleUnit } from "../terraform/module-types.js";
+import { SEVERITY_RANK, type Finding, type Fix, type RelatedLocation, type ReportInput, type RuleContext, type RuleDefinition, type Severity, type SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
 import { ENGINE_SOURCE_ESCAPE, SOURCE_ESCAPE, META_RULES } from "./engine-rules.js";
 import type { RuleCatalogue } from "./catalogue.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
-import { enclosingNode } from "./fix.js";
+import { enclosingNode } from "./apply-fixes.js";
 import { visitorsOf, walkModule, type Subscriber } from "./shared-walk.js";
 
 export interface LintOptions {
@@ -87,8 +87,6 @@ export type LintOutcome =
   | { kind: "usage-error"; message: string; evidence: string[]; noRole?: boolean; skip?: string }
   /** Nothing to lint: the directory holds no module file. */
   | { kind: "no-module"; message: string };
-
-const SEVERITY_RANK: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
 
 export function severityAtLeast(s: Severity, threshold: Severity): boolean {
   return SEVERITY_RANK[s] >= SEVERITY_RANK[threshold];

@@ -3,7 +3,7 @@
  * formatter knows these types and nothing of the module model.
  */
 import type { Role } from "../contract/roles-api.js";
-import type { FileSetName } from "../terraform/model.js";
+import type { FileSetName } from "../terraform/module-types.js";
 import type { Finding, RuleDefinition, Severity } from "./types.js";
 
 /** `label`: the image command took the role from the image's io.captf.role label. */

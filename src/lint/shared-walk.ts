@@ -15,7 +15,7 @@
  * not walked. Iterative throughout: nesting depth costs heap, not stack.
  */
 import type { Attribute, Block, Expression, TemplatePart } from "../hcl/ast.js";
-import type { Module, SourceFile } from "../terraform/model.js";
+import type { Module, SourceFile } from "../terraform/module-types.js";
 import type { NodeKind, RuleVisitors, WalkSite } from "./types.js";
 
 const EXPRESSION_KINDS = [

@@ -13,7 +13,7 @@
  * file when it is in the top-level object).
  */
 import type { Block, Body, Range } from "../hcl/ast.js";
-import type { SourceFile } from "../terraform/model.js";
+import type { SourceFile } from "../terraform/module-types.js";
 import type { Finding } from "./types.js";
 
 interface LineCol {

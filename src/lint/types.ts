@@ -3,12 +3,15 @@
  * See ../../rules/index.ts for the registry.
  */
 import type { Attribute, Block, Expression, Range } from "../hcl/ast.js";
-import type { LoadResult, Module, ModuleUnit, SourceFile } from "../terraform/model.js";
+import type { LoadResult, Module, ModuleUnit, SourceFile } from "../terraform/module-types.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { Contract, Role } from "../contract/roles-api.js";
 
 export type Severity = "error" | "warning" | "info";
 export type SeveritySetting = Severity | "off";
+
+/** How serious a severity is: a higher rank is more serious (info < warning < error). */
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
 /** A text edit: replace [start, end) (UTF-16 offsets) in `file` with `text`. */
 export interface TextEdit {
@@ -24,7 +27,7 @@ export interface Fix {
   edits: TextEdit[];
   /**
    * The node the fix was computed for, as offsets [start, end] in the file of
-   * its edits (the fix builders of src/lint/fixes.ts set it). Every edit must
+   * its edits (the fix builders of src/lint/fix-builders.ts set it). Every edit must
    * lie inside it, or the fix is refused. When a rule leaves it out, the
    * engine sets it to the innermost block around the finding's range.
    */

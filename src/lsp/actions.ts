@@ -6,7 +6,7 @@
 import * as path from "node:path";
 import { CodeActionKind, type CodeAction, type Range } from "vscode-languageserver/node.js";
 import { lintModule } from "../lint/engine.js";
-import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/fix.js";
+import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/apply-fixes.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Result } from "./diagnostics.js";
 import { isModuleFile, pathOf, type Documents } from "./documents.js";

@@ -13,7 +13,7 @@ import type { ModuleReport } from "../lint/result.js";
 import type { Finding, RelatedLocation, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
 import { knownRules } from "../config/known-rules.js";
-import type { SourceFile } from "../terraform/model.js";
+import type { SourceFile } from "../terraform/module-types.js";
 import { moduleFileExtension } from "../terraform/files.js";
 import type { Documents } from "./documents.js";
 import { TextPositions, type PositionEncoding } from "./positions.js";

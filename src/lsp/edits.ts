@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { TextEdit } from "vscode-languageserver/node.js";
 import type { Attribute, Body, Range as HclRange } from "../hcl/ast.js";
 import type { Finding, Fix } from "../lint/types.js";
-import type { SourceFile } from "../terraform/model.js";
+import type { SourceFile } from "../terraform/module-types.js";
 import type { Indexes } from "./diagnostics.js";
 import { fileUri } from "./documents.js";
 import type { TextPositions } from "./positions.js";

@@ -21,7 +21,8 @@
  */
 import { problemId, type FormatOptions, type ModuleReport, type ReadProblem, type RunReport } from "../lint/result.js";
 import type { Finding, Severity } from "../lint/types.js";
-import { displayPath, failsRun, hasPosition, oneLine, plural, problemPath, quietFailureText, SEVERITY_RANK, warningLimitText } from "./util.js";
+import { displayPath, failsRun, hasPosition, oneLine, plural, problemPath, quietFailureText, warningLimitText } from "./util.js";
+import { SEVERITY_RANK } from "../lint/types.js";
 import { escapeXml, escapeXmlText, XML_DECLARATION } from "./xml.js";
 
 interface Case {
@@ -63,7 +64,7 @@ function testCase(run: RunReport, mod: ModuleReport, suiteName: string, id: stri
     xml.push(`      <failure message="${escapeXml(message)}" type="rule-error">${escapeXmlText(body)}</failure>`);
   } else if (failing.length > 0) {
     const worst = failing.reduce<Severity>(
-      (acc, f) => (SEVERITY_RANK[f.severity] < SEVERITY_RANK[acc] ? f.severity : acc),
+      (acc, f) => (SEVERITY_RANK[f.severity] > SEVERITY_RANK[acc] ? f.severity : acc),
       "info",
     );
     const message = failing.length === 1 ? oneLine(failing[0].message) : plural(failing.length, "problem");

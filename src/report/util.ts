@@ -4,9 +4,7 @@
  */
 import * as path from "node:path";
 import type { ModuleReport, ReadProblem, RunReport, Summary, WarningLimit } from "../lint/result.js";
-import type { Finding, RuleDefinition, Severity } from "../lint/types.js";
-
-export const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+import { SEVERITY_RANK, type Finding, type RuleDefinition, type Severity } from "../lint/types.js";
 
 /** Converts an OS path to `/` separators (no-op on POSIX). */
 export function toSlash(p: string): string {
@@ -88,7 +86,7 @@ export function totalOf(s: Summary): number {
 
 /** Does a finding of this severity fail the run (severity at or above `failOn`)? */
 export function failsRun(severity: Severity, failOn: Severity): boolean {
-  return SEVERITY_RANK[severity] <= SEVERITY_RANK[failOn];
+  return SEVERITY_RANK[severity] >= SEVERITY_RANK[failOn];
 }
 
 /** Counts of hidden findings in words: "3 warnings", "1 info", "2 warnings and 1 info". */

@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
-import type { FileSetName, LoadProblem } from "./model.js";
+import type { FileSetName, LoadProblem } from "./module-types.js";
 
 export type ModuleFileExtension = ".tf" | ".tf.json" | ".tofu" | ".tofu.json";
 

@@ -4,7 +4,7 @@
  * locals and through resource/data arguments, with the chain that proves it.
  */
 import type { Expression, Range } from "../hcl/ast.js";
-import type { Local, Module, Resource } from "./model.js";
+import type { Local, Module, Resource } from "./module-types.js";
 
 export type RefKind =
   | "var" | "local" | "resource" | "data" | "module"

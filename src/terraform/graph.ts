@@ -17,9 +17,9 @@
  */
 import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
-import type { Local, Module, Resource } from "./model.js";
+import type { Local, Module, Resource } from "./module-types.js";
 import { constString, forEachChild, traversalText, unwrap } from "../hcl/walk.js";
-import { blocksOf } from "./module.js";
+import { blocksOf } from "./module-builder.js";
 
 /** name -> the dynamic block's for_each (iterator) or null (a `for` variable). */
 type Scope = ReadonlyMap<string, Expression | null>;

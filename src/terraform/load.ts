@@ -23,8 +23,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parseHcl } from "../hcl/index.js";
-import type { LoadProblem, LoadResult, Module, ModuleCall, ModuleUnit, SourceFile } from "./model.js";
+import { parseModuleFile } from "./parse.js";
+import type { LoadProblem, LoadResult, Module, ModuleCall, ModuleUnit, SourceFile } from "./module-types.js";
 import {
   type FileEntry,
   errorText,
@@ -36,7 +36,7 @@ import {
   moduleFileExtension,
   readModuleFile,
 } from "./files.js";
-import { buildModule } from "./module.js";
+import { buildModule } from "./module-builder.js";
 
 export interface LoadOptions {
   stdin?: { path: string; text: string };
@@ -50,7 +50,7 @@ export interface LoadOptions {
 }
 
 /** Parse results by file path (relative to the root) and absolute path, with the text they are of. */
-export type ParseCache = Map<string, { text: string; parsed: ReturnType<typeof parseHcl> }>;
+export type ParseCache = Map<string, { text: string; parsed: ReturnType<typeof parseModuleFile> }>;
 
 interface OverlayEntry {
   abs: string;
@@ -257,7 +257,7 @@ function readUnitFiles(
       text = read.text;
     }
     const filePath = rel(e.name);
-    let parsed: ReturnType<typeof parseHcl>;
+    let parsed: ReturnType<typeof parseModuleFile>;
     if (state.parseCache) {
       const key = `${filePath}\0${e.absPath}`;
       state.parsedKeys.add(key);
@@ -285,9 +285,9 @@ function readUnitFiles(
 }
 
 /** Parse; a parser crash (a bug) is reported as a diagnostic, not thrown. */
-function safeParse(text: string, filename: string): ReturnType<typeof parseHcl> {
+function safeParse(text: string, filename: string): ReturnType<typeof parseModuleFile> {
   try {
-    return parseHcl(text, filename);
+    return parseModuleFile(text, filename);
   } catch (err) {
     const pos = { line: 1, column: 1, offset: 0 };
     return {

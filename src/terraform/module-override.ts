@@ -17,37 +17,55 @@
  * file they are in). `overriddenBy` lists the override blocks applied.
  */
 import type { Block, Body } from "../hcl/ast.js";
-import type { Declared, Module, SourceFile, TerraformSettings } from "./model.js";
+import type { Attribute } from "../hcl/ast.js";
 import {
-  buildLocal,
-  buildModuleCall,
-  buildOutput,
-  buildProvider,
-  buildResource,
-  buildTerraform,
-  buildVariable,
   labelRange,
   modelDiagnostic,
-} from "./module.js";
+  type Declared,
+  type Local,
+  type Module,
+  type ModuleCall,
+  type Output,
+  type ProviderConfig,
+  type Resource,
+  type SourceFile,
+  type TerraformSettings,
+  type Variable,
+} from "./module-types.js";
 import { constString } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
 
-export function applyOverrides(mod: Module, overrides: SourceFile[]): void {
+/**
+ * How the module builder (module-builder.ts) turns a block into a declaration. The
+ * builder hands itself in when it applies overrides, so merging re-reads a
+ * merged block exactly as an ordinary one without importing the builder.
+ */
+export interface DeclarationBuilder {
+  variable(file: SourceFile, block: Block): Variable;
+  output(file: SourceFile, block: Block): Output;
+  local(file: SourceFile, attr: Attribute): Local;
+  resource(file: SourceFile, block: Block): Resource;
+  provider(file: SourceFile, block: Block): ProviderConfig;
+  moduleCall(file: SourceFile, block: Block): ModuleCall;
+  terraform(file: SourceFile, block: Block): TerraformSettings;
+}
+
+export function applyOverrides(mod: Module, overrides: SourceFile[], build: DeclarationBuilder): void {
   for (const file of overrides) {
-    for (const block of file.hcl.body.blocks) overrideBlock(mod, file, block);
+    for (const block of file.hcl.body.blocks) overrideBlock(mod, file, block, build);
   }
 }
 
-function overrideBlock(mod: Module, file: SourceFile, block: Block): void {
+function overrideBlock(mod: Module, file: SourceFile, block: Block, build: DeclarationBuilder): void {
   const name = block.labels[0] ?? "";
   switch (block.type) {
     case "variable": {
       if (block.labels.length !== 1) return;
       const base = mod.variables.get(name);
       if (!base) return missingBase(mod, file, block, "variable", name);
-      const v = buildVariable(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      const v = build.variable(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
       const typeAttr = findAttr(block.body, "type");
-      if (typeAttr) v.typeText = buildVariable(file, block).typeText;
+      if (typeAttr) v.typeText = build.variable(file, block).typeText;
       else v.typeText = base.typeText;
       mod.variables.set(name, withOverride(v, base, file, block));
       return;
@@ -56,7 +74,7 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block): void {
       if (block.labels.length !== 1) return;
       const base = mod.outputs.get(name);
       if (!base) return missingBase(mod, file, block, "output value", name);
-      const o = buildOutput(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      const o = build.output(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
       mod.outputs.set(name, withOverride(o, base, file, block));
       return;
     }
@@ -74,7 +92,7 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block): void {
           );
           continue;
         }
-        mod.locals.set(attr.name, buildLocal(file, attr));
+        mod.locals.set(attr.name, build.local(file, attr));
       }
       return;
     case "resource":
@@ -84,7 +102,7 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block): void {
       const map = block.type === "data" ? mod.dataSources : mod.resources;
       const base = map.get(address);
       if (!base) return missingBase(mod, file, block, block.type === "data" ? "data source" : "resource", address);
-      const r = buildResource(base.file, mergeBlocks(base.block, block, LIFECYCLE_MERGE));
+      const r = build.resource(base.file, mergeBlocks(base.block, block, LIFECYCLE_MERGE));
       map.set(address, withOverride(r, base, file, block));
       return;
     }
@@ -95,7 +113,7 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block): void {
       const idx = mod.providers.findIndex((p) => p.name === name && p.alias === alias);
       if (idx < 0) return missingBase(mod, file, block, "provider configuration", alias ? `${name}.${alias}` : name);
       const base = mod.providers[idx]!;
-      const p = buildProvider(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      const p = build.provider(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
       mod.providers[idx] = withOverride(p, base, file, block);
       return;
     }
@@ -103,12 +121,12 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block): void {
       if (block.labels.length !== 1) return;
       const base = mod.moduleCalls.get(name);
       if (!base) return missingBase(mod, file, block, "module call", name);
-      const m = buildModuleCall(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
+      const m = build.moduleCall(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
       mod.moduleCalls.set(name, withOverride(m, base, file, block));
       return;
     }
     case "terraform":
-      overrideTerraform(mod, file, block);
+      overrideTerraform(mod, file, block, build);
       return;
   }
 }
@@ -174,8 +192,8 @@ function mergeBodies(base: Body, over: Body, mergeNested: ReadonlySet<string>): 
   return { ...base, attributes, blocks };
 }
 
-function overrideTerraform(mod: Module, file: SourceFile, block: Block): void {
-  const over = buildTerraform(file, block);
+function overrideTerraform(mod: Module, file: SourceFile, block: Block, build: DeclarationBuilder): void {
+  const over = build.terraform(file, block);
   const replacesBackend = over.backends.length > 0 || over.clouds.length > 0;
   const overridden = new Set<string>();
   for (const rp of over.requiredProviders) for (const a of rp.body.attributes) overridden.add(a.name);

@@ -22,7 +22,7 @@ import {
   probeProtocols,
   type ApiTopology,
 } from "../../src/analysis/api-lb.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../../src/terraform/load.js";
-import type { Module, Resource } from "../../src/terraform/model.js";
-import { findArgument } from "../../src/terraform/module.js";
+import type { Module, Resource } from "../../src/terraform/module-types.js";
+import { findArgument } from "../../src/terraform/module-builder.js";
 import { alternatives, listElements, literalAlternatives, type Site } from "../../src/analysis/values.js";
 import {
   blockArgument,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../../src/terraform/load.js";
-import type { Module, Resource } from "../../src/terraform/model.js";
+import type { Module, Resource } from "../../src/terraform/module-types.js";
 import { buildGraph } from "../../src/terraform/graph.js";
 import {
   alwaysIs,

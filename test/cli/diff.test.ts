@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { unifiedDiff } from "../../src/lint/fix.js";
+import { unifiedDiff } from "../../src/lint/apply-fixes.js";
 
 const lines = (n: number, prefix = "line"): string[] => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`);
 

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { lintModule } from "../helpers/lint.js";
-import { applyFixes, fixesByFile, fixFileText } from "../../src/lint/fix.js";
+import { applyFixes, fixesByFile, fixFileText } from "../../src/lint/apply-fixes.js";
 import { defineRule, type Finding, type Fix } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { BIN, fixtureFiles, insensitiveBootstrap, runCli, tree } from "./helpers.js";

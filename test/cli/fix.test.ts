@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import * as path from "node:path";
-import { applyFixes, fixesByFile, unifiedDiff, writeFileAtomic } from "../../src/lint/fix.js";
+import { applyFixes, fixesByFile, unifiedDiff, writeFileAtomic } from "../../src/lint/apply-fixes.js";
 import type { Finding, Fix } from "../../src/lint/types.js";
 import { tree } from "./helpers.js";
 

@@ -6,13 +6,17 @@
 
 import { createRequire } from "node:module";
 import type { Body } from "../../src/hcl/ast.js";
-import { parseHcl } from "../../src/hcl/index.js";
-import { parseJson } from "../../src/hcl/json.js";
-import { FILE_SCHEMA, type BlockSchema } from "../../src/hcl/json-schema.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
+import { parseJson as parseJsonWith } from "../../src/hcl/json.js";
+import { TERRAFORM_FILE_SCHEMA } from "../../src/terraform/block-schema.js";
+import type { BlockSchema } from "../../src/hcl/json-shape.js";
 import { generateProgram } from "./hcl-generator.js";
 import { compareBodyShape } from "./hcl2json-shape.js";
 import { mutate } from "./mutations.js";
 import { Rng } from "./rng.js";
+
+/** A Terraform module file in the JSON syntax. */
+const parseJson = (text: string, filename: string) => parseJsonWith(text, filename, TERRAFORM_FILE_SCHEMA);
 
 const require = createRequire(import.meta.url);
 export const hcl2json = require("@cdktn/hcl2json") as { parse(filename: string, text: string): Promise<Record<string, unknown>> };
@@ -83,8 +87,8 @@ function jsonRoundTripProblems(native: Body, json: Record<string, unknown>): str
   const problems = res.diagnostics
     .filter((d) => d.code === "json-syntax" || d.code === "json-structure")
     .map((d) => `JSON round trip: ${d.summary} at ${d.subject.start.line}:${d.subject.start.column}`);
-  const want = schemaShape(native, FILE_SCHEMA, "", new Set());
-  const got = schemaShape(res.file.body, FILE_SCHEMA, "", new Set());
+  const want = schemaShape(native, TERRAFORM_FILE_SCHEMA, "", new Set());
+  const got = schemaShape(res.file.body, TERRAFORM_FILE_SCHEMA, "", new Set());
   for (const k of want) if (!got.has(k)) problems.push(`JSON round trip lacks ${k}`);
   for (const k of got) if (!want.has(k)) problems.push(`JSON round trip has extra ${k}`);
   return problems;

@@ -23,7 +23,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { differences, hcl2json, makeCase } from "../gen/differential.js";
 import { TRICKY_SNIPPETS } from "../gen/tricky-snippets.js";
 import { findCaseDirs, moduleDir, readCase } from "../../scripts/fixture-modules.mjs";

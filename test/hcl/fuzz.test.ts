@@ -14,7 +14,7 @@
 
 import { describe, expect, it } from "vitest";
 import type { Diagnostic, ParseResult } from "../../src/hcl/ast.js";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { readJson, type JValue } from "../../src/hcl/json-value.js";
 import { checkInvariants } from "../gen/invariants.js";
 import { Rng } from "../gen/rng.js";

@@ -2,8 +2,12 @@
 
 import { describe, expect, it } from "vitest";
 import type { Block, Body, Expression, Range, TemplateExpr } from "../../src/hcl/ast.js";
-import { parseJson } from "../../src/hcl/json.js";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseJson as parseJsonWith } from "../../src/hcl/json.js";
+import { TERRAFORM_FILE_SCHEMA } from "../../src/terraform/block-schema.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
+
+/** A Terraform module file in the JSON syntax. */
+const parseJson = (text: string, filename: string) => parseJsonWith(text, filename, TERRAFORM_FILE_SCHEMA);
 
 /** "line:col-line:col" */
 function r(range: Range): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseHcl, parseExpressionAt, parseTemplateAt, traversalText } from "../../src/hcl/index.js";
+import { parseExpressionAt, parseTemplateAt, traversalText } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import type { Expression, Range, TemplateExpr } from "../../src/hcl/ast.js";
 
 function lc(r: Range): [number, number, number, number] {

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { parseNative } from "../../src/hcl/parser.js";
 import { collectRefs, walkExpression } from "../../src/hcl/walk.js";
 import type { Body, Expression, ParseResult, Range } from "../../src/hcl/ast.js";
+import { mulberry32 } from "../../scripts/mulberry32.mjs";
 
 const REALISTIC = `# Machine pool for CAPTF
 terraform {
@@ -87,18 +88,6 @@ function parseChecked(text: string): ParseResult {
   return r;
 }
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe("native parser robustness", () => {
   it("parses the realistic module without diagnostics", () => {
     const r = parseChecked(REALISTIC);
@@ -107,7 +96,7 @@ describe("native parser robustness", () => {
   });
 
   it("never throws on random characters and keeps ranges inside the text", () => {
-    const rand = rng(7);
+    const rand = mulberry32(7);
     const alphabet = 'abc019 \n\t\r{}[]()"=,.:?!<>*/%+-&|#~$\\\'`;@\u00e9\u{1F600}\uFEFF\u0000';
     const chars = [...alphabet];
     let withErrors = 0;
@@ -122,7 +111,7 @@ describe("native parser robustness", () => {
   });
 
   it("never throws on token soup built from HCL punctuation and keywords", () => {
-    const rand = rng(11);
+    const rand = mulberry32(11);
     const toks = ["{", "}", "[", "]", "(", ")", '"', "${", "%{", "~}", "}", "<<EOT\n", "\nEOT\n", "<<-X\n", "for", "in", "if", ":", "=>", "...", "=", ",", "\n", "a", "1.5", ".", "*", "[*]", "::", "/*", "*/", "#", "\\"];
     let withErrors = 0;
     for (let n = 0; n < 400; n++) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import type { Range } from "../../src/hcl/ast.js";
 
 /** [startLine, startCol, endLine, endCol] of a range. */

@@ -5,7 +5,7 @@
  * thread with a larger stack (the CLI's worker, src/cli/worker-pool.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { MAX_DEPTH, nestingLimit, nestingLimitHits, setNestingLimit } from "../../src/hcl/parser-core.js";
 import type { Diagnostic, Expression } from "../../src/hcl/ast.js";
 import { children } from "../../src/hcl/walk.js";

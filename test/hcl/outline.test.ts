@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { hclOutline } from "../../src/hcl/index.js";
+import { moduleFileOutline as hclOutline } from "../../src/terraform/parse.js";
 import { outlineJson } from "../../src/hcl/outline.js";
 
 const DIR = join(import.meta.dirname, "../../fixtures/hcl");

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixOnDisk } from "../../src/cli/fix-run.js";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { type LintOptions } from "../../src/lint/engine.js";
 import { engineOptions, lintModule } from "../helpers/lint.js";
 import { moduleDirOf } from "../../scripts/fixture-modules.mjs";

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseExpressionAt } from "../../src/hcl/parser.js";
-import { readType, type TypeConstraint } from "../../src/schema/variables-schema.js";
+import { readType, type TypeConstraint } from "../../src/contract/variables-schema.js";
 
 function show(t: TypeConstraint): string {
   switch (t.kind) {

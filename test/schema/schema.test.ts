@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import type { Io } from "../../src/cli/io.js";
 import { loadModule } from "../../src/terraform/load.js";
-import { goJsonString, SCHEMA_LIMIT_BYTES, schemaSizeError, variablesSchema } from "../../src/schema/variables-schema.js";
+import { goJsonString, SCHEMA_LIMIT_BYTES, schemaSizeError, variablesSchema } from "../../src/contract/variables-schema.js";
 import { BIN, REPO, runCli, tree } from "../cli/helpers.js";
 
 const CASES = path.join(REPO, "fixtures", "schema");

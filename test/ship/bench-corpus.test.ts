@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { generateCorpus } from "../../bench/corpus.mjs";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { cleanup, tempDir } from "./helpers.js";
 
 function moduleFiles(dir: string, out: string[] = []): string[] {

@@ -3,7 +3,7 @@ import type { Expression } from "../../src/hcl/ast.js";
 import { buildGraph } from "../../src/terraform/graph.js";
 import type { ChainStep, Reference } from "../../src/terraform/graph-api.js";
 import { loadModule } from "../../src/terraform/load.js";
-import { findArgument } from "../../src/terraform/module.js";
+import { findArgument } from "../../src/terraform/module-builder.js";
 import { at, fixture } from "./helpers.js";
 
 const load = loadModule(fixture("graph"));

@@ -3,7 +3,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadModule } from "../../src/terraform/load.js";
-import type { LoadProblem, LoadResult } from "../../src/terraform/model.js";
+import type { LoadProblem, LoadResult } from "../../src/terraform/module-types.js";
 import { at, fixture } from "./helpers.js";
 
 const tmpDirs: string[] = [];

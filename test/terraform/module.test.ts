@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { loadModule } from "../../src/terraform/load.js";
-import { fileOf, findArgument, findArguments } from "../../src/terraform/module.js";
+import { fileOf, findArgument, findArguments } from "../../src/terraform/module-builder.js";
 import { parseTypeExpr, typeToString } from "../../src/terraform/types.js";
-import type { Module } from "../../src/terraform/model.js";
+import type { Module } from "../../src/terraform/module-types.js";
 import { at, fixture } from "./helpers.js";
 
 function text(mod: Module, node: { range: { start: { offset: number }; end: { offset: number } } }, file = "main.tf"): string {
@@ -361,8 +361,8 @@ describe("duplicate declarations", () => {
 
 describe("ignore_changes forms", () => {
   it("accepts legacy quoted entries and quoted all", async () => {
-    const { parseHcl } = await import("../../src/hcl/index.js");
-    const { buildModule } = await import("../../src/terraform/module.js");
+    const { parseModuleFile: parseHcl } = await import("../../src/terraform/parse.js");
+    const { buildModule } = await import("../../src/terraform/module-builder.js");
     const text = [
       'resource "aws_autoscaling_group" "legacy" {',
       "  lifecycle {",

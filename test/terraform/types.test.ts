@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { parseTypeExpr, parseTypeText, typeAccepts, typeToString, type TypeNode, type TypeParse } from "../../src/terraform/types.js";
 
 function t(text: string): TypeNode {

@@ -1,5 +1,5 @@
 /**
- * Build the Terraform module model (model.ts) from a list of parsed files:
+ * Build the Terraform module model (module-types.ts) from a list of parsed files:
  * variables, outputs, locals, resources and data sources, providers, module
  * calls and terraform settings, with override files merged in the way
  * Terraform merges them (module-override.ts).
@@ -15,7 +15,6 @@ import type {
   Lifecycle,
   Local,
   Module,
-  ModelDiagnostic,
   ModuleCall,
   Output,
   ProviderConfig,
@@ -23,13 +22,15 @@ import type {
   SourceFile,
   TerraformSettings,
   Variable,
-} from "./model.js";
+} from "./module-types.js";
 import { children, constBool, constString, exprText, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
 import { rangeBetween } from "../hcl/source.js";
-import { applyOverrides } from "./module-override.js";
+import { applyOverrides, type DeclarationBuilder } from "./module-override.js";
+import { labelRange, modelDiagnostic } from "./module-types.js";
 
 export { findAttr } from "../hcl/blocks.js";
+export { labelRange, modelDiagnostic } from "./module-types.js";
 
 /** Module-call arguments that are meta-arguments, not module inputs. */
 export const MODULE_META_ARGUMENTS = new Set(["source", "version", "count", "for_each", "depends_on", "providers"]);
@@ -61,9 +62,20 @@ export function buildModule(files: SourceFile[], info: BuildInfo): Module {
     if (!file.isOverride) addFile(mod, file);
   }
   const overrides = files.filter((f) => f.isOverride);
-  if (overrides.length) applyOverrides(mod, overrides);
+  if (overrides.length) applyOverrides(mod, overrides, DECLARATION_BUILDER);
   return mod;
 }
+
+/** The builders below, handed to the override merge (module-override.ts). */
+const DECLARATION_BUILDER: DeclarationBuilder = {
+  variable: buildVariable,
+  output: buildOutput,
+  local: buildLocal,
+  resource: buildResource,
+  provider: buildProvider,
+  moduleCall: buildModuleCall,
+  terraform: buildTerraform,
+};
 
 function addFile(mod: Module, file: SourceFile): void {
   for (const block of file.hcl.body.blocks) {
@@ -136,21 +148,6 @@ function duplicate(
     code: "duplicate-declaration",
     file: file.path,
   });
-}
-
-export function modelDiagnostic(
-  file: SourceFile,
-  subject: Range,
-  summary: string,
-  detail: string,
-  code: string,
-): ModelDiagnostic {
-  return { severity: "error", summary, detail, subject, code, file: file.path };
-}
-
-/** The range of a block's last label (its name), or its type keyword. */
-export function labelRange(block: Block): Range {
-  return block.labelRanges[block.labelRanges.length - 1] ?? block.typeRange;
 }
 
 // ------------------------------------------------------------- declarations

@@ -24,7 +24,7 @@ import {
 } from "node:fs";
 import * as path from "node:path";
 import type { Block, Diagnostic, File } from "../hcl/ast.js";
-import { parseHcl } from "../hcl/index.js";
+import { parseModuleFile } from "../terraform/parse.js";
 import type { Finding, Fix, TextEdit } from "./types.js";
 
 export const MAX_FIX_PASSES = 10;
@@ -123,13 +123,13 @@ export type FileFixResult =
  * error the original did not have.
  */
 export function fixFileText(file: string, text: string, fixes: readonly Fix[]): FileFixResult {
-  const before = syntaxErrors(parseHcl(text, file).diagnostics);
+  const before = syntaxErrors(parseModuleFile(text, file).diagnostics);
   if (before.others.length > 0) return { kind: "refused", reason: "the file has syntax errors" };
   const result = applyFixes(text, file, fixes);
   if (result.applied === 0 || result.text === text) return { kind: "unchanged" };
-  const after = syntaxErrors(parseHcl(result.text, file).diagnostics);
+  const after = syntaxErrors(parseModuleFile(result.text, file).diagnostics);
   if (after.others.length > 0 || after.oneLine > before.oneLine) {
-    const d = after.others[0] ?? parseHcl(result.text, file).diagnostics.find((x) => x.code === ONE_LINE_BLOCK)!;
+    const d = after.others[0] ?? parseModuleFile(result.text, file).diagnostics.find((x) => x.code === ONE_LINE_BLOCK)!;
     return {
       kind: "refused",
       reason: `the fixes would have introduced a syntax error (${d.subject.start.line}:${d.subject.start.column}: ${d.summary}); the file is left as it was`,

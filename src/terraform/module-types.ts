@@ -1,6 +1,6 @@
 /**
  * The Terraform module model: what a directory of `.tf`/`.tf.json`/`.tofu`
- * files declares, with exact ranges. Built by module.ts from parsed files;
+ * files declares, with exact ranges. Built by module-builder.ts from parsed files;
  * knows Terraform, not CAPTF.
  */
 import type { Attribute, Block, Body, Diagnostic, Expression, File, Range } from "../hcl/ast.js";
@@ -32,7 +32,7 @@ export interface Declared {
   /**
    * Override-file blocks merged into this declaration, in merge order. When
    * present, `block`/`range` stay the original declaration's, while merged
-   * attributes may come from these files (see `fileOf` in module.ts).
+   * attributes may come from these files (see `fileOf` in module-builder.ts).
    */
   overriddenBy?: { file: SourceFile; block: Block }[];
 }
@@ -209,4 +209,21 @@ export interface LoadResult {
   /** Every unit, root first, then children depth-first. */
   units: ModuleUnit[];
   problems: LoadProblem[];
+}
+
+// ------------------------------------------------------------- small constructors
+
+export function modelDiagnostic(
+  file: SourceFile,
+  subject: Range,
+  summary: string,
+  detail: string,
+  code: string,
+): ModelDiagnostic {
+  return { severity: "error", summary, detail, subject, code, file: file.path };
+}
+
+/** The range of a block's last label (its name), or its type keyword. */
+export function labelRange(block: Block): Range {
+  return block.labelRanges[block.labelRanges.length - 1] ?? block.typeRange;
 }

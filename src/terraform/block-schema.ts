@@ -1,5 +1,5 @@
 /**
- * The part of Terraform's (and OpenTofu's) configuration schema that the JSON
+ * Terraform's block schema: the part of Terraform's (and OpenTofu's) configuration schema that the JSON
  * syntax needs in order to be read at all.
  *
  * In JSON every property looks the same, so whether `"lifecycle": {...}` is
@@ -12,37 +12,7 @@
  * decoding pass does too.
  */
 
-/**
- * How a JSON string value of an argument is interpreted:
- * - template: a string template (`"${var.x}-a"`), the default;
- * - expr: the whole string is one expression (`"type": "list(string)"`);
- * - exprList: an array whose string elements are expressions (`depends_on`);
- *   a lone string is read as one expression;
- * - literal: the text is used as is, `${` included (Terraform evaluates these
- *   arguments without a scope, e.g. variable defaults and module sources);
- * - providerMap: an object whose keys and values are expressions (module
- *   `providers`);
- * - requiredProviders: required_providers entries: literal, except the
- *   elements of `configuration_aliases`, which are expressions.
- */
-export type StringMode = "template" | "expr" | "exprList" | "literal" | "providerMap" | "requiredProviders";
-
-export interface BlockSchema {
-  /** Number of label levels. */
-  labels: number;
-  /** Nested block types; every other key is an argument. */
-  blocks?: Record<string, BlockSchema>;
-  /** String interpretation per argument name (default "template"). */
-  attrs?: Record<string, StringMode>;
-  /** How arguments not listed in `attrs` are read (default "template"). */
-  otherAttrs?: StringMode;
-  /**
-   * True when a repeated argument name is an error (Terraform knows every
-   * argument of the block). False for provider-defined bodies, where a
-   * repeated name is how JSON writes several nested blocks of one type.
-   */
-  strict?: boolean;
-}
+import type { BlockSchema } from "../hcl/json-shape.js";
 
 const condition: BlockSchema = { labels: 0, strict: true };
 
@@ -165,7 +135,7 @@ const check: BlockSchema = {
 };
 
 /** The top level of a `.tf.json` / `.tofu.json` file. */
-export const FILE_SCHEMA: BlockSchema = {
+export const TERRAFORM_FILE_SCHEMA: BlockSchema = {
   labels: 0,
   blocks: {
     terraform: terraformBlock,

@@ -3,7 +3,7 @@
  * alike and look like `terraform fmt` output (two spaces per level, the `=`
  * of consecutive one-line arguments aligned, the file's own line endings).
  * Each builder returns a whole `Fix` whose `within` is the node it was
- * computed for: the applier (fix.ts) refuses any edit outside it. A builder
+ * computed for: the applier (apply-fixes.ts) refuses any edit outside it. A builder
  * returns null/undefined when a sound edit would be a guess.
  *
  * - `replaceFix`: replace a node's text.
@@ -13,7 +13,7 @@
  * - `splitOneLineBlockFix`: rewrite a one-line block HCL rejects as a multi-line block.
  */
 import type { Attribute, Block, Comment, Expression, File, Range } from "../hcl/ast.js";
-import type { Resource, SourceFile } from "../terraform/model.js";
+import type { Resource, SourceFile } from "../terraform/module-types.js";
 import type { Fix, TextEdit } from "./types.js";
 import { lineIndentAt, newlineOf } from "../hcl/source.js";
 

@@ -23,9 +23,9 @@
  */
 import type { Expression } from "../hcl/ast.js";
 import { collectCalls, collectRefs, constantValue, type ConstValue } from "../hcl/walk.js";
-import { CONTRACT } from "../contract/roles.js";
-import type { Role } from "../contract/roles-api.js";
-import type { LoadResult, Module, ModuleUnit, Variable } from "../terraform/model.js";
+import { CONTRACT } from "./roles.js";
+import type { Role } from "./roles-api.js";
+import type { LoadResult, Module, ModuleUnit, Variable } from "../terraform/module-types.js";
 
 /** The label's size limit: 32 KiB of compact JSON (UTF-8 bytes, without a newline). */
 export const SCHEMA_LIMIT_BYTES = 32 * 1024;

@@ -1,17 +1,17 @@
 /**
- * The fix builders of src/lint/fixes.ts: each result is what `terraform fmt`
+ * The fix builders of src/lint/fix-builders.ts: each result is what `terraform fmt`
  * leaves unchanged (alignment runs as fmt forms them: consecutive one-line
  * arguments; a blank line, a comment line, a nested block or a multi-line
  * value ends a run; a heredoc does not), and each fix names the node it was
  * computed for.
  */
 import { describe, expect, it } from "vitest";
-import { parseHcl } from "../../src/hcl/index.js";
+import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import type { Block } from "../../src/hcl/ast.js";
-import { applyFixes } from "../../src/lint/fix.js";
-import { insertAttributeFix, replaceFix, splitOneLineBlockFix, wrapInCallFix } from "../../src/lint/fixes.js";
+import { applyFixes } from "../../src/lint/apply-fixes.js";
+import { insertAttributeFix, replaceFix, splitOneLineBlockFix, wrapInCallFix } from "../../src/lint/fix-builders.js";
 import type { Fix } from "../../src/lint/types.js";
-import type { SourceFile } from "../../src/terraform/model.js";
+import type { SourceFile } from "../../src/terraform/module-types.js";
 import { splitOneLineBody } from "../../src/hcl/one-line-blocks.js";
 
 function source(text: string, name = "main.tf"): SourceFile {
