@@ -20,6 +20,9 @@ import { SOURCE, type DiagnosticsBoard } from "./diagnostics.js";
 import type { Documents } from "./documents.js";
 import { chooseEncoding, TextPositions, type PositionEncoding } from "./positions.js";
 
+/** Work done between two yields of a run to the event loop, by default (initializationOptions.sliceMs overrides it). */
+export const DEFAULT_SLICE_MS = 8;
+
 /** Default wait after the last change before linting (initializationOptions.debounceMs overrides it). */
 export const DEFAULT_DEBOUNCE_MS = 75;
 
@@ -32,6 +35,8 @@ export interface ServerOptions {
 export interface Settings {
   encoding: PositionEncoding;
   debounceMs: number;
+  /** Work between two yields of a run to the event loop (initializationOptions.sliceMs; 0: yield at every step). */
+  sliceMs: number;
   reportUnusedIgnores: boolean;
   /** The client lets the server register file watchers. */
   watchDynamically: boolean;
@@ -47,6 +52,7 @@ export function startSettings(options: ServerOptions): Settings {
   return {
     encoding: "utf-16",
     debounceMs: DEFAULT_DEBOUNCE_MS,
+    sliceMs: DEFAULT_SLICE_MS,
     reportUnusedIgnores: false,
     watchDynamically: false,
     pluginsOn: options.plugins !== false,
@@ -58,8 +64,9 @@ export function startSettings(options: ServerOptions): Settings {
 /** Take the client's capabilities and initializationOptions into the settings. */
 export function initializeSettings(settings: Settings, params: InitializeParams): void {
   settings.encoding = chooseEncoding(params.capabilities.general?.positionEncodings);
-  const init = (params.initializationOptions ?? {}) as { debounceMs?: unknown; reportUnusedIgnores?: unknown; plugins?: unknown };
+  const init = (params.initializationOptions ?? {}) as { debounceMs?: unknown; sliceMs?: unknown; reportUnusedIgnores?: unknown; plugins?: unknown };
   if (typeof init.debounceMs === "number" && init.debounceMs >= 0 && Number.isFinite(init.debounceMs)) settings.debounceMs = init.debounceMs;
+  if (typeof init.sliceMs === "number" && init.sliceMs >= 0 && Number.isFinite(init.sliceMs)) settings.sliceMs = init.sliceMs;
   if (typeof init.reportUnusedIgnores === "boolean") settings.reportUnusedIgnores = init.reportUnusedIgnores;
   if (init.plugins === false && settings.pluginsOn) {
     settings.pluginsOn = false;

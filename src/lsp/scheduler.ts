@@ -15,7 +15,6 @@ import { makeResult, type DiagnosticsBoard, type Placed, type Result } from "./d
 import type { Documents } from "./documents.js";
 
 /** Work between two yields to the event loop while linting. */
-const SLICE_MS = 8;
 
 export interface Tracked {
   dir: string;
@@ -54,11 +53,11 @@ interface Slices {
 }
 
 /**
- * A module linted in slices of SLICE_MS, yielding to the event loop between
+ * A module linted in slices of `sliceMs` of work, yielding to the event loop between
  * them; null when `stale()` holds at a yield (the run is abandoned there).
  * Working out the options (`optionsOf`) counts as work of the run.
  */
-async function lintInSlices(dir: string, parseCache: ParseCache, optionsOf: () => LintOptions, stale: () => boolean): Promise<Slices | null> {
+async function lintInSlices(dir: string, parseCache: ParseCache, sliceMs: number, optionsOf: () => LintOptions, stale: () => boolean): Promise<Slices | null> {
   let t = performance.now();
   let work = 0;
   let cpu = process.cpuUsage();
@@ -73,7 +72,7 @@ async function lintInSlices(dir: string, parseCache: ParseCache, optionsOf: () =
       outcome = r.value;
       break;
     }
-    if (performance.now() - t >= SLICE_MS) {
+    if (performance.now() - t >= sliceMs) {
       work += performance.now() - t;
       const d = process.cpuUsage(cpu);
       cpuMicros += d.user + d.system;
@@ -185,7 +184,7 @@ export class Scheduler {
       m.running = true;
       let run: Slices | null;
       try {
-        run = await lintInSlices(m.dir, m.parseCache, () => this.configuration.optionsFor(m.dir), () => this.stale(m, generation));
+        run = await lintInSlices(m.dir, m.parseCache, this.settings.sliceMs, () => this.configuration.optionsFor(m.dir), () => this.stale(m, generation));
       } finally {
         m.running = false;
       }
