@@ -434,22 +434,82 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
   const endpoints = endpointBranches(module);
   if (endpoints.length === 0) return null;
 
-  const lbs = new Map<string, LbNode>();
-  const addresses = new Map<string, AddressNode>();
-  /** Frontends the host names directly (a GCP forwarding rule's own address). */
-  const directFrontends = new Map<string, Hop[]>();
+  const nodes = hostNodes(module, graph, endpoints);
+  const { lbs, addresses } = nodes;
+  if (lbs.size === 0 && addresses.size === 0 && nodes.directFrontends.size === 0) return null;
 
-  const addLb = (r: Resource, hops: Hop[]): void => {
-    const row = loadBalancerRow(r.type);
-    if (row && !lbs.has(r.address)) lbs.set(r.address, { resource: r, row, hops: [...hops, headerHop(r, `API load balancer ${r.address}`)] });
+  // A resource that certainly has no instance (`count = 0`) takes no part.
+  const resources = [...module.resources.values()].filter((r) => {
+    const inst = instancesOf(module, r);
+    return inst.instances.length > 0 || !inst.complete;
+  });
+  if (addresses.size > 0) linkAddressesToLbs(module, graph, resources, nodes);
+
+  const frontends = collectFrontends(module, graph, resources, nodes);
+  // An address in front of no LB is no API LB (an instance's address), unless frontends sit on addresses (GCP).
+  if (lbs.size === 0 && frontends.length === 0 && ![...addresses.values()].some((a) => a.row.frontendsOnAddress)) return null;
+
+  const { groups, paths } = collectPaths(module, graph, resources, lbs, frontends);
+  const probes = attachProbes(module, graph, resources, paths);
+
+  const childMayAdd = [...module.moduleCalls.values()].some((call) =>
+    [...call.args.values()].some((a) => {
+      for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
+      return false;
+    }),
+  );
+  // A frontend whose LB or address link names no resource (an input, a data source) may be on the API LB.
+  const unlinkedFrontend = resources.some((r) =>
+    frontendRows(r.type).some((row) => {
+      if (row.block) return false;
+      const links = [...row.lbArgs, ...row.addressArgs];
+      if (links.length === 0 || !links.some((p) => findArguments(r.body, p).length > 0)) return false;
+      return namedResources(module, graph, r, r.body, links).size === 0;
+    }),
+  );
+  const first = lbs.values().next().value?.resource ?? frontends[0]?.resource ?? addresses.values().next().value?.resource;
+  const cloud = first ? (loadBalancerRow(first.type)?.cloud ?? frontendRows(first.type)[0]?.cloud ?? addressRow(first.type)?.cloud) : undefined;
+  if (!cloud) return null;
+  return {
+    cloud,
+    endpoints,
+    lbs: [...lbs.values()],
+    addresses: [...addresses.values()],
+    frontends,
+    groups: [...groups.values()],
+    probes: [...probes.values()],
+    paths,
+    rke2Aware: isRke2Aware(module),
+    frontendsComplete: !childMayAdd && !unlinkedFrontend,
   };
+}
+
+/** The API LBs and addresses found so far, by address, in the order found. */
+interface ApiNodes {
+  readonly lbs: Map<string, LbNode>;
+  readonly addresses: Map<string, AddressNode>;
+  /** Frontends the host names directly (a GCP forwarding rule's own address). */
+  readonly directFrontends: Map<string, Hop[]>;
+}
+
+/** Adds r as an API LB (the first way found to it wins). */
+function addLb(nodes: ApiNodes, r: Resource, hops: Hop[]): void {
+  const row = loadBalancerRow(r.type);
+  if (row && !nodes.lbs.has(r.address)) nodes.lbs.set(r.address, { resource: r, row, hops: [...hops, headerHop(r, `API load balancer ${r.address}`)] });
+}
+
+/** What the endpoints' hosts name: LBs, addresses, frontends, directly or through a DNS record. */
+function hostNodes(module: Module, graph: DependencyGraph, endpoints: EndpointBranch[]): ApiNodes {
+  const nodes: ApiNodes = { lbs: new Map(), addresses: new Map(), directFrontends: new Map() };
+  const { addresses, directFrontends } = nodes;
+
   const addAddress = (r: Resource, hops: Hop[]): void => {
     const row = addressRow(r.type);
     if (row && !addresses.has(r.address)) addresses.set(r.address, { resource: r, row, hops: [...hops, headerHop(r, `API address ${r.address}`)] });
   };
 
   const classify = (r: Resource, hops: Hop[], viaDns: boolean): void => {
-    if (loadBalancerRow(r.type)) addLb(r, hops);
+    if (loadBalancerRow(r.type)) addLb(nodes, r, hops);
     else if (addressRow(r.type)) addAddress(r, hops);
     else if (!viaDns && dnsRecordRow(r.type)) {
       const row = dnsRecordRow(r.type)!;
@@ -467,41 +527,40 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (r) classify(r, [...localHops(module, ep.host.via), hostHop, ...localHops(module, chain.map((c) => c.address).filter((a) => a.startsWith("local.")))], false);
     }
   }
-  if (lbs.size === 0 && addresses.size === 0 && directFrontends.size === 0) return null;
+  return nodes;
+}
 
-  // Address → LB: the LB names the address, the address names the LB, or an association binds them.
-  // A resource that certainly has no instance (`count = 0`) takes no part.
-  const resources = [...module.resources.values()].filter((r) => {
-    const inst = instancesOf(module, r);
-    return inst.instances.length > 0 || !inst.complete;
-  });
-  if (addresses.size > 0) {
-    const addressKeys = new Set(addresses.keys());
-    for (const r of resources) {
-      const row = loadBalancerRow(r.type);
-      if (!row) continue;
-      const named = namedResources(module, graph, r, r.body, row.addressArgs);
-      const via = [...named].find((a) => addressKeys.has(a));
-      if (via) addLb(r, addresses.get(via)!.hops);
-    }
-    for (const a of addresses.values()) {
-      for (const lbAddress of namedResources(module, graph, a.resource, a.resource.body, a.row.lbArgs)) {
-        const r = module.resources.get(lbAddress)!;
-        addLb(r, a.hops);
-      }
-    }
-    for (const r of resources) {
-      const row = associationRow(r.type);
-      if (!row) continue;
-      const named = [...namedResources(module, graph, r, r.body, row.addressArgs)].find((a) => addressKeys.has(a));
-      if (!named) continue;
-      for (const lbAddress of namedResources(module, graph, r, r.body, row.lbArgs)) {
-        addLb(module.resources.get(lbAddress)!, [...addresses.get(named)!.hops, headerHop(r, `address association ${r.address}`)]);
-      }
+/** Address → LB: the LB names the address, the address names the LB, or an association binds them. */
+function linkAddressesToLbs(module: Module, graph: DependencyGraph, resources: Resource[], nodes: ApiNodes): void {
+  const { addresses } = nodes;
+  const addressKeys = new Set(addresses.keys());
+  for (const r of resources) {
+    const row = loadBalancerRow(r.type);
+    if (!row) continue;
+    const named = namedResources(module, graph, r, r.body, row.addressArgs);
+    const via = [...named].find((a) => addressKeys.has(a));
+    if (via) addLb(nodes, r, addresses.get(via)!.hops);
+  }
+  for (const a of addresses.values()) {
+    for (const lbAddress of namedResources(module, graph, a.resource, a.resource.body, a.row.lbArgs)) {
+      const r = module.resources.get(lbAddress)!;
+      addLb(nodes, r, a.hops);
     }
   }
+  for (const r of resources) {
+    const row = associationRow(r.type);
+    if (!row) continue;
+    const named = [...namedResources(module, graph, r, r.body, row.addressArgs)].find((a) => addressKeys.has(a));
+    if (!named) continue;
+    for (const lbAddress of namedResources(module, graph, r, r.body, row.lbArgs)) {
+      addLb(nodes, module.resources.get(lbAddress)!, [...addresses.get(named)!.hops, headerHop(r, `address association ${r.address}`)]);
+    }
+  }
+}
 
-  // Frontends: on an API LB, on an API address (GCP), or named by the host.
+/** Frontends: on an API LB, on an API address (GCP), or named by the host. */
+function collectFrontends(module: Module, graph: DependencyGraph, resources: Resource[], nodes: ApiNodes): FrontendNode[] {
+  const { lbs, addresses, directFrontends } = nodes;
   const frontends: FrontendNode[] = [];
   const lbKeys = new Set(lbs.keys());
   const addressKeys = new Set(addresses.keys());
@@ -533,10 +592,18 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (direct) frontends.push({ resource: r, row, body: r.body, block: null, lb: null, certain: true, hops: [...direct, hop] });
     }
   }
-  // An address in front of no LB is no API LB (an instance's address), unless frontends sit on addresses (GCP).
-  if (lbs.size === 0 && frontends.length === 0 && ![...addresses.values()].some((a) => a.row.frontendsOnAddress)) return null;
+  return frontends;
+}
 
-  // Groups and proxies behind each frontend; groups naming a frontend or an LB.
+/** Groups and proxies behind each frontend; groups naming a frontend or an LB. */
+function collectPaths(
+  module: Module,
+  graph: DependencyGraph,
+  resources: Resource[],
+  lbs: Map<string, LbNode>,
+  frontends: FrontendNode[],
+): { groups: Map<string, GroupNode>; paths: ApiPath[] } {
+  const lbKeys = new Set(lbs.keys());
   const groups = new Map<string, GroupNode>();
   const paths: ApiPath[] = [];
   const groupNode = (r: Resource, hops: Hop[]): GroupNode => {
@@ -589,8 +656,11 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     if (!onLb) continue;
     paths.push({ module, lb: lbs.get(onLb)!, frontend: null, proxy: null, group: groupNode(r, lbs.get(onLb)!.hops), probes: [] });
   }
+  return { groups, paths };
+}
 
-  // Probes: nested in a group (or the LB), named by a group or frontend, or naming a group.
+/** Probes: nested in a group (or the LB), named by a group or frontend, or naming a group. Fills each path's probes. */
+function attachProbes(module: Module, graph: DependencyGraph, resources: Resource[], paths: ApiPath[]): Map<string, ProbeNode> {
   const probes = new Map<string, ProbeNode>();
   const probeResource = (r: Resource, hops: Hop[]): ProbeNode | null => {
     const row = probeRows(r.type).find((p) => !p.block);
@@ -643,37 +713,7 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
       if (fe.block && fe.lb) for (const p of nestedProbes(fe.lb.resource, fe.lb.hops)) add(p);
     }
   }
-
-  const childMayAdd = [...module.moduleCalls.values()].some((call) =>
-    [...call.args.values()].some((a) => {
-      for (const address of graph.dependencies(a.expr).keys()) if (lbs.has(address) || addresses.has(address)) return true;
-      return false;
-    }),
-  );
-  // A frontend whose LB or address link names no resource (an input, a data source) may be on the API LB.
-  const unlinkedFrontend = resources.some((r) =>
-    frontendRows(r.type).some((row) => {
-      if (row.block) return false;
-      const links = [...row.lbArgs, ...row.addressArgs];
-      if (links.length === 0 || !links.some((p) => findArguments(r.body, p).length > 0)) return false;
-      return namedResources(module, graph, r, r.body, links).size === 0;
-    }),
-  );
-  const first = lbs.values().next().value?.resource ?? frontends[0]?.resource ?? addresses.values().next().value?.resource;
-  const cloud = first ? (loadBalancerRow(first.type)?.cloud ?? frontendRows(first.type)[0]?.cloud ?? addressRow(first.type)?.cloud) : undefined;
-  if (!cloud) return null;
-  return {
-    cloud,
-    endpoints,
-    lbs: [...lbs.values()],
-    addresses: [...addresses.values()],
-    frontends,
-    groups: [...groups.values()],
-    probes: [...probes.values()],
-    paths,
-    rke2Aware: isRke2Aware(module),
-    frontendsComplete: !childMayAdd && !unlinkedFrontend,
-  };
+  return probes;
 }
 
 /**

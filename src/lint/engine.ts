@@ -355,6 +355,52 @@ export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, Li
   const role = decided.role;
   yield;
 
+  const activation = ruleActivation(opts);
+  const run: RuleRun = { opts, load, role, ...activation, findings: [], ruleFailures: [] };
+  const subscribers = yield* runChecks(run);
+  yield* walkSubscribers(load, subscribers);
+  reportParseDiagnostics(run);
+  const readErrors = reportLoadProblems(run);
+  const all = finishFindings(run);
+
+  const sources = new Map<string, string>();
+  for (const u of load.units) for (const f of u.allFiles) sources.set(f.path, f.hcl.text);
+
+  const home = homeFiles(load.root.declarations);
+  const report: ModuleReport = {
+    ...(home ? { homeFiles: home } : {}),
+    module: opts.displayPath ?? dir,
+    dir: absDir,
+    contract: CONTRACT.version,
+    role,
+    roleSource: decided.source,
+    roleEvidence: decided.evidence,
+    fileSet: load.root.expressions.fileSet,
+    findings: all,
+    summary: summarize(all),
+    sources,
+  };
+  return { kind: "report", report, load, readErrors };
+}
+
+/** Which rules a run uses, their default severities, and whether a rule is on. */
+interface RuleActivation {
+  readonly catalogue: RuleCatalogue;
+  readonly rules: readonly RuleDefinition[];
+  readonly defaults: Map<string, Severity>;
+  readonly active: (id: string) => boolean;
+}
+
+/** The state one lintSteps run shares between its steps. */
+interface RuleRun extends RuleActivation {
+  readonly opts: EngineOptions;
+  readonly load: LoadResult;
+  readonly role: Role;
+  readonly findings: Finding[];
+  readonly ruleFailures: ReadError[];
+}
+
+function ruleActivation(opts: EngineOptions): RuleActivation {
   // Plugin rules run only where a config lists them (opts.ruleSet).
   const catalogue = opts.catalogue;
   const rules = opts.ruleSet ?? catalogue.builtin;
@@ -367,9 +413,12 @@ export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, Li
     const def = defaults.get(id);
     return def !== undefined && settingOf(id, def) !== "off";
   };
+  return { catalogue, rules, defaults, active };
+}
 
-  const findings: Finding[] = [];
-  const ruleFailures: ReadError[] = [];
+/** Runs every active rule's check on its units, yielding after each rule; returns the visitors they subscribed. */
+function* runChecks(run: RuleRun): Generator<void, Map<ModuleUnit, Subscriber[]>, void> {
+  const { load, role, rules, active, findings, ruleFailures } = run;
   const graphs = new Map<Module, DependencyGraph>();
   const graphOf = (m: Module): DependencyGraph => {
     const cached = graphs.get(m);
@@ -412,15 +461,21 @@ export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, Li
     }
     yield;
   }
+  return subscribers;
+}
 
-  // One walk per unit for every rule that subscribed to it.
+/** One walk per unit for every rule that subscribed to it, yielding after each walk. */
+function* walkSubscribers(load: LoadResult, subscribers: Map<ModuleUnit, Subscriber[]>): Generator<void, void, void> {
   for (const unit of load.units) {
     const subs = subscribers.get(unit);
     if (!subs) continue;
     walkModule(unit.expressions, subs);
     yield;
   }
+}
 
+function reportParseDiagnostics(run: RuleRun): void {
+  const { load, role, rules, active, findings } = run;
   // Module-model diagnostics (duplicate declarations, overrides without a
   // base: what `terraform validate` rejects) are syntax/parse errors. A file in
   // both file sets yields the same diagnostic twice: report it once.
@@ -438,11 +493,15 @@ export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, Li
       }
     }
   }
+}
 
+/** Loading's problems: source escapes become findings, the rest read errors (after the rules' failures). */
+function reportLoadProblems(run: RuleRun): ReadError[] {
+  const { load, rules, active, defaults, findings } = run;
   // A registry rule may report source escapes itself; otherwise the engine does.
   const escapeRule = rules.find((r) => r.id === SOURCE_ESCAPE);
   const engineReportsEscapes = escapeRule === undefined || escapeRule === ENGINE_SOURCE_ESCAPE;
-  const readErrors: ReadError[] = [...ruleFailures];
+  const readErrors: ReadError[] = [...run.ruleFailures];
   for (const p of load.problems) {
     if (p.kind === "source-escape") {
       if (engineReportsEscapes && active(SOURCE_ESCAPE)) {
@@ -452,7 +511,12 @@ export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, Li
       readErrors.push({ file: p.file, message: p.message });
     }
   }
+  return readErrors;
+}
 
+/** Severities, inline suppressions, plain ranges, excluded files and order: the run's final findings. */
+function finishFindings(run: RuleRun): Finding[] {
+  const { opts, load, role, catalogue, rules, defaults, active, findings } = run;
   // Severity settings, then --allow-warning.
   const allowed = new Set(opts.allowWarnings ?? []);
   const adjust = (f: Finding): void => adjustSeverity(f, opts.severities, allowed);
@@ -491,25 +555,7 @@ export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, Li
     all = all.filter((f) => f.file === "" || !ex(f.file));
   }
   all.sort(compareFindings);
-
-  const sources = new Map<string, string>();
-  for (const u of load.units) for (const f of u.allFiles) sources.set(f.path, f.hcl.text);
-
-  const home = homeFiles(load.root.declarations);
-  const report: ModuleReport = {
-    ...(home ? { homeFiles: home } : {}),
-    module: opts.displayPath ?? dir,
-    dir: absDir,
-    contract: CONTRACT.version,
-    role,
-    roleSource: decided.source,
-    roleEvidence: decided.evidence,
-    fileSet: load.root.expressions.fileSet,
-    findings: all,
-    summary: summarize(all),
-    sources,
-  };
-  return { kind: "report", report, load, readErrors };
+  return all;
 }
 
 /**
