@@ -5,10 +5,11 @@
  * options `plan` (plan.ts) makes of them.
  */
 import type { Role } from "../contract/roles-api.js";
-import { ConfigResolver } from "../config/load.js";
+import { ConfigResolver, type FileConfig } from "../config/load.js";
 import { pluginRulesOf } from "../config/plugins.js";
 import type { CliOverrides } from "../config/effective.js";
 import type { LintOptions } from "../lint/engine.js";
+import type { RuleDefinition } from "../lint/types.js";
 import type { RuleCatalogue } from "../lint/catalogue.js";
 import { knownRules } from "../config/known-rules.js";
 import { type CliArgs, UsageError } from "./args.js";
@@ -45,14 +46,28 @@ export function configResolver(args: CliArgs, cwd: string, home: string): Config
   return new ConfigResolver({ disabled: args.noConfig, cwd, home });
 }
 
-/** A module's config and lint options, with the rules of the plugins its config lists. Throws ConfigError. */
-export async function planModule(args: CliArgs, target: Target, resolver: ConfigResolver, cli: CliOverrides, stdin: LintOptions["stdin"]): Promise<LintPlan> {
+/** The config that applies to a module, and the rules of the plugins it lists (loaded now). */
+export interface ModuleConfig {
+  config: FileConfig | null;
+  pluginRules: readonly RuleDefinition[];
+}
+
+/** Reads a module's config and loads the plugins it lists. Throws ConfigError. */
+export async function moduleConfig(target: Target, resolver: ConfigResolver): Promise<ModuleConfig> {
   const config = resolver.forDir(target.dir);
-  return plan(config, {
+  return { config, pluginRules: await pluginRulesOf(config) };
+}
+
+/**
+ * A module's lint options. Planned once the run's plugins are loaded: the
+ * rule catalogue then knows all their rules (ignore comments naming them).
+ */
+export function planModule(args: CliArgs, target: Target, found: ModuleConfig, cli: CliOverrides, stdin: LintOptions["stdin"]): LintPlan {
+  return plan(found.config, {
     dir: target.dir,
     displayPath: target.display,
     overrides: cli,
-    pluginRules: await pluginRulesOf(config),
+    pluginRules: found.pluginRules,
     allowWarnings: args.allowWarnings,
     inlineConfig: !args.noInlineConfig,
     reportUnusedIgnores: args.reportUnusedIgnores,

@@ -11,7 +11,7 @@ import { printEffective } from "../config/effective.js";
 import type { CliArgs } from "./args.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, nodeOs, type Io } from "./io.js";
 import { lintPlans } from "./lint-all.js";
-import { cliOverrides, configResolver, planModule, type ModulePlan } from "./module-plans.js";
+import { cliOverrides, configResolver, moduleConfig, planModule, type ModuleConfig, type ModulePlan } from "./module-plans.js";
 import { checkOptions, checkRuleFlags } from "./options.js";
 import { moduleDirOf, PathError } from "./paths.js";
 import { plan } from "./plan.js";
@@ -37,8 +37,9 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     }
     // Which modules, each once, and what cannot be read.
     const found = await findTargets(args, io, resolver);
-    const plans: ModulePlan[] = [];
-    for (const target of found.targets) plans.push({ target, lint: await planModule(args, target, resolver, cli, found.stdin), cwd: io.cwd, home });
+    const configs: ModuleConfig[] = [];
+    for (const target of found.targets) configs.push(await moduleConfig(target, resolver));
+    const plans: ModulePlan[] = found.targets.map((target, i) => ({ target, lint: planModule(args, target, configs[i]!, cli, found.stdin), cwd: io.cwd, home }));
     // --rule and --allow-warning ids are judged once the plugins that may define them are loaded.
     checkRuleFlags(args);
     // Lint (and fix) every module first, then report.

@@ -21,7 +21,7 @@ import { setNestingLimit } from "../hcl/parser-core.js";
 import { UsageError } from "./args.js";
 import { bundleFile, DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
 import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
-import { cliOverrides, configResolver, planModule } from "./module-plans.js";
+import { cliOverrides, configResolver, moduleConfig, planModule } from "./module-plans.js";
 import { checkOptions } from "./options.js";
 
 /** What a worker says about one request; null when the worker died (or never started) before answering. */
@@ -155,7 +155,7 @@ async function lintOnThisWorker(req: DeepRequest): Promise<LintedTarget> {
     const checked = checkOptions(args, req.cwd);
     workerRun = { key, resolver: configResolver(args, req.cwd, req.home), cli: cliOverrides(args, checked.role) };
   }
-  const lint = await planModule(args, req.target, workerRun.resolver, workerRun.cli, req.stdin);
+  const lint = planModule(args, req.target, await moduleConfig(req.target, workerRun.resolver), workerRun.cli, req.stdin);
   return lintTarget(args, { target: req.target, lint, cwd: req.cwd, home: req.home }, null, req.onlyIfLoads);
 }
 let workerRun: { key: string; resolver: ConfigResolver; cli: CliOverrides } | undefined;
