@@ -46,6 +46,32 @@ export function runCli(args: string[], opts: { cwd?: string; input?: string; env
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
+// Root ignores mode bits: as root, the CLI runs as uid/gid 65534 through
+// setpriv (util-linux), so that permission tests really meet a refusal.
+const isRoot = process.getuid?.() === 0;
+const hasSetpriv = spawnSync("setpriv", ["--version"]).status === 0;
+
+/**
+ * Whether a test can run the CLI where mode bits apply (not root, or root
+ * with setpriv). Without it, CI fails at once; elsewhere `what` is skipped
+ * with a warning saying why.
+ */
+export function canDropPrivileges(what: string): boolean {
+  if (!isRoot || hasSetpriv) return true;
+  if (process.env.CI) throw new Error(`setpriv (util-linux) is required to test ${what} as root`);
+  console.warn(`skipping ${what}: running as root without setpriv (util-linux), and root can read and search any directory`);
+  return false;
+}
+
+/** Run the CLI so that mode bits apply: as uid 65534 when we are root. */
+export function runUnprivileged(args: string[], cwd: string): CliResult {
+  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", GITHUB_STEP_SUMMARY: "", HOME: cwd };
+  const r = isRoot
+    ? spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 })
+    : spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
 /** Test-only rule: every variable `default` attribute is a finding. */
 export const DEFAULT_RULE: RuleDefinition = defineRule({
   id: "input/default",

@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import AjvDraft04 from "ajv-draft-04";
 import { afterEach, describe, expect, it } from "vitest";
-import { BIN, fixtureFiles, insensitiveBootstrap, noInterruptible, REPO, runCli, tree, type CliResult } from "./helpers.js";
+import { BIN, canDropPrivileges, fixtureFiles, insensitiveBootstrap, noInterruptible, REPO, runCli, runUnprivileged, tree, type CliResult } from "./helpers.js";
 
 // The official SARIF 2.1.0 schema (as test/report/sarif.test.ts uses it).
 const Ajv = AjvDraft04.default;
@@ -24,8 +24,6 @@ ajv.addFormat("uri", (s: string) => /^[a-z][a-z0-9+.-]*:[^\s]*$/i.test(s) && URL
 ajv.addFormat("uri-reference", (s: string) => /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#]|%[0-9A-Fa-f]{2})*$/.test(s));
 const validSarif = ajv.compile(JSON.parse(readFileSync(path.join(REPO, "node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json"), "utf8")));
 
-const isRoot = process.getuid?.() === 0;
-const hasSetpriv = spawnSync("setpriv", ["--version"]).status === 0;
 
 /** A tree the unprivileged user can reach (mode 755 all the way), removed after the test. */
 const open: string[] = [];
@@ -49,22 +47,8 @@ function openTree(files: Record<string, string>): string {
   return root;
 }
 
-/** Run the CLI so that mode bits apply: as uid 65534 when we are root. */
-function runUnprivileged(args: string[], cwd: string): CliResult {
-  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", GITHUB_STEP_SUMMARY: "", HOME: cwd };
-  const r = isRoot
-    ? spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 })
-    : spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
-
 /** Unreadable-directory tests need setpriv when running as root; in CI its absence is a failure. */
-const canDropPrivileges = !isRoot || hasSetpriv;
-if (!canDropPrivileges) {
-  if (process.env.CI) throw new Error("setpriv (util-linux) is required to test unreadable directories as root");
-  console.warn("skipping unreadable-directory tests: running as root without setpriv (util-linux)");
-}
-const itUnreadable = canDropPrivileges ? it : it.skip;
+const itUnreadable = canDropPrivileges("unreadable directories") ? it : it.skip;
 
 interface JsonDoc {
   module: string;

@@ -4,28 +4,11 @@
  * --print-config --format json gives `role` the shape of every other key.
  */
 import { describe, expect, it } from "vitest";
-import { spawnSync } from "node:child_process";
 import { chmodSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { BIN, fixtureFiles, insensitiveBootstrap, runCli, tree, type CliResult } from "./helpers.js";
+import { canDropPrivileges, fixtureFiles, insensitiveBootstrap, runCli, runUnprivileged, tree } from "./helpers.js";
 
-// Root ignores mode bits: as root, the CLI runs as uid/gid 65534 through
-// setpriv (util-linux), so that a directory without x really cannot be searched.
-const isRoot = process.getuid?.() === 0;
-const hasSetpriv = spawnSync("setpriv", ["--version"]).status === 0;
-const canDropPrivileges = !isRoot || hasSetpriv;
-if (!canDropPrivileges) {
-  if (process.env.CI) throw new Error("setpriv (util-linux) is required to test an unsearchable directory as root");
-  console.warn("skipping the unsearchable-directory test: running as root without setpriv (util-linux), and root can search any directory");
-}
-
-function runUnprivileged(args: string[], cwd: string): CliResult {
-  const env = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", GITHUB_STEP_SUMMARY: "", HOME: cwd };
-  const r = isRoot
-    ? spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 })
-    : spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: "utf8", env, timeout: 30_000 });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-}
+const canDrop = canDropPrivileges("unsearchable directories and unreadable plugin files");
 
 /** The clean machine module with one warning (input/sensitive at variables.tf:28:10). */
 function oneWarning(): string {
@@ -157,7 +140,7 @@ describe("an unclosed heredoc", () => {
 describe("a directory that can be listed but not searched", () => {
   const UNSEARCHABLE =
     "cannot read directory m: permission denied (the directory can be listed but not searched, so none of its files can be opened; give it the x permission, e.g. chmod a+x)";
-  (canDropPrivileges ? it : it.skip)("says so in every format, named directly or found by --recursive, instead of \"no module files\"", () => {
+  (canDrop ? it : it.skip)("says so in every format, named directly or found by --recursive, instead of \"no module files\"", () => {
     const root = tree(fixtureFiles("machine-clean", "m/"));
     chmodSync(root, 0o755);
     chmodSync(path.join(root, "m"), 0o644);
@@ -183,7 +166,7 @@ describe("no system text reaches the user", () => {
     expect(r.stderr).toBe(`tfcapi-lint: cannot write the job summary to ${dir}: it is a directory\n`);
   });
 
-  (canDropPrivileges ? it : it.skip)("a plugin file that cannot be opened: permission denied, naming it", () => {
+  (canDrop ? it : it.skip)("a plugin file that cannot be opened: permission denied, naming it", () => {
     const root = tree({ ...fixtureFiles("machine-clean", "m/"), ".tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs"]\n', "lint/acme.mjs": "export default { name: 'acme', rules: [] };\n" });
     chmodSync(root, 0o755);
     chmodSync(path.join(root, "lint", "acme.mjs"), 0o000);
