@@ -47,6 +47,7 @@ import { alternatives, objectViews, type Site } from "./values.js";
 import { instanceByKey, instanceSite, instancesOf, resourceSite, type Instance } from "./iteration.js";
 import { isRefTo } from "./references.js";
 import { localHops, type Hop } from "./paths.js";
+import { endpointOutput, isInputPassThrough, outputValueFile } from "./endpoint.js";
 
 
 /** A module-owned branch of `control_plane_endpoint`: its object, `host` and `port`. */
@@ -414,14 +415,12 @@ export function apiLoadBalancer(module: Module, graph: DependencyGraph): ApiTopo
 
 /** The module-owned branches of `control_plane_endpoint` (minus null and the input's pass-through). */
 export function endpointBranches(module: Module): EndpointBranch[] {
-  const output = module.outputs.get("control_plane_endpoint");
-  if (!output?.value) return [];
-  const file = output.valueAttr ? fileOf(output, output.valueAttr) : output.file;
+  const output = endpointOutput(module);
+  if (!output) return [];
   const out: EndpointBranch[] = [];
-  for (const alt of alternatives(module, { expr: output.value, file, via: [] })) {
+  for (const alt of alternatives(module, { expr: output.value, file: outputValueFile(output), via: [] })) {
     const e = unwrap(alt.expr);
-    if (isNullLiteral(e)) continue;
-    if (e.kind === "ScopeTraversal" && e.traversal.length === 2 && isRefTo(e, "var", "control_plane_endpoint")) continue;
+    if (isNullLiteral(e) || isInputPassThrough(e)) continue;
     for (const view of objectViews(module, alt)) {
       const host = view.attrs.get("host");
       if (host) out.push({ site: alt, host, port: view.attrs.get("port") ?? null });

@@ -51,7 +51,7 @@ export function outputValueFile(output: Output): SourceFile {
 }
 
 /** The input pass-through: exactly `var.control_plane_endpoint`. */
-function isInputPassThrough(e: Expression): boolean {
+export function isInputPassThrough(e: Expression): boolean {
   return traversalPath(e) === "var.control_plane_endpoint";
 }
 
