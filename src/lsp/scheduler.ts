@@ -1,7 +1,18 @@
 /**
  * The scheduler room: the tracked modules (every open module file makes its
- * directory one), debouncing, and linting in steps. A module is linted whole
- * a short while (debounce) after the last change to any file it loaded.
+ * directory one), when each is linted, and linting in steps.
+ *
+ * When a module is linted (leading edge): a change to any file it loaded
+ * that finds the module idle (no run under way, no run waiting, and its last
+ * run ended more than `debounceMs` ago) starts a run at once. A change that
+ * comes while a run is under way, or within `debounceMs` after the last one
+ * ended, is part of a burst: the burst is linted once, `debounceMs` after
+ * its last change (each change of the burst restarts that wait). A run that
+ * is still under way when the wait ends is abandoned at its next yield and
+ * the burst's run starts as soon as it has stopped. So the newest version is
+ * always linted, typing at a steady pace is linted keystroke by keystroke,
+ * and fast typing waits for a pause.
+ *
  * Linting runs in steps (lint/engine.ts lintSteps): after a slice of work the
  * server yields to its event loop, and a run whose module changed meanwhile
  * is abandoned; a finished run whose module changed is not published.
@@ -21,10 +32,15 @@ export interface Tracked {
   generation: number;
   /** Syntax trees of the files as last linted (only changed files are parsed again). */
   parseCache: ParseCache;
+  /** The wait of a burst (see above): when it ends, the burst is linted. */
   timer: NodeJS.Timeout | null;
   result: Result | null;
-  /** A run of this module is between two slices. */
+  /** A run of this module is under way (its config loading or between two slices). */
   running: boolean;
+  /** A burst's wait ended while a run was under way: lint again as soon as that run stops. */
+  again: boolean;
+  /** Until when (performance.now()) a change still belongs to the last burst: the end of the last run plus debounceMs. */
+  busyUntil: number;
 }
 
 /** The findings shown in one file by one tracked module. */
@@ -35,10 +51,16 @@ export interface Shown {
   list: Placed[];
 }
 
-/** Lint runs: finished, abandoned; wall-clock and CPU milliseconds of the last finished one (yields excluded). */
+/**
+ * Lint runs: finished, abandoned; started at once on a change to an idle
+ * module (leading) and after a burst's wait (waited); wall-clock and CPU
+ * milliseconds of the last finished one (yields excluded).
+ */
 export interface Stats {
   runs: number;
   abandoned: number;
+  leading: number;
+  waited: number;
   lastWorkMs: number;
   lastCpuMs: number;
   workMs: number[];
@@ -103,7 +125,7 @@ function syntaxOnlyWithoutRole(dir: string, outcome: LintOutcome, opts: LintOpti
 
 export class Scheduler {
   private readonly modules = new Map<string, Tracked>();
-  readonly stats: Stats = { runs: 0, abandoned: 0, lastWorkMs: 0, lastCpuMs: 0, workMs: [] };
+  readonly stats: Stats = { runs: 0, abandoned: 0, leading: 0, waited: 0, lastWorkMs: 0, lastCpuMs: 0, workMs: [] };
 
   constructor(
     private readonly settings: Settings,
@@ -126,31 +148,66 @@ export class Scheduler {
 
   track(dir: string): Tracked {
     let m = this.modules.get(dir);
-    if (!m) this.modules.set(dir, (m = { dir, generation: 0, parseCache: new Map(), timer: null, result: null, running: false }));
+    if (!m) this.modules.set(dir, (m = { dir, generation: 0, parseCache: new Map(), timer: null, result: null, running: false, again: false, busyUntil: 0 }));
     return m;
   }
 
   /** Stop tracking a directory; what it showed goes away. */
   untrack(dir: string): void {
     const m = this.modules.get(dir);
-    if (m?.timer) clearTimeout(m.timer);
+    if (m) this.calm(m);
     this.modules.delete(dir);
     this.board.contribute(`module:${dir}`, new Map());
   }
 
   /** Stop every timer and forget every module (shutdown). */
   stop(): void {
-    for (const m of this.modules.values()) if (m.timer) clearTimeout(m.timer);
+    for (const m of this.modules.values()) this.calm(m);
     this.modules.clear();
   }
 
+  /** No wait and no run to follow for this module any more. */
+  private calm(m: Tracked): void {
+    if (m.timer) clearTimeout(m.timer);
+    m.timer = null;
+    m.again = false;
+  }
+
+  /** The module changed: lint it at once when it is idle, else (a burst) after the wait (see the top of this file). */
   private schedule(m: Tracked): void {
     m.generation++;
+    if (m.timer === null && !m.running && !m.again && performance.now() >= m.busyUntil) {
+      this.stats.leading++;
+      this.start(m);
+      return;
+    }
     if (m.timer) clearTimeout(m.timer);
     m.timer = setTimeout(() => {
       m.timer = null;
-      void this.lintAsync(m);
+      if (m.running) {
+        // That run is stale now: it stops at its next yield, then this burst is linted.
+        m.again = true;
+        return;
+      }
+      this.stats.waited++;
+      this.start(m);
     }, this.settings.debounceMs);
+  }
+
+  /** Lint the module's current state now; a burst's wait still running is covered by this run. */
+  private start(m: Tracked): void {
+    this.calm(m);
+    void this.lintAsync(m);
+  }
+
+  /** A run of `m` stopped (finished or abandoned): the next burst window opens, and a burst that waited for it starts. */
+  private stopped(m: Tracked): void {
+    m.running = false;
+    m.busyUntil = performance.now() + this.settings.debounceMs;
+    if (m.again && this.modules.get(m.dir) === m) {
+      this.stats.waited++;
+      this.start(m);
+    }
   }
 
   /** Re-lint every tracked module. */
@@ -172,22 +229,9 @@ export class Scheduler {
 
   private async lintAsync(m: Tracked): Promise<void> {
     const generation = m.generation;
+    m.running = true;
     try {
-      const loading = this.configuration.prepare(m.dir);
-      if (loading) {
-        await loading;
-        if (this.stale(m, generation)) {
-          this.stats.abandoned++;
-          return;
-        }
-      }
-      m.running = true;
-      let run: Slices | null;
-      try {
-        run = await lintInSlices(m.dir, m.parseCache, this.settings.sliceMs, () => this.configuration.optionsFor(m.dir), () => this.stale(m, generation));
-      } finally {
-        m.running = false;
-      }
+      const run = await this.lintNow(m, generation);
       if (run === null || this.stale(m, generation)) {
         this.stats.abandoned++;
         return;
@@ -202,7 +246,19 @@ export class Scheduler {
       this.board.showModule(m.dir, m.result);
     } catch (err) {
       this.log(`linting ${m.dir} failed: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.stopped(m);
     }
+  }
+
+  /** The run itself: the module's config (loaded first when it must be), then the lint in slices; null when it went stale. */
+  private async lintNow(m: Tracked, generation: number): Promise<Slices | null> {
+    const loading = this.configuration.prepare(m.dir);
+    if (loading) {
+      await loading;
+      if (this.stale(m, generation)) return null;
+    }
+    return lintInSlices(m.dir, m.parseCache, this.settings.sliceMs, () => this.configuration.optionsFor(m.dir), () => this.stale(m, generation));
   }
 
   private result(generation: number, outcome: LintOutcome, opts: LintOptions): Result {

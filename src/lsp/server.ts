@@ -5,8 +5,9 @@
  *
  * - Every open module file (.tf, .tf.json, .tofu, .tofu.json) makes its
  *   directory a tracked module. A module is linted whole, with the text of
- *   every open document in place of the file on disk, a short while
- *   (debounce) after the last change to any file it loaded.
+ *   every open document in place of the file on disk: at once when a file
+ *   it loaded changes while it is idle, and a burst of changes once, a
+ *   short while (debounce) after the burst's last change (scheduler.ts).
  * - Diagnostics are published for every file of the module that has
  *   findings, and cleared when they go away. A file can get diagnostics from
  *   several tracked modules (a child module's files from its parent's lint
@@ -23,7 +24,7 @@
  * The server is built of rooms, each a file here: documents.ts (open
  * buffers, versions) with positions.ts (encodings), configuration.ts
  * (settings, config files, plugins, lint options), scheduler.ts (tracked
- * modules, debounce, stepwise runs and their abandoning), diagnostics.ts
+ * modules, when to lint them, stepwise runs and their abandoning), diagnostics.ts
  * (placing findings, publishing), actions.ts (quick fixes, ignore comments,
  * fix-all) with edits.ts, and hover.ts. This file wires them to the
  * connection.
@@ -225,7 +226,7 @@ class Server {
   stats(): object {
     const { stats } = this.scheduler;
     const { encoding, debounceMs, pluginsOn } = this.settings;
-    return { runs: stats.runs, abandoned: stats.abandoned, lastWorkMs: stats.lastWorkMs, lastCpuMs: stats.lastCpuMs, workMs: [...stats.workMs], encoding, debounceMs, plugins: pluginsOn, linting: this.scheduler.linting };
+    return { runs: stats.runs, abandoned: stats.abandoned, leading: stats.leading, waited: stats.waited, lastWorkMs: stats.lastWorkMs, lastCpuMs: stats.lastCpuMs, workMs: [...stats.workMs], encoding, debounceMs, plugins: pluginsOn, linting: this.scheduler.linting };
   }
 }
 
