@@ -39,6 +39,8 @@ export interface Tracked {
   running: boolean;
   /** A burst's wait ended while a run was under way: lint again as soon as that run stops. */
   again: boolean;
+  /** A change found the module idle: its run starts once the message that brought the change has been handled. */
+  soon: boolean;
   /** Until when (performance.now()) a change still belongs to the last burst: the end of the last run plus debounceMs. */
   busyUntil: number;
 }
@@ -148,7 +150,7 @@ export class Scheduler {
 
   track(dir: string): Tracked {
     let m = this.modules.get(dir);
-    if (!m) this.modules.set(dir, (m = { dir, generation: 0, parseCache: new Map(), timer: null, result: null, running: false, again: false, busyUntil: 0 }));
+    if (!m) this.modules.set(dir, (m = { dir, generation: 0, parseCache: new Map(), timer: null, result: null, running: false, again: false, soon: false, busyUntil: 0 }));
     return m;
   }
 
@@ -176,9 +178,17 @@ export class Scheduler {
   /** The module changed: lint it at once when it is idle, else (a burst) after the wait (see the top of this file). */
   private schedule(m: Tracked): void {
     m.generation++;
+    // A run starts right after this message: it lints this change too.
+    if (m.soon) return;
     if (m.timer === null && !m.running && !m.again && performance.now() >= m.busyUntil) {
-      this.stats.leading++;
-      this.start(m);
+      // Once the handlers of this message are done (opening a document also reports its content as changed).
+      m.soon = true;
+      queueMicrotask(() => {
+        m.soon = false;
+        if (this.modules.get(m.dir) !== m) return;
+        this.stats.leading++;
+        this.start(m);
+      });
       return;
     }
     if (m.timer) clearTimeout(m.timer);

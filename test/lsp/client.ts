@@ -59,6 +59,21 @@ export function cliFindings(dir: string, extra: string[] = []): CliFinding[] {
   return (JSON.parse(r.stdout) as { findings: CliFinding[] }).findings;
 }
 
+/** Where a diagnostic's rule page is (codeDescription.href). */
+export const DOCS = "https://github.com/captf-io/tfcapi-lint/blob/main/rules/";
+
+/** A CLI finding as the server must show it (ASCII lines: UTF-16 columns are characters). */
+export function asDiagnostic(f: CliFinding): Diagnostic {
+  return {
+    range: { start: { line: f.line - 1, character: f.column - 1 }, end: { line: f.endLine - 1, character: f.endColumn - 1 } },
+    severity: { error: 1, warning: 2, info: 3 }[f.severity],
+    code: f.id,
+    codeDescription: { href: `${DOCS}${f.id}.md` },
+    source: "tfcapi-lint",
+    message: f.message,
+  };
+}
+
 /** Apply LSP text edits (UTF-16 positions) to a text. */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   const starts = [0];

@@ -11,21 +11,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../ship/helpers.js";
-import { applyEdits, BIN, cliFindings, LspClient, REPO, uri, type CliFinding, type CodeAction, type Diagnostic } from "./client.js";
+import { applyEdits, asDiagnostic, BIN, cliFindings, DOCS, LspClient, REPO, uri, type CodeAction, type Diagnostic } from "./client.js";
 
-const DOCS = "https://github.com/captf-io/tfcapi-lint/blob/main/rules/";
-
-/** A CLI finding as the server must show it (ASCII lines: UTF-16 columns are characters). */
-function asDiagnostic(f: CliFinding): Diagnostic {
-  return {
-    range: { start: { line: f.line - 1, character: f.column - 1 }, end: { line: f.endLine - 1, character: f.endColumn - 1 } },
-    severity: { error: 1, warning: 2, info: 3 }[f.severity],
-    code: f.id,
-    codeDescription: { href: `${DOCS}${f.id}.md` },
-    source: "tfcapi-lint",
-    message: f.message,
-  };
-}
 
 const byRule = (list: readonly Diagnostic[], id: string): Diagnostic[] => list.filter((d) => d.code === id);
 
