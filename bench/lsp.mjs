@@ -2,13 +2,16 @@
 // its own: `node bench/lsp.mjs [edits]`; prints JSON).
 //
 // For each example module: start `tfcapi-lint lsp --stdio` (the built CLI)
-// through vscode-jsonrpc, open outputs.tf, warm up, then make unsaved edits
-// (a comment line inserted at the top and removed again, so every finding of
-// the file moves) and time each edit until the diagnostics of that document
-// version arrive:
+// with the default settings, through vscode-jsonrpc, open outputs.tf, warm
+// up, then make unsaved edits (a comment line inserted at the top and removed
+// again, so every finding of the file moves) and time each edit until the
+// diagnostics of that document version arrive:
 //   - work: the server's own lint time of the run (its tfcapi-lint/stats);
-//   - edit to diagnostics with no debounce (work plus the JSON-RPC round trip);
-//   - edit to diagnostics with the default debounce (what a user waits).
+//   - an idle edit: the edit is sent once the window after the last run has
+//     passed (the server's debounceMs and a margin), so the server lints it
+//     at once (what a user typing at a steady pace waits);
+//   - an edit in a burst: sent 10 ms after the previous diagnostics, within
+//     that window, so the server waits debounceMs before linting it.
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -26,8 +29,12 @@ function quantile(values, q) {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 }
 
-/** Time `edits` unsaved edits of one module's outputs.tf with the given debounce. */
-async function measure(moduleRel, debounceMs, edits, warmup) {
+/**
+ * Time `edits` unsaved edits of one module's outputs.tf, with the default
+ * settings; each edit is sent `pause(debounceMs)` ms after the previous
+ * edit's diagnostics arrived.
+ */
+async function measure(moduleRel, edits, warmup, pause) {
   const env = { ...process.env, NO_COLOR: "1" };
   delete env.NODE_OPTIONS;
   delete env.NODE_EXTRA_CA_CERTS;
@@ -49,8 +56,9 @@ async function measure(moduleRel, debounceMs, edits, warmup) {
       const t = setTimeout(() => reject(new Error(`bench: no diagnostics for version ${version} of ${uri}`)), 30_000);
       waiting = { version, resolve: (at) => (clearTimeout(t), resolve(at)) };
     });
-  await conn.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {}, initializationOptions: { debounceMs } });
+  await conn.sendRequest("initialize", { processId: process.pid, rootUri: null, capabilities: {} });
   await conn.sendNotification("initialized", {});
+  const { debounceMs } = await conn.sendRequest("tfcapi-lint/stats");
   const original = readFileSync(file, "utf8");
   let version = 1;
   let got = arrival(version);
@@ -60,6 +68,7 @@ async function measure(moduleRel, debounceMs, edits, warmup) {
   const works = [];
   const cpus = [];
   for (let i = 0; i < warmup + edits; i++) {
+    await new Promise((r) => setTimeout(r, pause(debounceMs)));
     version++;
     const inserted = i % 2 === 0;
     const change = inserted
@@ -75,34 +84,35 @@ async function measure(moduleRel, debounceMs, edits, warmup) {
       works.push(stats.lastWorkMs);
       cpus.push(stats.lastCpuMs);
     }
-    await new Promise((r) => setTimeout(r, 10));
   }
   await conn.sendRequest("shutdown");
   await conn.sendNotification("exit");
   const code = await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.on("exit", resolve)));
   conn.dispose();
   if (code !== 0) throw new Error(`bench: the server exited with ${code}`);
-  return { times, works, cpus };
+  return { debounceMs, times, works, cpus };
 }
 
-/** Every module, without and with the default debounce. */
-export async function benchLsp(edits = 40, warmup = 15, defaultDebounce = 75) {
+/** Every module: idle edits (the window after the last run passed, plus 25 ms) and edits in a burst (10 ms after the last diagnostics). */
+export async function benchLsp(edits = 40, warmup = 15) {
   const rows = [];
+  let debounceMs;
   for (const mod of MODULES) {
-    const direct = await measure(mod, 0, edits, warmup);
-    const debounced = await measure(mod, defaultDebounce, Math.max(10, edits >> 1), 5);
+    const idle = await measure(mod, edits, warmup, (d) => d + 25);
+    const burst = await measure(mod, Math.max(10, edits >> 1), 5, () => 10);
+    debounceMs = idle.debounceMs;
     rows.push({
       module: mod,
-      workMedian: median(direct.works),
-      workP90: quantile(direct.works, 0.9),
-      cpuMedian: median(direct.cpus),
-      directMedian: median(direct.times),
-      directP90: quantile(direct.times, 0.9),
-      debouncedMedian: median(debounced.times),
-      debouncedP90: quantile(debounced.times, 0.9),
+      workMedian: median(idle.works),
+      workP90: quantile(idle.works, 0.9),
+      cpuMedian: median(idle.cpus),
+      idleMedian: median(idle.times),
+      idleP90: quantile(idle.times, 0.9),
+      burstMedian: median(burst.times),
+      burstP90: quantile(burst.times, 0.9),
     });
   }
-  return { edits, warmup, debounceMs: defaultDebounce, rows };
+  return { edits, warmup, debounceMs, rows };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {

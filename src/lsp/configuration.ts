@@ -23,7 +23,12 @@ import { chooseEncoding, TextPositions, type PositionEncoding } from "./position
 /** Work done between two yields of a run to the event loop, by default (initializationOptions.sliceMs overrides it). */
 export const DEFAULT_SLICE_MS = 8;
 
-/** Default wait after the last change before linting (initializationOptions.debounceMs overrides it). */
+/**
+ * Default burst window (initializationOptions.debounceMs overrides it): a
+ * change within this many milliseconds after a module's last run, or during
+ * one, is part of a burst, linted this long after the burst's last change;
+ * any other change is linted at once (scheduler.ts).
+ */
 export const DEFAULT_DEBOUNCE_MS = 75;
 
 export interface ServerOptions {
@@ -34,6 +39,7 @@ export interface ServerOptions {
 /** What the server was started with and what the client said at initialize. */
 export interface Settings {
   encoding: PositionEncoding;
+  /** The burst window (DEFAULT_DEBOUNCE_MS). */
   debounceMs: number;
   /** Work between two yields of a run to the event loop (initializationOptions.sliceMs; 0: yield at every step). */
   sliceMs: number;
