@@ -8,6 +8,7 @@ import * as path from "node:path";
 import type { LintOptions } from "../lint/engine.js";
 import type { CliArgs } from "./args.js";
 import { nodeOs } from "./io.js";
+import { defaultJobs, moduleBytes, readCpuQuota } from "./jobs.js";
 import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
 import type { ModulePlan } from "./module-plans.js";
 import { realOf } from "./paths.js";
@@ -25,10 +26,11 @@ async function lintOnDeepStack(request: DeepRequest): Promise<LintedTarget | nul
   return reply.result;
 }
 
-/** How many worker threads lint the plans: --jobs, else one per core when there are several modules; 1 = this thread. */
-function jobsFor(args: CliArgs, plans: number): number {
-  const jobs = args.jobs ?? (plans >= 2 ? nodeOs().availableParallelism() : 1);
-  return Math.min(jobs, plans);
+/** How many worker threads lint the plans: --jobs, else where workers pay (jobs.ts); 1 = this thread. */
+function jobsFor(args: CliArgs, plans: readonly ModulePlan[]): number {
+  if (args.jobs !== undefined) return Math.min(args.jobs, plans.length);
+  if (plans.length < 2) return 1;
+  return defaultJobs({ cores: nodeOs().availableParallelism(), quota: readCpuQuota(), modules: plans.length, bytes: () => moduleBytes(plans.map((p) => p.target.dir)) });
 }
 
 /**
@@ -42,7 +44,7 @@ function jobsFor(args: CliArgs, plans: number): number {
  * an error a worker met is thrown here when that module's turn comes.
  */
 export async function lintPlans(args: CliArgs, plans: readonly ModulePlan[], stdin: LintOptions["stdin"], onlyIfLoads: (plan: ModulePlan) => string[] | undefined): Promise<LintedTarget[]> {
-  const jobs = jobsFor(args, plans.length);
+  const jobs = jobsFor(args, plans);
   let replies: WorkerReply[] | null = null;
   if (jobs >= 2 && stdin === undefined && workersAvailable()) {
     const readOnly: CliArgs = { ...args, fix: false };
