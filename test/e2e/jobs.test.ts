@@ -5,9 +5,12 @@
  * dies or a rule that throws does not hang the run.
  */
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
 import { cpSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import * as path from "node:path";
-import { E2E, REPO, runCli, snapshot, tempDir, tree, writeTree, type CliResult } from "./helpers.js";
+import { defaultJobs, moduleBytes, readCpuQuota } from "../../src/cli/jobs.js";
+import { BIN, E2E, REPO, runCli, snapshot, tempDir, tree, writeTree, type CliResult } from "./helpers.js";
 
 const FORMATS = ["text", "compact", "json", "sarif", "github", "checkstyle", "junit"] as const;
 
@@ -43,7 +46,7 @@ describe("--jobs: the same run on one thread and on workers", () => {
     );
   });
 
-  it("the default (one worker per core) gives the same as --jobs 1, and so does --jobs above the number of modules", () => {
+  it("the default gives the same as --jobs 1, and so does --jobs above the number of modules", () => {
     const args = ["--recursive", "--format", "json", "examples", "fixtures/e2e"];
     const one = runCli([...args, "--jobs", "1"]);
     expect(shown(runCli(args))).toEqual(shown(one));
@@ -244,5 +247,39 @@ describe("--jobs with plugins", () => {
     expect(r.stdout).toBe("m1:0:0: info: worker thread [where/thread]\nm2:0:0: info: main thread [where/thread]\n");
     expect(r.stderr).toBe("tfcapi-lint: m1: role machine (detected)\ntfcapi-lint: m2: role machine (detected)\ntfcapi-lint: m3: role machine (detected)\n");
     expect(r.code).toBe(0);
+  });
+
+  it("without --jobs, a small run is linted on the main thread, whatever the cores", () => {
+    const root = pluginRepo({ "lint/where.mjs": threadPlugin(false) }, 'plugins = ["../lint/where.mjs"]\n');
+    const r = runCli(["--recursive", "--format", "compact", "."], { cwd: root });
+    expect(r.stdout).toBe("m1:0:0: info: main thread [where/thread]\nm2:0:0: info: main thread [where/thread]\n");
+    expect(r.code).toBe(0);
+  });
+
+  it("without --jobs, a run with work for workers: on one core (taskset) the main thread; here what the cores and quota decide", () => {
+    // Eight modules of 0.3 MB each (a long comment lints fast): enough work
+    // for two workers, so only the cores hold the default back.
+    const root = tempDir();
+    const config = 'plugins = ["../lint/where.mjs"]\n';
+    const files: Record<string, string> = { "lint/where.mjs": threadPlugin(false) };
+    const names = Array.from({ length: 8 }, (_, i) => `m${i + 1}`);
+    for (const m of names) {
+      cpSync(path.join(E2E, "machine"), path.join(root, m), { recursive: true });
+      files[`${m}/.tfcapi-lint.hcl`] = config;
+      files[`${m}/padding.tf`] = "# padding\n".repeat(30_000);
+    }
+    writeTree(root, files);
+    const args = ["--recursive", "--format", "compact", "."];
+    const lines = (thread: string): string => names.map((m) => `${m}:0:0: info: ${thread} thread [where/thread]\n`).join("");
+    const bytes = moduleBytes(names.map((m) => path.join(root, m)));
+    expect(bytes).toBeGreaterThan(2_400_000);
+    const here = defaultJobs({ cores: availableParallelism(), quota: readCpuQuota(), modules: 8, bytes: () => bytes });
+    const r = runCli(args, { cwd: root, timeoutMs: 60_000 });
+    expect(r.stdout).toBe(lines(here >= 2 ? "worker" : "main"));
+    expect(r.code).toBe(0);
+    const pinned = spawnSync("taskset", ["-c", "0", process.execPath, BIN, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "", TFCAPI_LINT_DEBUG: "" }, timeout: 60_000 });
+    if (pinned.error && (pinned.error as NodeJS.ErrnoException).code === "ENOENT") return; // no taskset here: the line above is the test
+    expect(pinned.stdout).toBe(lines("main"));
+    expect(pinned.status).toBe(0);
   });
 });
