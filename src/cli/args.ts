@@ -350,8 +350,10 @@ Options:
                             (repeatable; overrides the config file)
   --recursive, -r           lint every module directory under the paths
   --jobs, -j N              lint up to N modules at once on worker threads
-                            (default: one per core when there are several
-                            modules; 1 lints them one after another)
+                            (default: 1, one after another on this thread,
+                            unless 4 or more cores are free to use and the
+                            run has 1 MB and 2 modules per worker; then one
+                            per core but one)
   --config, -c FILE         use this config file (no lookup)
   --no-config               ignore .tfcapi-lint.hcl files
   --print-config PATH       print the effective config for PATH and exit
