@@ -3,16 +3,22 @@
  * workers only where they pay.
  *
  * Measured on 2 cores (bench/workers.mjs, the crossover; bench/RESULTS.md):
- * a run on the main thread already keeps about two cores busy (V8 compiles
- * and collects garbage on helper threads), and a worker costs CPU time of
- * its own (loading the bundle, warming V8 up again, optimising the parser
- * again, cloning its results back): a run on workers takes 1.3–2× the CPU
- * time of the same run on one thread, more for small runs. So workers are
- * slower than the main thread on 1 and 2 cores for every size of run, and
- * can only win where the cores outnumber what one thread keeps busy by
- * enough to pay their extra CPU time back: from MIN_CORES cores, with one
- * core left to the main thread and V8's helpers, and only when each worker
- * gets enough work to pay for its start (MIN_BYTES and MIN_MODULES each).
+ * a run on the main thread already keeps about two cores busy (its CPU time
+ * is ~1.9× its wall-clock time on a quiet machine: V8 compiles and collects
+ * garbage on helper threads), and a worker costs CPU time of its own
+ * (loading the bundle, warming V8 up again, optimising the parser again,
+ * cloning its results back): `--jobs 2` took 1.14–1.63× the CPU time of
+ * `--jobs 1` for runs of 8 to 500 modules (0.2–11 MB), 2.1–2.3× for 2
+ * modules, and on a quiet machine it was slower over the whole corpus
+ * (0.94× the speed of --jobs 1). On one core workers can only lose.
+ *
+ * Workers win when their CPU time spread over the cores beats one thread's
+ * wall-clock time: cores > 1.9 × (CPU of workers / CPU of one thread),
+ * i.e. more than ~3 cores for ≥ 1 MB per worker (ratio ≤ 1.6), more than
+ * ~4 for the smallest runs (ratio ~2.2). The machine has 2 cores, so that
+ * is the measured cost extrapolated, not a measured crossover. Hence: from
+ * MIN_CORES cores, one core left to the main thread and V8's helpers, and
+ * only when each worker gets MIN_BYTES and MIN_MODULES of work or more.
  *
  * The cores are those this process may run on (`os.availableParallelism()`:
  * the CPU affinity) and no more than its cgroup's CPU quota allows (a
