@@ -419,7 +419,9 @@ Profiles taken with \`node --cpu-prof\` on this machine (2026-12-01):
   again), and the results (with every file's text, for the formatters) are
   cloned back. On a machine with more cores than V8's helpers use, the
   workers add throughput; on 2 cores, 10 MB/s needs ~40% less work per
-  module on one thread.
+  module on one thread. Since issue 21 the default \`--jobs\` keeps every
+  run on the main thread below 4 usable cores (the crossover section above:
+  workers cost 1.1–2.4× the CPU time), so (b) is the one-thread figure.
 - **(d) parser throughput (≥ 40 MB/s, issue 13).** The lexer is ~22% of
   the parse's CPU time, building nodes and lists most of the rest; garbage
   collection is small once trees are dropped (the scale section below keeps
