@@ -1,6 +1,7 @@
 /**
  * Lints (and fixes) every planned module of a run: on the worker pool when
- * there are several and the bundle can start workers, else on this thread,
+ * `--jobs`, or where it is not given the default (jobs.ts), asks for two
+ * workers or more and the bundle can start them, else on this thread,
  * one after another; a module nested too deep for this thread is linted
  * again on a worker with a large stack.
  */
