@@ -48,6 +48,8 @@ export interface ModuleReport {
    * a baseline is in use (RunReport.baseline).
    */
   baselined?: Finding[];
+  /** The baseline file the module uses, as shown (set with `baselined`). */
+  baselineFile?: string;
   /**
    * Set for the image command's report: findings' files are absolute paths
    * inside the image (`/captf/module/main.tf`), or "" for the image itself.
@@ -141,7 +143,10 @@ export interface WarningLimit {
 export interface BaselineEntryState {
   /** The baseline file, as shown to the user. */
   file: string;
+  /** The entry's module directory as written in the file (relative to it). */
   module: string;
+  /** The linted module it belongs to (absolute directory). */
+  moduleDir: string;
   rule: string;
   subject: string;
   count: number;
