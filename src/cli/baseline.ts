@@ -10,7 +10,7 @@
  * directory when none applies), used only when it exists. A file named by
  * the flag or the config must exist, unless --update-baseline creates it.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import {
   BASELINE_FILE_NAME,
@@ -129,6 +129,7 @@ function writeGroup(group: Group, entries: readonly BaselineEntry[]): { file: st
   const changed = before !== text;
   if (changed) {
     try {
+      mkdirSync(path.dirname(group.file.abs), { recursive: true });
       writeFileAtomic(group.file.abs, text);
     } catch (err) {
       throw new BaselineError(`cannot write baseline ${group.file.shown}: ${(err as Error).message}`);

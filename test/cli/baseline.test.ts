@@ -1,0 +1,268 @@
+/**
+ * The baseline, from outside: the built CLI on a small realistic machine
+ * module (examples/machine-aws with six known findings written into it),
+ * with exact outputs, exit codes and baseline file contents.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { REPO, runCli, tree } from "./helpers.js";
+
+const EXAMPLE = path.join(REPO, "examples", "machine-aws");
+const read = (name: string): string => readFileSync(path.join(EXAMPLE, name), "utf8");
+
+/** Replaces `from` (found exactly once) with `to`. */
+function edit(text: string, from: string, to: string): string {
+  const at = text.indexOf(from);
+  if (at < 0 || text.indexOf(from, at + 1) >= 0) throw new Error(`edit: ${JSON.stringify(from)} is not in the text exactly once`);
+  return text.slice(0, at) + to + text.slice(at + from.length);
+}
+
+/**
+ * The module with its known debt: bootstrap_data not sensitive, two user
+ * variables without a default, the interruptible output missing, and two
+ * timestamp() tags on aws_instance.this.
+ */
+function indebted(): Record<string, string> {
+  let variables = edit(read("variables.tf"), '  type        = string\n  sensitive   = true\n}', "  type        = string\n}");
+  variables += '\nvariable "key_name" {\n  type = string\n}\n\nvariable "ssh_cidr" {\n  type = string\n}\n';
+  const outputs = edit(read("outputs.tf"), 'output "interruptible" {\n  value = false\n}\n', "");
+  let main = edit(read("main.tf"), "    tags        = local.tags\n  }", "    tags        = merge(local.tags, { Created = timestamp() })\n  }");
+  main = edit(main, "  }\n\n  tags = local.tags\n", "  }\n\n  tags = merge(local.tags, { Created = timestamp() })\n");
+  return { "mod/main.tf": main, "mod/variables.tf": variables, "mod/outputs.tf": outputs, "mod/versions.tf": read("versions.tf") };
+}
+
+const FILE = ".tfcapi-lint-baseline.json";
+
+function entry(rule: string, subject: string, count: number, extra: Record<string, string> = {}): string {
+  const lines = [`      "module": "mod"`, `      "rule": "${rule}"`, `      "subject": "${subject}"`, `      "count": ${count}`, ...Object.entries(extra).map(([k, v]) => `      "${k}": "${v}"`)];
+  return `    {\n${lines.join(",\n")}\n    }`;
+}
+
+const ALL_ENTRIES = [
+  entry("drift/non-idempotent", "resource.aws_instance.this", 2),
+  entry("input/sensitive", "variable.bootstrap_data", 1),
+  entry("input/user-variable-default", "variable.key_name", 1),
+  entry("input/user-variable-default", "variable.ssh_cidr", 1),
+  entry("output/required", "output.interruptible", 1),
+];
+const baselineText = (entries: string[]): string => `{\n  "version": 1,\n  "entries": [\n${entries.join(",\n")}\n  ]\n}\n`;
+
+const KEY_NAME = 'mod/variables.tf:107:10: warning: User variable "key_name" has no default, so every object that does not set it fails to apply: add a default (default = null if there is no sensible value). [input/user-variable-default]';
+const INTERRUPTIBLE = 'mod:0:0: error: The machine contract requires output "interruptible", which is not declared; add an output "interruptible" block [output/required]';
+const ROLE_NOTE = "tfcapi-lint: mod: role machine (detected)\n";
+
+/** A tree with the module and its baseline written by --update-baseline. */
+function adopted(extra: Record<string, string> = {}): string {
+  const root = tree({ ...indebted(), ...extra });
+  const r = runCli(["--update-baseline", "mod", "-f", "compact"], { cwd: root });
+  expect(r).toEqual({ code: 0, stdout: "", stderr: `${ROLE_NOTE}tfcapi-lint: wrote baseline ${FILE} (5 entries)\n` });
+  return root;
+}
+
+const baselineOf = (root: string, name = FILE): string => readFileSync(path.join(root, name), "utf8");
+
+describe("adopting a baseline", () => {
+  it("without a baseline the module fails on its six findings", () => {
+    const root = tree(indebted());
+    const r = runCli(["mod", "-f", "compact"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout.trimEnd().split("\n")).toHaveLength(6);
+  });
+
+  it("--update-baseline writes every error and warning, sorted, keyed by subject and never by line", () => {
+    const root = adopted();
+    expect(baselineOf(root)).toBe(baselineText(ALL_ENTRIES));
+    // The file is used automatically: nothing new, exit 0, the count said.
+    const r = runCli(["mod"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split("\n")[0]).toBe("✔ no problems (6 findings in the baseline)");
+    // --strict and --max-warnings 0 count new findings only.
+    expect(runCli(["mod", "--strict", "--max-warnings", "0", "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: "", stderr: ROLE_NOTE });
+  });
+
+  it("writes the same bytes again, and says the file is unchanged", () => {
+    const root = adopted();
+    const before = baselineOf(root);
+    const r = runCli(["--update-baseline", "mod", "-f", "compact"], { cwd: root });
+    expect(r).toEqual({ code: 0, stdout: "", stderr: `${ROLE_NOTE}tfcapi-lint: unchanged: baseline ${FILE} (5 entries)\n` });
+    expect(baselineOf(root)).toBe(before);
+  });
+
+  it("--no-baseline ignores the file, and its outputs are those of a run without one, byte for byte", () => {
+    const root = adopted();
+    const bare = tree(indebted());
+    for (const format of ["text", "json", "sarif", "compact", "checkstyle", "junit", "github"]) {
+      const withFlag = runCli(["mod", "--no-baseline", "-f", format], { cwd: root });
+      const without = runCli(["mod", "-f", format], { cwd: bare });
+      expect(withFlag.code).toBe(1);
+      expect(withFlag.stdout.split(root).join("ROOT")).toBe(without.stdout.split(bare).join("ROOT"));
+    }
+  });
+});
+
+describe("what keeps a finding matched", () => {
+  it("edits elsewhere in the files, reordered blocks and a new file keep every match", () => {
+    const root = adopted();
+    const files = indebted();
+    // Lines above everything, a variable moved to the top, the outputs reordered, a new file.
+    let variables = files["mod/variables.tf"]!;
+    variables = edit(variables, '\nvariable "key_name" {\n  type = string\n}\n', "\n");
+    variables = `# Inputs.\n\nvariable "key_name" {\n  type = string\n}\n\n${variables}`;
+    const outputs = files["mod/outputs.tf"]!;
+    const health = outputs.slice(outputs.indexOf('output "health"'));
+    writeFileSync(path.join(root, "mod/variables.tf"), variables);
+    writeFileSync(path.join(root, "mod/outputs.tf"), health + "\n" + outputs.slice(0, outputs.indexOf('output "health"')));
+    writeFileSync(path.join(root, "mod/main.tf"), "# Machine resources.\n\n\n" + files["mod/main.tf"]!);
+    writeFileSync(path.join(root, "mod/extra.tf"), 'locals {\n  owner = "platform"\n}\n');
+    expect(runCli(["mod", "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: "", stderr: ROLE_NOTE });
+  });
+
+  it("renaming the subject makes its finding new, and the old entry is reported with the command that prunes it", () => {
+    const root = adopted();
+    const variables = edit(indebted()["mod/variables.tf"]!, 'variable "key_name"', 'variable "key_pair_name"');
+    writeFileSync(path.join(root, "mod/variables.tf"), variables);
+    const r = runCli(["mod", "-f", "compact"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(KEY_NAME.replace('"key_name"', '"key_pair_name"') + "\n");
+    expect(r.stderr).toBe(
+      ROLE_NOTE +
+        "tfcapi-lint: baseline: 1 entry matches fewer findings than its count (fixed or renamed); drop it with: tfcapi-lint --prune-baseline mod\n" +
+        `tfcapi-lint:   ${FILE}: mod input/user-variable-default variable.key_name (count 1, matched 0)\n`,
+    );
+    // A new warning fails under --strict, --max-warnings 0 and fail_on = "warning".
+    expect(runCli(["mod", "--strict", "-f", "compact"], { cwd: root }).code).toBe(1);
+    expect(runCli(["mod", "--max-warnings", "0", "-f", "compact"], { cwd: root }).code).toBe(1);
+    writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'fail_on = "warning"\n');
+    expect(runCli(["mod", "-f", "compact"], { cwd: root }).code).toBe(1);
+  });
+
+  it("fail_on = \"warning\" does not count baselined warnings", () => {
+    const root = adopted({ ".tfcapi-lint.hcl": 'fail_on = "warning"\nmax_warnings = 0\n' });
+    expect(runCli(["mod", "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: "", stderr: ROLE_NOTE });
+  });
+
+  it("a subject with more findings than its count has the extra ones as new: the last in report order", () => {
+    const root = adopted();
+    const main = edit(indebted()["mod/main.tf"]!, "  tags = merge(local.tags, { Created = timestamp() })\n", '  tags = merge(local.tags, { Created = timestamp() })\n  volume_tags = { Stamp = timestamp() }\n');
+    writeFileSync(path.join(root, "mod/main.tf"), main);
+    const r = runCli(["mod", "-f", "compact"], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(
+      'mod/main.tf:72:27: warning: timestamp() gives aws_instance.this "volume_tags.Stamp" a new value on every plan, so drift checks always fire: use a time_static resource instead, or add volume_tags to lifecycle ignore_changes. [drift/non-idempotent]\n',
+    );
+  });
+
+  it("an error that is not in the baseline fails the run; the baselined ones do not", () => {
+    const root = adopted();
+    writeFileSync(path.join(root, "mod/outputs.tf"), edit(indebted()["mod/outputs.tf"]!, 'output "failure_domain"', 'output "zone"'));
+    const r = runCli(["mod", "-f", "compact"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      'mod:0:0: error: The machine contract requires output "failure_domain", which is not declared; add an output "failure_domain" block [output/required]\n',
+    );
+  });
+});
+
+describe("expiry, reasons and pruning", () => {
+  it("an expired entry no longer suppresses, and is reported", () => {
+    const root = tree(indebted());
+    const entries = [...ALL_ENTRIES];
+    entries[4] = entry("output/required", "output.interruptible", 1, { reason: "added in the next release", expires: "2020-01-31" });
+    writeFileSync(path.join(root, FILE), baselineText(entries));
+    const r = runCli(["mod", "-f", "compact"], { cwd: root });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(INTERRUPTIBLE + "\n");
+    expect(r.stderr).toBe(
+      ROLE_NOTE +
+        `tfcapi-lint: baseline ${FILE}: the entry for output/required on output.interruptible in mod expired on 2020-01-31: its 1 finding counts again; fix it, or give the entry a later "expires" date\n`,
+    );
+    // Until the day is over it still holds.
+    entries[4] = entry("output/required", "output.interruptible", 1, { expires: "2999-12-31" });
+    writeFileSync(path.join(root, FILE), baselineText(entries));
+    expect(runCli(["mod", "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: "", stderr: ROLE_NOTE });
+  });
+
+  it("--update-baseline keeps the reason and expiry of entries that still match, and drops the rest", () => {
+    const root = tree(indebted());
+    const entries = [...ALL_ENTRIES];
+    entries[1] = entry("input/sensitive", "variable.bootstrap_data", 1, { reason: "the secret store lands in Q3", expires: "2999-06-30" });
+    entries[2] = entry("input/user-variable-default", "variable.key_name", 1, { reason: "renamed soon" });
+    writeFileSync(path.join(root, FILE), baselineText(entries));
+    writeFileSync(path.join(root, "mod/variables.tf"), edit(indebted()["mod/variables.tf"]!, 'variable "key_name"', 'variable "key_pair_name"'));
+    const r = runCli(["--update-baseline", "mod", "-f", "compact"], { cwd: root });
+    expect(r).toEqual({ code: 0, stdout: "", stderr: `${ROLE_NOTE}tfcapi-lint: wrote baseline ${FILE} (5 entries)\n` });
+    expect(baselineOf(root)).toBe(
+      baselineText([
+        ALL_ENTRIES[0]!,
+        entries[1]!,
+        entry("input/user-variable-default", "variable.key_pair_name", 1),
+        entry("input/user-variable-default", "variable.ssh_cidr", 1),
+        ALL_ENTRIES[4]!,
+      ]),
+    );
+  });
+
+  it("--prune-baseline drops entries that match nothing and lowers counts to what they match", () => {
+    const root = adopted();
+    const variables = edit(indebted()["mod/variables.tf"]!, 'variable "ssh_cidr" {\n  type = string\n}', 'variable "ssh_cidr" {\n  type    = string\n  default = null\n}');
+    writeFileSync(path.join(root, "mod/variables.tf"), variables);
+    writeFileSync(path.join(root, "mod/main.tf"), edit(indebted()["mod/main.tf"]!, "  tags = merge(local.tags, { Created = timestamp() })\n", "  tags = local.tags\n"));
+    const r = runCli(["--prune-baseline", "mod", "-f", "compact"], { cwd: root });
+    expect(r).toEqual({ code: 0, stdout: "", stderr: `${ROLE_NOTE}tfcapi-lint: wrote baseline ${FILE} (4 entries)\n` });
+    expect(baselineOf(root)).toBe(baselineText([entry("drift/non-idempotent", "resource.aws_instance.this", 1), ALL_ENTRIES[1]!, ALL_ENTRIES[2]!, ALL_ENTRIES[4]!]));
+  });
+
+  it("entries of modules the run did not lint are kept by update and prune alike", () => {
+    const root = adopted();
+    const other = entry("input/sensitive", "variable.bootstrap_data", 1).replace('"module": "mod"', '"module": "other"');
+    writeFileSync(path.join(root, FILE), baselineText([...ALL_ENTRIES, other]));
+    expect(runCli(["--prune-baseline", "mod", "-f", "compact"], { cwd: root }).code).toBe(0);
+    expect(baselineOf(root)).toBe(baselineText([...ALL_ENTRIES, other]));
+    expect(runCli(["--update-baseline", "mod", "-f", "compact"], { cwd: root }).code).toBe(0);
+    expect(baselineOf(root)).toBe(baselineText([...ALL_ENTRIES, other]));
+  });
+});
+
+describe("which baseline file", () => {
+  it("--baseline FILE, and the config's baseline setting relative to the config file", () => {
+    const root = tree(indebted());
+    const r = runCli(["--update-baseline", "--baseline", "ci/known.json", "mod", "-f", "compact"], { cwd: root });
+    expect(r.stderr).toBe(`${ROLE_NOTE}tfcapi-lint: wrote baseline ci/known.json (5 entries)\n`);
+    expect(baselineOf(root, "ci/known.json")).toBe(baselineText(ALL_ENTRIES.map((e) => e.replace('"module": "mod"', '"module": "../mod"'))));
+    // Without the flag the default file does not exist: the findings are new.
+    expect(runCli(["mod", "-f", "compact"], { cwd: root }).code).toBe(1);
+    writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'baseline = "ci/known.json"\n');
+    expect(runCli(["mod", "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: "", stderr: ROLE_NOTE });
+    expect(runCli(["."], { cwd: path.join(root, "mod") }).stdout.split("\n")[0]).toBe("✔ no problems (6 findings in the baseline)");
+  });
+
+  it("a named file that does not exist, a corrupt file and a bad entry are clear errors (exit 2)", () => {
+    const root = tree(indebted());
+    expect(runCli(["--baseline", "nope.json", "mod"], { cwd: root })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "tfcapi-lint: baseline nope.json: no such file (create it with --update-baseline, or pass --no-baseline)\n",
+    });
+    writeFileSync(path.join(root, FILE), '{"version": 1, "entries": [');
+    const corrupt = runCli(["mod"], { cwd: root });
+    expect(corrupt.code).toBe(2);
+    expect(corrupt.stderr).toMatch(/^tfcapi-lint: baseline \.tfcapi-lint-baseline\.json is not valid JSON \(.+\); fix it, or write it again with --update-baseline\n$/);
+    writeFileSync(path.join(root, FILE), '{"version": 1, "entries": [{"module": "mod", "rule": "input/sensitive", "subject": "variable.x", "count": 0}]}');
+    expect(runCli(["mod"], { cwd: root })).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `tfcapi-lint: baseline ${FILE}: entries[0].count must be a whole number of 1 or more; fix it, or write it again with --update-baseline\n`,
+    });
+    writeFileSync(path.join(root, FILE), '{"version": 2, "entries": []}');
+    expect(runCli(["mod"], { cwd: root }).stderr).toBe(`tfcapi-lint: baseline ${FILE}: "version" must be 1, got 2; fix it, or write it again with --update-baseline\n`);
+    writeFileSync(path.join(root, FILE), '{"version": 1, "entries": [{"module": "mod", "rule": "input/sensitive", "subject": "variable.x", "count": 1, "expires": "2026-02-30"}]}');
+    expect(runCli(["mod"], { cwd: root }).stderr).toBe(`tfcapi-lint: baseline ${FILE}: entries[0].expires must be a YYYY-MM-DD date; fix it, or write it again with --update-baseline\n`);
+  });
+
+  it("conflicting flags are usage errors (exit 3)", () => {
+    const root = tree(indebted());
+    expect(runCli(["--no-baseline", "--update-baseline", "mod"], { cwd: root })).toEqual({ code: 3, stdout: "", stderr: expect.stringContaining("--no-baseline conflicts with --update-baseline") });
+    expect(runCli(["--update-baseline", "--prune-baseline", "mod"], { cwd: root }).code).toBe(3);
+  });
+});
