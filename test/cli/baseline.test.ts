@@ -266,3 +266,101 @@ describe("which baseline file", () => {
     expect(runCli(["--update-baseline", "--prune-baseline", "mod"], { cwd: root }).code).toBe(3);
   });
 });
+
+describe("every format with a baseline in use", () => {
+  /** The adopted module with key_name renamed: one new warning, five baselined findings, one unmatched entry. */
+  function renamed(): string {
+    const root = adopted();
+    writeFileSync(path.join(root, "mod/variables.tf"), edit(indebted()["mod/variables.tf"]!, 'variable "key_name"', 'variable "key_pair_name"'));
+    return root;
+  }
+  const NEW = KEY_NAME.replace('"key_name"', '"key_pair_name"');
+  const UNMATCHED_NOTES =
+    "tfcapi-lint: baseline: 1 entry matches fewer findings than its count (fixed or renamed); drop it with: tfcapi-lint --prune-baseline mod\n" +
+    `tfcapi-lint:   ${FILE}: mod input/user-variable-default variable.key_name (count 1, matched 0)\n`;
+
+  it("text: the new finding, the count in the baseline, and the unmatched entry with the prune command", () => {
+    const r = runCli(["mod"], { cwd: renamed() });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("mod/variables.tf");
+    expect(lines.filter((l) => l.includes("[") || l.includes("warning  ")).length).toBe(1);
+    expect(lines.slice(-2)).toEqual([
+      "baseline: 1 entry matches fewer findings than its count (fixed or renamed); drop it with: tfcapi-lint --prune-baseline mod",
+      `  ${FILE}: mod input/user-variable-default variable.key_name (count 1, matched 0)`,
+    ]);
+    expect(lines).toContain("✖ 1 problem (0 errors, 1 warning, 0 info), 5 findings in the baseline");
+  });
+
+  it("json: findings holds the new one only; baselined and baseline are keys of their own", () => {
+    const r = runCli(["mod", "-f", "json"], { cwd: renamed() });
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.findings.map((f: { id: string; line: number }) => `${f.id}@${f.line}`)).toEqual(["input/user-variable-default@107"]);
+    expect(doc.summary).toEqual({ error: 0, warning: 1, info: 0 });
+    expect(doc.baselined.map((f: { id: string; file: string; line: number }) => `${f.id}@${f.file}:${f.line}`)).toEqual([
+      "output/required@:0",
+      "drift/non-idempotent@main.tf:68",
+      "drift/non-idempotent@main.tf:71",
+      "input/sensitive@variables.tf:37",
+      "input/user-variable-default@variables.tf:111",
+    ]);
+    expect(doc.baseline).toEqual({
+      file: FILE,
+      expired: [],
+      unmatched: [{ rule: "input/user-variable-default", subject: "variable.key_name", count: 1, matched: 0 }],
+      pruneCommand: "tfcapi-lint --prune-baseline mod",
+    });
+    // The subject never shows in a finding.
+    expect(r.stdout).not.toContain('"subject": "resource');
+  });
+
+  it("sarif: every result has a baselineState; baselined ones an external suppression; entries that match nothing are notifications", () => {
+    const r = runCli(["mod", "-f", "sarif"], { cwd: renamed() });
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout).runs[0];
+    expect(run.results.map((x: { ruleId: string; baselineState: string; suppressions?: unknown }) => [x.ruleId, x.baselineState, x.suppressions ?? null])).toEqual([
+      ["output/required", "unchanged", [{ kind: "external" }]],
+      ["drift/non-idempotent", "unchanged", [{ kind: "external" }]],
+      ["drift/non-idempotent", "unchanged", [{ kind: "external" }]],
+      ["input/sensitive", "unchanged", [{ kind: "external" }]],
+      ["input/user-variable-default", "new", null],
+      ["input/user-variable-default", "unchanged", [{ kind: "external" }]],
+    ]);
+    expect(run.invocations).toEqual([
+      {
+        executionSuccessful: true,
+        toolExecutionNotifications: [
+          {
+            level: "note",
+            message: { text: `baseline ${FILE}: the entry for input/user-variable-default on variable.key_name in mod matches 0 of its 1 findings; drop it with: tfcapi-lint --prune-baseline mod` },
+            descriptor: { id: "baseline-unmatched" },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("compact, checkstyle, junit and github show the new finding only; the entries go to stderr", () => {
+    const root = renamed();
+    expect(runCli(["mod", "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: NEW + "\n", stderr: ROLE_NOTE + UNMATCHED_NOTES });
+    for (const format of ["checkstyle", "junit"]) {
+      const r = runCli(["mod", "-f", format], { cwd: root });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(UNMATCHED_NOTES);
+      expect(r.stdout).toContain("key_pair_name");
+      expect(r.stdout).not.toContain("mark it sensitive");
+      expect(r.stdout).not.toContain("timestamp()");
+    }
+    const summary = path.join(root, "summary.md");
+    const gh = runCli(["mod", "-f", "github"], { cwd: root, env: { GITHUB_STEP_SUMMARY: summary } });
+    expect(gh.code).toBe(0);
+    expect(gh.stdout).toBe(
+      "::warning file=mod/variables.tf,line=107,col=10,endLine=107,endColumn=25,title=input/user-variable-default::User variable \"key_pair_name\" has no default, so every object that does not set it fails to apply: add a default (default = null if there is no sensible value).\n" +
+        "tfcapi-lint: mod (role machine, detected): 0 errors, 1 warning, 0 info, 5 findings in the baseline\n",
+    );
+    const md = readFileSync(summary, "utf8");
+    expect(md).toContain("0 errors, 1 warning, 0 info; 5 findings in the baseline.\n");
+    expect(md).toContain("- .tfcapi-lint-baseline.json: mod input/user-variable-default variable.key\\_name (count 1, matched 0)\n");
+  });
+});
