@@ -122,8 +122,9 @@ describe("the subject of a finding", () => {
 
   it("of a module-level finding is what the rule named, else module", () => {
     expect(subjects({ "main.tf": "" }, [{ message: "missing output", subject: "output.exports" }, { message: "about the whole module" }])).toEqual([
-      ": output.exports",
-      ": module",
+      // In report order (by message): the whole module, then the missing output.
+      ":0 module",
+      ":0 output.exports",
     ]);
   });
 
