@@ -44,7 +44,7 @@ interface BaselineFile {
 interface Group {
   file: BaselineFile;
   entries: BaselineEntry[];
-  modules: { key: string; report: ModuleReport }[];
+  modules: { key: string; report: ModuleReport; complete: boolean }[];
 }
 
 function shownPath(abs: string, cwd: string): string {
@@ -145,9 +145,9 @@ function writeGroup(group: Group, entries: readonly BaselineEntry[]): { file: st
  * it, or undefined when no baseline is in use (outputs stay as without
  * one). Throws BaselineError (exit 2).
  */
-export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { plan: ModulePlan; report: ModuleReport }[], now: Date = new Date()): BaselineReport | undefined {
+export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { plan: ModulePlan; report: ModuleReport; complete: boolean }[], now: Date = new Date()): BaselineReport | undefined {
   const groups = new Map<string, Group>();
-  for (const { plan, report } of modules) {
+  for (const { plan, report, complete } of modules) {
     const file = baselineFileOf(args, cwd, plan);
     if (file === null) continue;
     let group = groups.get(file.abs);
@@ -157,7 +157,7 @@ export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { pl
       group = { file, entries, modules: [] };
       groups.set(file.abs, group);
     }
-    group.modules.push({ key: moduleKey(file, report.dir), report });
+    group.modules.push({ key: moduleKey(file, report.dir), report, complete });
   }
   if (groups.size === 0) return undefined;
   const out: BaselineReport = { files: [], baselined: 0, unmatched: [], expired: [], pruneCommand: pruneCommand(args) };
@@ -165,8 +165,9 @@ export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { pl
   for (const group of groups.values()) {
     out.files.push(group.file.shown);
     if (args.updateBaseline) {
+      // A module with a file that could not be read keeps its entries: its findings are not all known.
       const current = new Map<string, Finding[]>();
-      for (const m of group.modules) current.set(m.key, [...(current.get(m.key) ?? []), ...m.report.findings]);
+      for (const m of group.modules) if (m.complete) current.set(m.key, [...(current.get(m.key) ?? []), ...m.report.findings]);
       group.entries = updatedEntries(group.entries, current);
       written.push(writeGroup(group, group.entries));
     }
@@ -180,7 +181,7 @@ export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { pl
       m.report.summary = recount(split.fresh);
       out.baselined += split.baselined.length;
     }
-    const linted = new Set(group.modules.map((m) => m.key));
+    const linted = new Set(group.modules.filter((m) => m.complete).map((m) => m.key));
     if (args.pruneBaseline) {
       written.push(writeGroup(group, prunedEntries(group.entries, linted, uses)));
     } else {

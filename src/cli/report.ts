@@ -44,7 +44,7 @@ export async function reportRun(args: CliArgs, io: Io, format: string, found: Ta
   const fixes = new FixTally();
   const { results, reported } = shownResults(found, plans, linted, fixes);
   // The baseline stage: baselined findings leave `findings` before anything is counted.
-  const baseline = applyBaseline(args, io.cwd, results.flatMap((r) => (r.outcome.kind === "report" ? [{ plan: r.plan, report: r.outcome.report }] : [])));
+  const baseline = applyBaseline(args, io.cwd, results.flatMap((r) => (r.outcome.kind === "report" ? [{ plan: r.plan, report: r.outcome.report, complete: r.outcome.readErrors.length === 0 }] : [])));
   const c = collect(args, io, found, results, fixes);
   sayEmptyWalks(found, reported, io);
   const problems = found.problems;

@@ -201,6 +201,20 @@ describe("expiry, reasons and pruning", () => {
   });
 });
 
+describe("a module that could not be read whole", () => {
+  it("keeps its entries on --update-baseline and --prune-baseline: its findings are not all known", () => {
+    const root = adopted();
+    writeFileSync(path.join(root, "mod/variables.tf"), edit(indebted()["mod/variables.tf"]!, 'variable "key_name"', 'variable "key_pair_name"'));
+    writeFileSync(path.join(root, "mod/broken.tf"), Buffer.from([0x6c, 0x6f, 0xff, 0xfe, 0x0a]));
+    for (const flag of ["--update-baseline", "--prune-baseline"]) {
+      const r = runCli([flag, "mod", "-f", "compact"], { cwd: root });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`tfcapi-lint: unchanged: baseline ${FILE} (5 entries)\n`);
+      expect(baselineOf(root)).toBe(baselineText(ALL_ENTRIES));
+    }
+  });
+});
+
 describe("which baseline file", () => {
   it("--baseline FILE, and the config's baseline setting relative to the config file", () => {
     const root = tree(indebted());
