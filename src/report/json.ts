@@ -11,6 +11,11 @@
  * `--quiet` hid fail the run, the summary's `hiddenByQuiet` counts and
  * `quietFailure` (why it fails on findings it does not show).
  *
+ * With a baseline in use (and only then) each module's document also gets
+ * `baselined` (the findings the baseline matched, which `findings` and
+ * `summary` leave out) and `baseline` (its file, its expired entries and
+ * those matching fewer findings than their count, the prune command).
+ *
  * A module-level finding keeps the reference's position `file: ""`,
  * `line: 0` (and column/end 0); a finding about a whole file has its file
  * and line 0. One module → one object (as the reference);

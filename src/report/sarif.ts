@@ -27,6 +27,11 @@
  * The path a rule followed to the value it reports (Finding.related)
  * becomes `relatedLocations` and a `codeFlows` thread (see pathOf).
  *
+ * With a baseline in use (and only then) the run also holds the baselined
+ * findings: every result gets `baselineState` (`new`, or `unchanged` with an
+ * external suppression for a baselined one), and the baseline's expired and
+ * unmatched entries are notifications of the invocation.
+ *
  * An autofix becomes `fixes[]` (replacements by UTF-16 character offset),
  * which SARIF viewers can offer; GitHub ignores it.
  *

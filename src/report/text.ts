@@ -17,7 +17,9 @@
  *
  * A finding that followed a value (Finding.related) lists each hop on a
  * "via" line under its frame. Paths are relative to the working directory.
- * Suppressed findings are not shown (only counted). With several modules
+ * Suppressed findings are not shown (only counted); with a baseline in use
+ * neither are baselined ones ("N findings in the baseline" in the totals),
+ * and its expired and unmatched entries follow the totals. With several modules
  * each gets a section headed by its path, followed by a grand total.
  * Colours only when `opts.color`.
  */
