@@ -201,6 +201,26 @@ describe("expiry, reasons and pruning", () => {
   });
 });
 
+describe("several modules", () => {
+  it("--recursive on worker threads: subjects cross the threads, each module keyed by its directory", () => {
+    const one = indebted();
+    const files: Record<string, string> = {};
+    for (const [rel, text] of Object.entries(one)) {
+      files[rel.replace("mod/", "pools/a/")] = text;
+      files[rel.replace("mod/", "pools/b/")] = text;
+    }
+    const root = tree(files);
+    const made = runCli(["--update-baseline", "--recursive", "--jobs", "2", "pools", "-f", "compact"], { cwd: root });
+    expect(made.code).toBe(0);
+    expect(made.stderr).toContain(`tfcapi-lint: wrote baseline ${FILE} (10 entries)\n`);
+    const under = (dir: string) => ALL_ENTRIES.map((e) => e.replace('"module": "mod"', `"module": "${dir}"`));
+    expect(baselineOf(root)).toBe(baselineText([...under("pools/a"), ...under("pools/b")]));
+    const again = runCli(["--recursive", "--jobs", "2", "pools"], { cwd: root });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("✔ no problems in 2 modules (12 findings in the baseline)\n");
+  });
+});
+
 describe("a module that could not be read whole", () => {
   it("keeps its entries on --update-baseline and --prune-baseline: its findings are not all known", () => {
     const root = adopted();
