@@ -44,7 +44,7 @@ interface BaselineFile {
 interface Group {
   file: BaselineFile;
   entries: BaselineEntry[];
-  modules: { key: string; report: ModuleReport; complete: boolean }[];
+  modules: { key: string; report: ModuleReport; complete: boolean; failOnInfo: boolean }[];
 }
 
 function shownPath(abs: string, cwd: string): string {
@@ -157,7 +157,7 @@ export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { pl
       group = { file, entries, modules: [] };
       groups.set(file.abs, group);
     }
-    group.modules.push({ key: moduleKey(file, report.dir), report, complete });
+    group.modules.push({ key: moduleKey(file, report.dir), report, complete, failOnInfo: plan.lint.effective.failOn.value === "info" });
   }
   if (groups.size === 0) return undefined;
   const out: BaselineReport = { files: [], baselined: 0, unmatched: [], expired: [], pruneCommand: pruneCommand(args) };
@@ -167,7 +167,12 @@ export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { pl
     if (args.updateBaseline) {
       // A module with a file that could not be read keeps its entries: its findings are not all known.
       const current = new Map<string, Finding[]>();
-      for (const m of group.modules) if (m.complete) current.set(m.key, [...(current.get(m.key) ?? []), ...m.report.findings]);
+      // Errors and warnings; info findings too where they fail the run (fail_on = "info").
+      for (const m of group.modules) {
+        if (!m.complete) continue;
+        const recorded = m.failOnInfo ? m.report.findings : m.report.findings.filter((f) => f.severity !== "info");
+        current.set(m.key, [...(current.get(m.key) ?? []), ...recorded]);
+      }
       group.entries = updatedEntries(group.entries, current);
       written.push(writeGroup(group, group.entries));
     }

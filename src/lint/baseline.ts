@@ -175,9 +175,11 @@ export function expiredEntries(uses: ReadonlyMap<string, EntryUse>): EntryUse[] 
 }
 
 /**
- * `--update-baseline`: every current unsuppressed error and warning of the
- * linted modules, counted by key; an entry that still matches keeps its
- * reason and expiry; entries of modules not linted stay as they are.
+ * `--update-baseline`: every current unsuppressed finding of the linted
+ * modules (the caller leaves out what it does not record: info findings
+ * unless they fail the run), counted by key; an entry that still matches
+ * keeps its reason and expiry; entries of modules not linted stay as they
+ * are.
  */
 export function updatedEntries(entries: readonly BaselineEntry[], current: ReadonlyMap<string, readonly Finding[]>): BaselineEntry[] {
   const old = new Map(entries.map((e) => [entryKey(e), e]));
@@ -185,7 +187,7 @@ export function updatedEntries(entries: readonly BaselineEntry[], current: Reado
   for (const [module, findings] of current) {
     const counts = new Map<string, BaselineEntry>();
     for (const f of findings) {
-      if (f.suppressed || f.severity === "info") continue;
+      if (f.suppressed) continue;
       const key = entryKey({ module, rule: f.ruleId, subject: subjectOf(f) });
       const had = counts.get(key);
       if (had) {

@@ -201,6 +201,20 @@ describe("expiry, reasons and pruning", () => {
   });
 });
 
+describe("info findings", () => {
+  it("are recorded by --update-baseline only where they fail the run (fail_on = \"info\")", () => {
+    const root = tree(indebted());
+    const info = ["--rule", "input/sensitive=info"];
+    expect(runCli(["--update-baseline", ...info, "mod", "-f", "compact"], { cwd: root }).stderr).toContain(`wrote baseline ${FILE} (4 entries)`);
+    expect(baselineOf(root)).toBe(baselineText(ALL_ENTRIES.filter((e) => !e.includes("input/sensitive"))));
+    writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'fail_on = "info"\n');
+    expect(runCli(["mod", ...info, "-f", "compact"], { cwd: root }).code).toBe(1);
+    expect(runCli(["--update-baseline", ...info, "mod", "-f", "compact"], { cwd: root }).stderr).toContain(`wrote baseline ${FILE} (5 entries)`);
+    expect(baselineOf(root)).toBe(baselineText(ALL_ENTRIES));
+    expect(runCli(["mod", ...info, "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: "", stderr: ROLE_NOTE });
+  });
+});
+
 describe("several modules", () => {
   it("--recursive on worker threads: subjects cross the threads, each module keyed by its directory", () => {
     const one = indebted();
