@@ -3,7 +3,8 @@
  * module (examples/machine-aws with six known findings written into it),
  * with exact outputs, exit codes and baseline file contents.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, tree } from "./helpers.js";
@@ -232,6 +233,48 @@ describe("several modules", () => {
     const again = runCli(["--recursive", "--jobs", "2", "pools"], { cwd: root });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain("✔ no problems in 2 modules (12 findings in the baseline)\n");
+  });
+});
+
+describe("merging", () => {
+  it("two branches that each add entries merge without conflict, into what --update-baseline writes on the merged tree", () => {
+    const one = indebted();
+    const files: Record<string, string> = {};
+    for (const [rel, text] of Object.entries(one)) {
+      files[rel.replace("mod/", "pools/a/")] = text;
+      files[rel.replace("mod/", "pools/b/")] = text;
+    }
+    const root = tree(files);
+    rmSync(path.join(root, ".git"), { recursive: true });
+    const git = (...args: string[]) => {
+      const r = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], { cwd: root, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    git("init", "-q", "-b", "main");
+    expect(runCli(["--update-baseline", "-r", "pools", "-f", "compact"], { cwd: root }).code).toBe(0);
+    git("add", "-A");
+    git("commit", "-q", "-m", "adopt");
+    const addVariable = (dir: string, name: string) => {
+      const file = path.join(root, dir, "variables.tf");
+      writeFileSync(file, readFileSync(file, "utf8") + `\nvariable "${name}" {\n  type = string\n}\n`);
+    };
+    git("checkout", "-q", "-b", "left");
+    addVariable("pools/a", "extra_a");
+    expect(runCli(["--update-baseline", "-r", "pools", "-f", "compact"], { cwd: root }).code).toBe(0);
+    git("commit", "-q", "-am", "left");
+    git("checkout", "-q", "main");
+    git("checkout", "-q", "-b", "right");
+    addVariable("pools/b", "extra_b");
+    expect(runCli(["--update-baseline", "-r", "pools", "-f", "compact"], { cwd: root }).code).toBe(0);
+    git("commit", "-q", "-am", "right");
+    git("merge", "-q", "--no-edit", "left");
+    const merged = baselineOf(root);
+    expect(merged).toContain('"subject": "variable.extra_a"');
+    expect(merged).toContain('"subject": "variable.extra_b"');
+    const again = runCli(["--update-baseline", "-r", "pools", "-f", "compact"], { cwd: root });
+    expect(again.stderr).toContain(`unchanged: baseline ${FILE} (12 entries)`);
+    expect(baselineOf(root)).toBe(merged);
   });
 });
 
