@@ -18,7 +18,7 @@
 //
 // Inputs (see action.yml and the README for the full table):
 //   this action's own: path, role, recursive, format, fail-on, config,
-//     sarif-file, version (checked against the checkout's), args
+//     sarif-file, version (checked against the checkout's), args, baseline
 //   the Go tfcapi-lint action's: command (module | image), target, strict,
 //     allow-warnings, contract, platform, all-platforms, insecure, json
 //     (role and args are shared)
@@ -148,6 +148,10 @@ export function buildArgs() {
   const config = input("config").trim();
   if (config !== "" && command === "image") throw new InputError("config is not used with command: image (an image is checked without .tfcapi-lint.hcl)");
   if (config !== "") args.push("--config", config);
+  const baseline = input("baseline").trim();
+  if (baseline !== "" && command === "image") throw new InputError("baseline is not used with command: image");
+  if (baseline === "none") args.push("--no-baseline");
+  else if (baseline !== "") args.push("--baseline", baseline);
   args.push(...splitWords(input("args"), "args"));
 
   const json = bool("json");
@@ -215,14 +219,16 @@ function counts(reportFile) {
   }
   const sum = { error: 0, warning: 0, info: 0 };
   for (const d of docs) for (const k of Object.keys(sum)) sum[k] += d.summary[k];
+  // Findings in the baseline are listed apart (only when a baseline is in use): never in the summary.
+  const baselined = docs.reduce((n, d) => n + (Array.isArray(d.baselined) ? d.baselined.length : 0), 0);
   // A path that could not be read has a document of its own, with no role: not a linted module.
-  return { ...sum, modules: docs.filter((d) => d.role !== "").length };
+  return { ...sum, baselined, modules: docs.filter((d) => d.role !== "").length };
 }
 
 /** The step's outputs: the counts (when there are any to give), the SARIF file and the exit code. */
 function outputValues(c, sarifFile, status) {
   return {
-    ...(c ? { findings: c.error + c.warning + c.info, errors: c.error, warnings: c.warning, notices: c.info, modules: c.modules } : {}),
+    ...(c ? { findings: c.error + c.warning + c.info, errors: c.error, warnings: c.warning, notices: c.info, baselined: c.baselined, modules: c.modules } : {}),
     "sarif-file": sarifFile,
     "exit-code": status,
   };

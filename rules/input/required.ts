@@ -20,6 +20,7 @@ export default defineRule({
       if (ctx.declarations.variables.has(input.name)) continue;
       ctx.report({
         message: `Contract input "${input.name}" is not declared: add variable "${input.name}" { type = ${input.type} } (the controller always passes it to the ${ctx.role} module).`,
+        subject: `variable.${input.name}`,
       });
     }
   },

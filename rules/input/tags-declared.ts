@@ -16,6 +16,7 @@ export default defineRule({
     ctx.report({
       message:
         'Variable "captf_tags" is not declared: add variable "captf_tags" { type = map(string) } and apply it to every taggable resource.',
+      subject: "variable.captf_tags",
     });
   },
 });

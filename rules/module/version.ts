@@ -16,6 +16,7 @@ export default defineRule({
     ctx.report({
       message:
         'No terraform block sets required_version: add terraform { required_version = ">= 1.6" } (or the range you test) so an image with an unsupported runtime fails early.',
+      subject: "terraform",
     });
   },
 });

@@ -15,6 +15,7 @@ export default defineRule({
     ctx.report({
       message:
         'Output "health" is not declared; add one whose value is an object with state and healthy (e.g. { state = "running", healthy = true })',
+      subject: "output.health",
     });
   },
 });

@@ -144,6 +144,7 @@ export default defineRule({
           severity: "error",
           message:
             'Output "provider_id_list" is not declared; the machinepool contract needs it to list every member\'s provider ID, e.g. value = sort(local.raw_ids)',
+          subject: "output.provider_id_list",
         });
       }
     }

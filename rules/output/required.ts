@@ -19,6 +19,7 @@ export default defineRule({
       if (ctx.declarations.outputs.has(name)) continue;
       ctx.report({
         message: `The ${ctx.role} contract requires output "${name}", which is not declared; add an output "${name}" block`,
+        subject: `output.${name}`,
       });
     }
   },

@@ -45,6 +45,14 @@ export interface CliArgs {
   reportUnusedIgnores: boolean;
   fix: boolean;
   fixDryRun: boolean;
+  /** `--baseline FILE`: the baseline file to use (relative to the working directory). */
+  baseline?: string;
+  /** `--no-baseline`: use no baseline file. */
+  noBaseline: boolean;
+  /** `--update-baseline`: write every current error and warning into the baseline. */
+  updateBaseline: boolean;
+  /** `--prune-baseline`: drop the baseline entries that match nothing. */
+  pruneBaseline: boolean;
   stdin: boolean;
   stdinFilename?: string;
   color?: boolean;
@@ -76,6 +84,10 @@ const OPTIONS = {
   config: { type: "string", short: "c" },
   "print-config": { type: "string" },
   "stdin-filename": { type: "string" },
+  baseline: { type: "string" },
+  "no-baseline": { type: "boolean" },
+  "update-baseline": { type: "boolean" },
+  "prune-baseline": { type: "boolean" },
   platform: { type: "string" },
   "all-platforms": { type: "boolean" },
   insecure: { type: "boolean" },
@@ -178,6 +190,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     reportUnusedIgnores: false,
     fix: false,
     fixDryRun: false,
+    noBaseline: false,
+    updateBaseline: false,
+    pruneBaseline: false,
     stdin: false,
     quiet: false,
     help: false,
@@ -262,6 +277,18 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
       break;
     case "stdin-filename":
       args.stdinFilename = v;
+      break;
+    case "baseline":
+      args.baseline = v;
+      break;
+    case "no-baseline":
+      args.noBaseline = true;
+      break;
+    case "update-baseline":
+      args.updateBaseline = true;
+      break;
+    case "prune-baseline":
+      args.pruneBaseline = true;
       break;
     case "platform":
       args.platform = v;
@@ -361,6 +388,13 @@ Options:
   --report-unused-ignores   report ignore comments that suppress nothing
   --fix                     apply automatic fixes, then report what remains
   --fix-dry-run             print the fixes as a diff without writing
+  --baseline FILE           known findings to accept (default:
+                            .tfcapi-lint-baseline.json beside the config
+                            file, else in the working directory, if present)
+  --no-baseline             use no baseline file
+  --update-baseline         write every current error and warning into the
+                            baseline (keeps reasons and expiry dates)
+  --prune-baseline          drop baseline entries that match nothing
   --stdin                   read one file's text from standard input
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours

@@ -57,6 +57,9 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
     [args.stdin, "--stdin"],
     [args.stdinFilename !== undefined, "--stdin-filename"],
     [args.printConfig !== undefined, "--print-config"],
+    [args.baseline !== undefined, "--baseline"],
+    [args.updateBaseline, "--update-baseline"],
+    [args.pruneBaseline, "--prune-baseline"],
   ];
   for (const [set, name] of unsupported) if (set) throw new UsageError(`${name} cannot be used with the image command`);
   const { role, format } = checkLintOptions(args);

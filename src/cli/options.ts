@@ -66,6 +66,11 @@ export function checkOptions(args: CliArgs, cwd: string): { role?: Role; format:
   if (args.stdin && args.positionals.length > 0) throw new UsageError("--stdin takes no paths; the module is the directory of --stdin-filename");
   if (args.stdin && args.recursive) throw new UsageError("--stdin cannot be combined with --recursive");
   if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
+  if (args.noBaseline && (args.baseline !== undefined || args.updateBaseline || args.pruneBaseline)) {
+    throw new UsageError(`--no-baseline conflicts with ${args.baseline !== undefined ? "--baseline" : args.updateBaseline ? "--update-baseline" : "--prune-baseline"}`);
+  }
+  if (args.updateBaseline && args.pruneBaseline) throw new UsageError("use either --update-baseline or --prune-baseline, not both (--update-baseline also drops what matches nothing)");
+  if (args.baseline !== undefined && args.baseline.trim() === "") throw new UsageError("--baseline needs a file name");
   if (args.platform !== undefined || args.allPlatforms || args.insecure) {
     throw new UsageError(`${args.platform !== undefined ? "--platform" : args.allPlatforms ? "--all-platforms" : "--insecure"} is an option of the image command (tfcapi-lint image REF)`);
   }

@@ -9,7 +9,7 @@ import { recount, severityAtLeast, type ReadError } from "../lint/engine.js";
 import { knownRules } from "../config/known-rules.js";
 import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type RunReport, type WarningLimit } from "../lint/result.js";
 import type { Severity } from "../lint/types.js";
-import { quietFailureText } from "../report/util.js";
+import { baselineNotes, quietFailureText } from "../report/util.js";
 import { useColor } from "../report/color.js";
 import { repositoryRootOf } from "../config/repository.js";
 import { type CliArgs, UsageError } from "./args.js";
@@ -21,6 +21,7 @@ import type { LintedTarget, ModuleOutcome } from "./lint-module.js";
 import type { ModulePlan } from "./module-plans.js";
 import { joinDisplay, realOf } from "./paths.js";
 import { sayEmptyWalks, type Targets } from "./targets.js";
+import { applyBaseline } from "./baseline.js";
 
 /** The modules' reports as shown, and what decides the exit code. */
 interface Collected {
@@ -42,6 +43,8 @@ interface Collected {
 export async function reportRun(args: CliArgs, io: Io, format: string, found: Targets, plans: readonly ModulePlan[], linted: readonly LintedTarget[]): Promise<number> {
   const fixes = new FixTally();
   const { results, reported } = shownResults(found, plans, linted, fixes);
+  // The baseline stage: baselined findings leave `findings` before anything is counted.
+  const baseline = applyBaseline(args, io.cwd, results.flatMap((r) => (r.outcome.kind === "report" ? [{ plan: r.plan, report: r.outcome.report, complete: r.outcome.readErrors.length === 0 }] : [])));
   const c = collect(args, io, found, results, fixes);
   sayEmptyWalks(found, reported, io);
   const problems = found.problems;
@@ -51,6 +54,7 @@ export async function reportRun(args: CliArgs, io: Io, format: string, found: Ta
     modules: c.modules,
     ...(problems.length > 0 ? { readErrors: problems } : {}),
     ...(warningLimit ? { warningLimit } : {}),
+    ...(baseline ? { baseline } : {}),
     rules: knownRules().lint,
     cwd: path.resolve(io.cwd),
     repoRoot: repoRootOf(io.cwd, io.env),
@@ -62,6 +66,9 @@ export async function reportRun(args: CliArgs, io: Io, format: string, found: Ta
   };
   const full: RunReport = args.quiet && args.fullReport.length > 0 ? { ...run, modules: c.fullModules } : run;
   if (!(await writeRun(run, format, args, io, { full, diffs: c.diffs, roleNotes: !args.quiet }))) return EXIT_READ;
+  for (const w of baseline?.written ?? []) {
+    io.stderr(`tfcapi-lint: ${w.changed ? "wrote" : "unchanged:"} baseline ${w.file} (${w.entries} ${w.entries === 1 ? "entry" : "entries"})\n`);
+  }
   const fixWriteFailed = fixes.print(io.stderr, args.fix);
   if (problems.length > 0) {
     for (const e of problems) io.stderr(`tfcapi-lint: ${e.message}\n`);
@@ -129,7 +136,8 @@ function collect(args: CliArgs, io: Io, found: Targets, results: readonly { plan
       const shown = joinDisplay(plan.target.display, e.file);
       problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir, ...(e.kind === "rule-failed" ? { ruleFailure: true, ...(e.ruleId !== undefined ? { ruleId: e.ruleId } : {}) } : {}) });
     }
-    if (args.fixDryRun) c.diffs += fixes.dryRun(report, io.cwd, plan.target.display);
+    // The dry run shows every fix --fix would make, baselined findings' too.
+    if (args.fixDryRun) c.diffs += fixes.dryRun(report.baselined ? { ...report, findings: [...report.findings, ...report.baselined] } : report, io.cwd, plan.target.display);
     // --quiet only hides: what fails the run is decided on every finding.
     c.warnings += report.summary.warning;
     const effective = plan.lint.effective;
@@ -190,6 +198,10 @@ export async function writeRun(run: RunReport, format: string, args: CliArgs, io
     // These formats have no place for it: findings --quiet hid that fail the run are said on stderr.
     const why = quietFailureText(run, run.modules);
     if (why !== null) io.stderr(`tfcapi-lint: ${why}\n`);
+  }
+  if (run.baseline && format !== "text" && format !== "json" && format !== "sarif") {
+    // These formats list findings only: the baseline's expired and unmatched entries are said on stderr.
+    for (const line of baselineNotes(run.baseline)) io.stderr(`tfcapi-lint: ${line}\n`);
   }
   if (format === "github") {
     const r = await writeStepSummary(run, io.env);

@@ -6,6 +6,7 @@
  */
 import { describeDetection } from "../lint/engine.js";
 import { ConfigError } from "../config/load.js";
+import { BaselineError } from "../lint/baseline.js";
 import { pluginRulesOf } from "../config/plugins.js";
 import { printEffective } from "../config/effective.js";
 import type { CliArgs } from "./args.js";
@@ -47,6 +48,10 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     return await reportRun(args, io, checked.format, found, plans, linted);
   } catch (err) {
     if (err instanceof PathError) {
+      io.stderr(`tfcapi-lint: ${err.message}\n`);
+      return EXIT_READ;
+    }
+    if (err instanceof BaselineError) {
       io.stderr(`tfcapi-lint: ${err.message}\n`);
       return EXIT_READ;
     }

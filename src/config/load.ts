@@ -35,6 +35,8 @@ export interface FileConfig {
   exclude?: Setting<string[]>;
   failOn?: Setting<Severity>;
   maxWarnings?: Setting<number>;
+  /** `baseline`: the baseline file, as an absolute path (written relative to the config file's directory). */
+  baseline?: Setting<string>;
   /** `plugins`: each entry with where it is written. */
   plugins: { spec: string; origin: string }[];
   /**
@@ -107,7 +109,7 @@ function schemaMessage(e: ConfigSchemaError): { pointer: string; message: string
     case "additionalProperties": {
       const prop = String(e.params.additionalProperty);
       const pointer = `${e.instancePath}/${escapePointer(prop)}`;
-      if (e.instancePath === "") return { pointer, message: `unknown setting "${prop}" (known: role, rule, exclude, fail_on, max_warnings, plugins)` };
+      if (e.instancePath === "") return { pointer, message: `unknown setting "${prop}" (known: role, rule, exclude, fail_on, max_warnings, baseline, plugins)` };
       return { pointer, message: `unknown setting "${prop}" in ${where} (only "severity" is allowed)` };
     }
     case "enum":
@@ -266,6 +268,7 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
   }
   if (typeof data.fail_on === "string") config.failOn = { value: data.fail_on as Severity, origin: origin("/fail_on") };
   if (typeof data.max_warnings === "number") config.maxWarnings = { value: data.max_warnings, origin: origin("/max_warnings") };
+  if (typeof data.baseline === "string") config.baseline = { value: path.resolve(config.dir, data.baseline), origin: origin("/baseline") };
   return config;
 }
 

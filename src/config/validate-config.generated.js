@@ -3,7 +3,7 @@
 "use strict";
 export const validate = validate10;
 export default validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/captf-io/tfcapi-lint/schema/tfcapi-lint.schema.json","title":"tfcapi-lint configuration (.tfcapi-lint.hcl)","description":"Settings of tfcapi-lint. The HCL file maps to this JSON shape: top-level attributes are properties, and each `rule \"<id>\" { ... }` block is an entry of the `rule` object keyed by the rule id.","type":"object","additionalProperties":false,"properties":{"role":{"description":"The role every module under this file implements (the --role flag wins).","enum":["cluster","machine","machinepool"]},"rule":{"description":"Per-rule settings, keyed by rule id.","type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["severity"],"properties":{"severity":{"description":"\"off\" disables the rule; otherwise every finding of the rule gets this severity.","enum":["off","info","warning","error"]}}}},"exclude":{"description":"Glob patterns, relative to the directory of the config file, of directories and files not to lint (* within a path segment, ** across segments).","type":"array","items":{"type":"string","pattern":"^\\S(.*\\S)?$"}},"fail_on":{"description":"Lowest severity that makes the run fail (default error).","enum":["error","warning","info"]},"plugins":{"description":"Rule plugins to load: npm package names (resolved from the directory of this file) or paths starting with ./ or ../ (relative to it) of ES modules whose default export is { name, rules }.","type":"array","items":{"type":"string","pattern":"^\\S(.*\\S)?$"}},"max_warnings":{"description":"Fail when there are more than this many warnings.","type":"integer","minimum":0}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/captf-io/tfcapi-lint/schema/tfcapi-lint.schema.json","title":"tfcapi-lint configuration (.tfcapi-lint.hcl)","description":"Settings of tfcapi-lint. The HCL file maps to this JSON shape: top-level attributes are properties, and each `rule \"<id>\" { ... }` block is an entry of the `rule` object keyed by the rule id.","type":"object","additionalProperties":false,"properties":{"role":{"description":"The role every module under this file implements (the --role flag wins).","enum":["cluster","machine","machinepool"]},"rule":{"description":"Per-rule settings, keyed by rule id.","type":"object","propertyNames":{"pattern":"^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["severity"],"properties":{"severity":{"description":"\"off\" disables the rule; otherwise every finding of the rule gets this severity.","enum":["off","info","warning","error"]}}}},"exclude":{"description":"Glob patterns, relative to the directory of the config file, of directories and files not to lint (* within a path segment, ** across segments).","type":"array","items":{"type":"string","pattern":"^\\S(.*\\S)?$"}},"fail_on":{"description":"Lowest severity that makes the run fail (default error).","enum":["error","warning","info"]},"plugins":{"description":"Rule plugins to load: npm package names (resolved from the directory of this file) or paths starting with ./ or ../ (relative to it) of ES modules whose default export is { name, rules }.","type":"array","items":{"type":"string","pattern":"^\\S(.*\\S)?$"}},"max_warnings":{"description":"Fail when there are more than this many warnings.","type":"integer","minimum":0},"baseline":{"description":"The baseline file of known findings, relative to the directory of this file (default: .tfcapi-lint-baseline.json beside it, used when present). The --baseline and --no-baseline flags win.","type":"string","pattern":"^\\S(.*\\S)?$"}}};
 const pattern0 = new RegExp("^[a-z0-9][a-z0-9-]*(/[a-z0-9][a-z0-9-]*)*$", "u");
 const pattern1 = new RegExp("^\\S(.*\\S)?$", "u");
 
@@ -13,7 +13,7 @@ let vErrors = null;
 let errors = 0;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((key0 === "role") || (key0 === "rule")) || (key0 === "exclude")) || (key0 === "fail_on")) || (key0 === "plugins")) || (key0 === "max_warnings"))){
+if(!(((((((key0 === "role") || (key0 === "rule")) || (key0 === "exclude")) || (key0 === "fail_on")) || (key0 === "plugins")) || (key0 === "max_warnings")) || (key0 === "baseline"))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err0];
@@ -248,14 +248,39 @@ errors++;
 }
 }
 }
-}
-else {
-const err18 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.baseline !== undefined){
+let data10 = data.baseline;
+if(typeof data10 === "string"){
+if(!pattern1.test(data10)){
+const err18 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/pattern",keyword:"pattern",params:{pattern: "^\\S(.*\\S)?$"},message:"must match pattern \""+"^\\S(.*\\S)?$"+"\""};
 if(vErrors === null){
 vErrors = [err18];
 }
 else {
 vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/baseline",schemaPath:"#/properties/baseline/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
 }
 errors++;
 }

@@ -19,6 +19,7 @@ import type { RuleCatalogue } from "./catalogue.js";
 import { applySuppressions, collectSuppressions } from "./suppress.js";
 import { enclosingNode } from "./apply-fixes.js";
 import { visitorsOf, walkModule, type Subscriber } from "./shared-walk.js";
+import { SubjectFinder } from "./subject.js";
 
 export interface LintOptions {
   /** `--role` (wins over config and detection). */
@@ -292,6 +293,7 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
     throw new Error('report(): severity must be "error", "warning" or "info"');
   }
   if (input.fix !== undefined && !rule.fixable) throw new Error("report(): a fix was given but the rule is not declared fixable");
+  if (input.subject !== undefined && (typeof input.subject !== "string" || input.subject.trim() === "")) throw new Error("report(): subject must be a non-empty string (an HCL address such as output.exports)");
   return {
     ruleId: rule.id,
     severity: input.severity ?? rule.severity,
@@ -300,6 +302,7 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
     message: input.message,
     ...(input.related !== undefined && input.related !== null ? relatedOf(checkedRelated(input.related, knownFiles)) : {}),
     ...(input.fix ? { fix: withinOf(input.fix, file === "" ? undefined : file, input.range, unit) } : {}),
+    ...(input.subject !== undefined ? { subject: input.subject } : {}),
   };
 }
 
@@ -544,8 +547,11 @@ function finishFindings(run: RuleRun): Finding[] {
     }
   }
 
-  // Findings outlive the syntax tree (and cross threads): plain ranges.
+  // Findings outlive the syntax tree (and cross threads): plain ranges, and
+  // the subject (src/lint/subject.ts) taken while the tree is here.
+  const subjects = new SubjectFinder(load);
   for (const f of all) {
+    if (f.subject === undefined) f.subject = subjects.subjectAt(f.file, f.range);
     f.range = plainRange(f.range);
     if (f.related) for (const r of f.related) r.range = plainRange(r.range);
   }

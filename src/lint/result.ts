@@ -43,6 +43,14 @@ export interface ModuleReport {
   /** Set under `--quiet` when it left findings out of `findings` (they still count for the exit code). */
   quietHidden?: QuietHidden;
   /**
+   * Findings a baseline entry matched, in report order: left out of
+   * `findings` and `summary`, never counted for the exit code. Set only when
+   * a baseline is in use (RunReport.baseline).
+   */
+  baselined?: Finding[];
+  /** The baseline file the module uses, as shown (set with `baselined`). */
+  baselineFile?: string;
+  /**
    * Set for the image command's report: findings' files are absolute paths
    * inside the image (`/captf/module/main.tf`), or "" for the image itself.
    */
@@ -131,8 +139,42 @@ export interface WarningLimit {
   hidden?: number;
 }
 
+/** A baseline entry as a report shows it: which file, what it keys on, its count and how many findings it matched. */
+export interface BaselineEntryState {
+  /** The baseline file, as shown to the user. */
+  file: string;
+  /** The entry's module directory as written in the file (relative to it). */
+  module: string;
+  /** The linted module it belongs to (absolute directory). */
+  moduleDir: string;
+  rule: string;
+  subject: string;
+  count: number;
+  matched: number;
+  reason?: string;
+  expires?: string;
+}
+
+/** What the baseline did in a run (RunReport.baseline). */
+export interface BaselineReport {
+  /** The baseline files in use, as shown. */
+  files: string[];
+  /** Findings the baseline matched (the modules' `baselined`). */
+  baselined: number;
+  /** Entries of the linted modules that match fewer findings than their count (matching nothing, or fewer). */
+  unmatched: BaselineEntryState[];
+  /** Entries past their `expires` day that still match findings: those findings are reported as new. */
+  expired: BaselineEntryState[];
+  /** The command that drops the unmatched entries (`tfcapi-lint --prune-baseline ...`). */
+  pruneCommand: string;
+  /** What --update-baseline or --prune-baseline wrote: each file with its number of entries. */
+  written?: { file: string; entries: number; changed: boolean }[];
+}
+
 export interface RunReport {
   modules: ModuleReport[];
+  /** Set only when a baseline is in use; outputs without one stay as they were. */
+  baseline?: BaselineReport;
   /** What could not be read (absent or empty: everything was read). */
   readErrors?: ReadProblem[];
   /** Set when the warning limit was exceeded. */

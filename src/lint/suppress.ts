@@ -99,7 +99,8 @@ export function parseDirective(raw: string): Directive | null {
   return { fileLevel: m[1] !== undefined, ruleIds, expires, reason, ...(unseparated !== null ? { unseparated } : {}) };
 }
 
-function validDate(text: string): number | null {
+/** A YYYY-MM-DD date as the UTC time its day starts, or null when it is no such date. */
+export function validDate(text: string): number | null {
   const m = DATE.exec(text);
   if (!m) return null;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];

@@ -57,6 +57,13 @@ export interface Finding {
   related?: RelatedLocation[];
   /** Set by suppress.ts when an inline ignore comment covers the finding. */
   suppressed?: { justification: string; file: string; line: number };
+  /**
+   * What the finding is about, as an HCL address (`resource.aws_lb.api`,
+   * `output.exports`, `local.ports`; a file's path outside any block; see
+   * src/lint/subject.ts). The engine sets it on every finding; a baseline
+   * entry is keyed on it. Never shown in the reference-compatible outputs.
+   */
+  subject?: string;
 }
 
 /** One hop of a finding's path (Finding.related). */
@@ -78,6 +85,13 @@ export interface ReportInput {
   fix?: Fix;
   /** The hops followed to the value's origin (see Finding.related); `file` may be a SourceFile. */
   related?: readonly { file: string | SourceFile; range: Range; message: string }[];
+  /**
+   * What a module-level finding is about (Finding.subject), as an HCL
+   * address: `output.exports` for a missing output. Give it when reporting
+   * something missing; for a finding in a file the engine takes the block
+   * around the range.
+   */
+  subject?: string;
 }
 
 export interface RuleContext {

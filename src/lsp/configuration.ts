@@ -16,7 +16,10 @@ import { pluginRulesOf } from "../config/plugins.js";
 import { plan } from "../cli/plan.js";
 import type { EngineOptions as LintOptions } from "../lint/engine.js";
 import type { RuleDefinition } from "../lint/types.js";
-import { SOURCE, type DiagnosticsBoard } from "./diagnostics.js";
+import { SOURCE, type DiagnosticsBoard, type ModuleBaseline } from "./diagnostics.js";
+import * as path from "node:path";
+import { BASELINE_FILE_NAME, BaselineError, entryKey, parseBaseline } from "../lint/baseline.js";
+import { repositoryRootOf } from "../config/repository.js";
 import type { Documents } from "./documents.js";
 import { chooseEncoding, TextPositions, type PositionEncoding } from "./positions.js";
 
@@ -52,6 +55,8 @@ export interface Settings {
   pluginsOffBy: string;
   /** The client shows a diagnostic's relatedInformation (the path a finding followed). */
   relatedInformation: boolean;
+  /** Findings in the baseline are shown as hints (initializationOptions.showBaselined false hides them). */
+  showBaselined: boolean;
 }
 
 export function startSettings(options: ServerOptions): Settings {
@@ -64,13 +69,15 @@ export function startSettings(options: ServerOptions): Settings {
     pluginsOn: options.plugins !== false,
     pluginsOffBy: "--no-plugins",
     relatedInformation: false,
+    showBaselined: true,
   };
 }
 
 /** Take the client's capabilities and initializationOptions into the settings. */
 export function initializeSettings(settings: Settings, params: InitializeParams): void {
   settings.encoding = chooseEncoding(params.capabilities.general?.positionEncodings);
-  const init = (params.initializationOptions ?? {}) as { debounceMs?: unknown; sliceMs?: unknown; reportUnusedIgnores?: unknown; plugins?: unknown };
+  const init = (params.initializationOptions ?? {}) as { debounceMs?: unknown; sliceMs?: unknown; reportUnusedIgnores?: unknown; plugins?: unknown; showBaselined?: unknown };
+  if (typeof init.showBaselined === "boolean") settings.showBaselined = init.showBaselined;
   if (typeof init.debounceMs === "number" && init.debounceMs >= 0 && Number.isFinite(init.debounceMs)) settings.debounceMs = init.debounceMs;
   if (typeof init.sliceMs === "number" && init.sliceMs >= 0 && Number.isFinite(init.sliceMs)) settings.sliceMs = init.sliceMs;
   if (typeof init.reportUnusedIgnores === "boolean") settings.reportUnusedIgnores = init.reportUnusedIgnores;
@@ -238,6 +245,40 @@ export class Configuration {
       // `plugin "X" (FILE:LINE:COL): why` -> `FILE:LINE:COL: plugin "X": why`, placed on the entry.
       const message = err.message.replace(/^(plugin "[^"\n]*") \(([^\n]+):(\d+):(\d+)\): /gm, (_m, what: string, file: string, line: string, col: string) => `${file}:${line}:${col}: ${what}: `);
       this.showErrors(config.path, configDiagnostics(config.path, message, text, this.settings.encoding));
+    }
+  }
+
+  /**
+   * The baseline a module directory uses, as the CLI finds it without flags:
+   * the config's `baseline` setting, else .tfcapi-lint-baseline.json beside
+   * the config file, else at the repository root (where pre-commit and CI
+   * run), else in the module's directory. Read on every lint (it is small
+   * and may change under the editor); a file that cannot be used gets a
+   * diagnostic of its own and the module is shown without a baseline.
+   */
+  baselineFor(dir: string): ModuleBaseline | null {
+    const config = this.configFor(dir);
+    const file = config?.baseline?.value ?? path.join(config ? config.dir : (repositoryRootOf(dir) ?? dir), BASELINE_FILE_NAME);
+    const owner = `baseline:${file}`;
+    let text: string | null;
+    try {
+      text = this.documents.get(file)?.getText() ?? readFileSync(file, "utf8");
+    } catch {
+      text = null;
+    }
+    if (text === null) {
+      if (this.board.owners().includes(owner)) this.board.contribute(owner, new Map());
+      return null;
+    }
+    try {
+      const entries = parseBaseline(text, file);
+      if (this.board.owners().includes(owner)) this.board.contribute(owner, new Map());
+      const rel = path.relative(path.dirname(file), dir);
+      return { shown: file, key: rel === "" ? "." : rel.split(path.sep).join("/"), entries: new Map(entries.map((e) => [entryKey(e), e])), hide: !this.settings.showBaselined };
+    } catch (err) {
+      if (!(err instanceof BaselineError)) throw err;
+      this.board.contribute(owner, new Map([[this.documents.uriOf(file), [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 1, source: SOURCE, message: err.message }]]]));
+      return null;
     }
   }
 

@@ -10,6 +10,7 @@ import type { Diagnostic, DiagnosticRelatedInformation, Range } from "vscode-lan
 import { CONFIG_FILE_NAME } from "../config/load.js";
 import type { EngineOptions as LintOptions, LintOutcome } from "../lint/engine.js";
 import type { ModuleReport } from "../lint/result.js";
+import { matchModule, type BaselineEntry } from "../lint/baseline.js";
 import type { Finding, RelatedLocation, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
 import { knownRules } from "../config/known-rules.js";
@@ -76,11 +77,13 @@ export class Indexes {
  * `relatedInformation`: each hop at its range in its file's URI (a hop in a
  * file with no text is left out).
  */
-export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri?: (file: string) => string): Map<string, Placed[]> {
+export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri?: (file: string) => string, baseline?: ShownBaseline): Map<string, Placed[]> {
   const out = new Map<string, Placed[]>();
   const rootFiles = [...report.sources.keys()].filter((f) => !f.includes("/")).sort();
   for (const finding of report.findings) {
     if (finding.suppressed) continue;
+    const baselined = baseline?.baselined.has(finding) === true;
+    if (baselined && baseline!.hide) continue;
     let moduleLevel = finding.file === "" || finding.range.start.line === 0;
     let file = finding.file !== "" ? finding.file : moduleLevelFile(finding.ruleId, rootFiles);
     // A file with no text (a module file link that cannot be resolved, say):
@@ -101,11 +104,12 @@ export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri
     }
     const diagnostic: Diagnostic = {
       range,
-      severity: SEVERITY[finding.severity],
+      // A finding in the baseline is a hint: known, and not counted.
+      severity: baselined ? 4 : SEVERITY[finding.severity],
       code: finding.ruleId,
       codeDescription: { href: ruleDocUrl(finding.ruleId, knownRules().rule(finding.ruleId)) },
       source: SOURCE,
-      message: finding.message,
+      message: baselined ? `${finding.message} (in the baseline ${baseline!.file}; a known ${finding.severity}, not counted)` : finding.message,
     };
     if (relatedUri && finding.related && finding.related.length > 0) {
       const info = relatedInformation(finding.related, indexes, relatedUri);
@@ -133,6 +137,24 @@ function relatedInformation(related: readonly RelatedLocation[], indexes: Indexe
   return out;
 }
 
+/** A module's baseline as the server reads it (Configuration.baselineFor). */
+export interface ModuleBaseline {
+  /** The baseline file's path, as shown in messages. */
+  shown: string;
+  /** The module's key in it (its directory relative to the file's). */
+  key: string;
+  entries: ReadonlyMap<string, BaselineEntry>;
+  /** Leave baselined findings out (initializationOptions.showBaselined false). */
+  hide: boolean;
+}
+
+/** What placeFindings does with baselined findings. */
+export interface ShownBaseline {
+  file: string;
+  hide: boolean;
+  baselined: ReadonlySet<Finding>;
+}
+
 /** A module's lint as the server keeps it: the outcome and what the client is shown of it. */
 export interface Result {
   generation: number;
@@ -151,12 +173,13 @@ export interface Result {
  * A lint outcome as shown: findings placed with positions in `encoding`;
  * with `relatedUri` (the client shows related information) their paths too.
  */
-export function makeResult(generation: number, outcome: LintOutcome, opts: LintOptions, encoding: PositionEncoding, relatedUri?: (abs: string) => string): Result {
+export function makeResult(generation: number, outcome: LintOutcome, opts: LintOptions, encoding: PositionEncoding, relatedUri?: (abs: string) => string, baseline?: ModuleBaseline | null): Result {
   const result: Result = { generation, outcome, opts, indexes: null, placed: new Map(), files: new Map(), read: new Set() };
   if (outcome.kind === "report") {
     result.indexes = new Indexes(outcome.report.sources, encoding);
     const dir = outcome.report.dir;
-    result.placed = placeFindings(outcome.report, result.indexes, relatedUri ? (file) => relatedUri(path.join(dir, ...file.split("/"))) : undefined);
+    const shown = baseline ? { file: baseline.shown, hide: baseline.hide, baselined: new Set(matchModule(baseline.key, outcome.report.findings, baseline.entries, new Map(), new Date()).baselined) } : undefined;
+    result.placed = placeFindings(outcome.report, result.indexes, relatedUri ? (file) => relatedUri(path.join(dir, ...file.split("/"))) : undefined, shown);
     for (const u of outcome.load.units) {
       for (const f of u.allFiles) {
         result.files.set(f.path, f);

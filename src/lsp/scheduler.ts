@@ -273,7 +273,8 @@ export class Scheduler {
 
   private result(generation: number, outcome: LintOutcome, opts: LintOptions): Result {
     const docs = this.documents;
-    return makeResult(generation, outcome, opts, this.settings.encoding, this.settings.relatedInformation ? (abs) => docs.uriOf(abs) : undefined);
+    const baseline = outcome.kind === "report" ? this.configuration.baselineFor(outcome.report.dir) : null;
+    return makeResult(generation, outcome, opts, this.settings.encoding, this.settings.relatedInformation ? (abs) => docs.uriOf(abs) : undefined, baseline);
   }
 
   /** The module's result for its current state, linting now when the last one is stale. */

@@ -33,6 +33,7 @@ import {
   hasPosition,
   isModuleLevel,
   quietFailureText,
+  baselinedText,
   relativePath,
   roleSourceText,
   suppressedFindings,
@@ -125,7 +126,8 @@ export function formatGithub(run: RunReport, opts: FormatOptions): string {
   }
   for (const mod of run.modules) {
     const suppressed = suppressedFindings(mod).length;
-    const sup = suppressed > 0 ? `, ${suppressed} suppressed` : "";
+    const known = run.baseline && (mod.baselined?.length ?? 0) > 0 ? `, ${baselinedText(mod.baselined!.length)}` : "";
+    const sup = (suppressed > 0 ? `, ${suppressed} suppressed` : "") + known;
     const why = quietFailureText(run, [mod]);
     const hidden = why !== null ? `; ${why}` : "";
     lines.push(plain(`tfcapi-lint: ${displayPath(base, mod, "")} (role ${mod.role}, ${roleSourceText(mod)}): ${countsText(mod.summary)}${sup}${hidden}`));

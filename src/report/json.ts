@@ -11,6 +11,11 @@
  * `--quiet` hid fail the run, the summary's `hiddenByQuiet` counts and
  * `quietFailure` (why it fails on findings it does not show).
  *
+ * With a baseline in use (and only then) each module's document also gets
+ * `baselined` (the findings the baseline matched, which `findings` and
+ * `summary` leave out) and `baseline` (its file, its expired entries and
+ * those matching fewer findings than their count, the prune command).
+ *
  * A module-level finding keeps the reference's position `file: ""`,
  * `line: 0` (and column/end 0); a finding about a whole file has its file
  * and line 0. One module → one object (as the reference);
@@ -22,7 +27,7 @@
  * document of the same keys of its own, with `role: ""` and no findings.
  */
 import * as path from "node:path";
-import type { FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
+import type { BaselineEntryState, BaselineReport, FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
 import type { Finding, RuleDefinition, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "./docs.js";
 import { hasPosition, problemPath, quietFailureText, suppressedFindings, visibleFindings } from "./util.js";
@@ -77,6 +82,28 @@ export interface JsonModuleDocument {
   suppressed: JsonSuppressedFinding[];
   /** Present only when something could not be read: `file` relative to the module ("" for the directory). */
   readErrors?: { file: string; message: string }[];
+  /** Present only when a baseline is in use: the findings it matched (not in `findings` or `summary`). */
+  baselined?: JsonFinding[];
+  /** Present only when a baseline is in use: its file, and its entries for this module that are expired or match fewer findings than their count. */
+  baseline?: JsonBaseline;
+}
+
+/** A module's baseline in the JSON report. */
+export interface JsonBaseline {
+  file: string;
+  expired: JsonBaselineEntry[];
+  unmatched: JsonBaselineEntry[];
+  /** The command that drops the unmatched entries (present when there are some). */
+  pruneCommand?: string;
+}
+
+export interface JsonBaselineEntry {
+  rule: string;
+  subject: string;
+  count: number;
+  matched: number;
+  reason?: string;
+  expires?: string;
 }
 
 /** A run's rules by id (their docs URLs: a plugin rule carries its own). */
@@ -140,6 +167,32 @@ function readErrorsOf(dir: string, errors: readonly ReadProblem[]): { file: stri
   return errors.map((e) => ({ file: e.path === dir ? "" : path.relative(dir, e.path).split(path.sep).join("/"), message: e.message }));
 }
 
+/** A module's `baselined` findings and `baseline` entries (only when a baseline is in use). */
+function baselineKeys(b: BaselineReport, mod: ModuleReport, ruleOf: RuleOf): Pick<JsonModuleDocument, "baselined" | "baseline"> {
+  const entry = (e: BaselineEntryState): JsonBaselineEntry => ({
+    rule: e.rule,
+    subject: e.subject,
+    count: e.count,
+    matched: e.matched,
+    ...(e.reason !== undefined ? { reason: e.reason } : {}),
+    ...(e.expires !== undefined ? { expires: e.expires } : {}),
+  });
+  const unmatched = b.unmatched.filter((e) => e.moduleDir === mod.dir).map(entry);
+  return {
+    baselined: (mod.baselined ?? []).map((f) => jsonFinding(f, ruleOf)),
+    ...(mod.baselineFile !== undefined
+      ? {
+          baseline: {
+            file: mod.baselineFile,
+            expired: b.expired.filter((e) => e.moduleDir === mod.dir).map(entry),
+            unmatched,
+            ...(unmatched.length > 0 ? { pruneCommand: b.pruneCommand } : {}),
+          },
+        }
+      : {}),
+  };
+}
+
 export function formatJson(run: RunReport, _opts: FormatOptions): string {
   const errors = run.readErrors ?? [];
   const rules = new Map(run.rules.map((r) => [r.id, r]));
@@ -151,6 +204,7 @@ export function formatJson(run: RunReport, _opts: FormatOptions): string {
     if (mod.quietHidden && why !== null) doc.summary = { ...doc.summary, hiddenByQuiet: { ...mod.quietHidden.hidden }, quietFailure: why };
     const own = errors.filter((e) => e.moduleDir === mod.dir);
     if (own.length > 0) doc.readErrors = readErrorsOf(mod.dir, own);
+    if (run.baseline) Object.assign(doc, baselineKeys(run.baseline, mod, ruleOf));
     return doc;
   });
   // What could not be read outside any linted module gets a document of

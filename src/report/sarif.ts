@@ -27,6 +27,11 @@
  * The path a rule followed to the value it reports (Finding.related)
  * becomes `relatedLocations` and a `codeFlows` thread (see pathOf).
  *
+ * With a baseline in use (and only then) the run also holds the baselined
+ * findings: every result gets `baselineState` (`new`, or `unchanged` with an
+ * external suppression for a baselined one), and the baseline's expired and
+ * unmatched entries are notifications of the invocation.
+ *
  * An autofix becomes `fixes[]` (replacements by UTF-16 character offset),
  * which SARIF viewers can offer; GitHub ignores it.
  *
@@ -40,7 +45,8 @@
  */
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { problemId, type FormatOptions, type ModuleReport, type RunReport } from "../lint/result.js";
+import { problemId, type BaselineReport, type FormatOptions, type ModuleReport, type RunReport } from "../lint/result.js";
+import { compareFindings } from "../lint/engine.js";
 import type { Finding, Fix, RuleDefinition, Severity, TextEdit } from "../lint/types.js";
 import { firstParagraph, REPOSITORY_URL, ruleDoc, ruleDocUrl } from "./docs.js";
 import { displayPath, hasPosition, isModuleLevel, relativePath, ruleMap, splitLines } from "./util.js";
@@ -269,7 +275,7 @@ export function buildSarif(run: RunReport, lookup?: DocLookup): Record<string, u
   const ruleIndex = new Map(ruleIds.map((id, i) => [id, i]));
   const undefinedSeverity = new Map<string, Severity>();
   for (const mod of run.modules) {
-    for (const f of mod.findings) {
+    for (const f of findingsOf(run, mod)) {
       if (!ruleIndex.has(f.ruleId)) {
         ruleIndex.set(f.ruleId, ruleIds.length);
         ruleIds.push(f.ruleId);
@@ -281,7 +287,8 @@ export function buildSarif(run: RunReport, lookup?: DocLookup): Record<string, u
   const fingerprints = new Fingerprinter();
   const results: Record<string, unknown>[] = [];
   for (const mod of run.modules) {
-    for (const f of mod.findings) {
+    const baselined = new Set(mod.baselined ?? []);
+    for (const f of findingsOf(run, mod)) {
       const location = physicalLocation(run, mod, f);
       const fileKey = isModuleLevel(f) ? `${modulePath(run, mod)}/` : displayPath(run.repoRoot, mod, f.file);
       const text = f.message.trim() === "" ? defs.get(f.ruleId)?.summary || f.ruleId : f.message;
@@ -305,6 +312,11 @@ export function buildSarif(run: RunReport, lookup?: DocLookup): Record<string, u
           };
         }
         result.suppressions = [suppression];
+      }
+      if (run.baseline) {
+        // With a baseline in use: whether the finding is in it, and if so an external suppression.
+        result.baselineState = baselined.has(f) ? "unchanged" : "new";
+        if (baselined.has(f)) result.suppressions = [{ kind: "external" }];
       }
       if (many) result.properties = { module: modulePath(run, mod) };
       results.push(result);
@@ -354,10 +366,11 @@ export function buildSarif(run: RunReport, lookup?: DocLookup): Record<string, u
  */
 function invocation(run: RunReport): Record<string, unknown> {
   const errors = run.readErrors ?? [];
-  if (errors.length === 0) return { executionSuccessful: true };
+  const notes = run.baseline ? baselineNotifications(run.baseline) : [];
+  if (errors.length === 0) return notes.length > 0 ? { executionSuccessful: true, toolExecutionNotifications: notes } : { executionSuccessful: true };
   return {
     executionSuccessful: false,
-    toolExecutionNotifications: errors.map((e) => {
+    toolExecutionNotifications: [...errors.map((e) => {
       if (e.shownAs !== undefined) {
         // No file to point at (an image in a registry): a logical location named as the user named it.
         return {
@@ -375,8 +388,26 @@ function invocation(run: RunReport): Record<string, unknown> {
         descriptor: { id: problemId(e) },
         locations: [{ physicalLocation: { artifactLocation: { uri, uriBaseId: "%SRCROOT%" } } }],
       };
-    }),
+    }), ...notes],
   };
+}
+
+/** The findings of a module a SARIF run holds: with a baseline in use, the baselined ones too, in report order. */
+function findingsOf(run: RunReport, mod: ModuleReport): readonly Finding[] {
+  if (!run.baseline || !mod.baselined || mod.baselined.length === 0) return mod.findings;
+  return [...mod.findings, ...mod.baselined].sort(compareFindings);
+}
+
+/** The baseline's expired and unmatched entries as notifications (the run still succeeded). */
+function baselineNotifications(b: BaselineReport): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const e of b.expired) {
+    out.push({ level: "warning", message: { text: `baseline ${e.file}: the entry for ${e.rule} on ${e.subject} in ${e.module} expired on ${e.expires}; its findings are reported as new` }, descriptor: { id: "baseline-expired" } });
+  }
+  for (const e of b.unmatched) {
+    out.push({ level: "note", message: { text: `baseline ${e.file}: the entry for ${e.rule} on ${e.subject} in ${e.module} matches ${e.matched} of its ${e.count} findings; drop it with: ${b.pruneCommand}` }, descriptor: { id: "baseline-unmatched" } });
+  }
+  return out;
 }
 
 function directoryFileUrl(dir: string): string {

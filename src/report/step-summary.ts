@@ -14,6 +14,8 @@ import { ruleDocUrl } from "./docs.js";
 import {
   displayPath,
   countsText,
+  baselinedText,
+  baselineNotes,
   githubBaseDir,
   hasPosition,
   isModuleLevel,
@@ -87,7 +89,13 @@ export function stepSummaryMarkdown(
     }
     const suppressed = suppressedFindings(mod).length;
     const sup = suppressed > 0 ? `, ${suppressed} suppressed` : "";
-    push(`${countsText(mod.summary)}${sup}.`, "");
+    // With a baseline in use: new findings are the counts above; known ones are counted apart.
+    const known = run.baseline ? `; ${baselinedText(mod.baselined?.length ?? 0)}` : "";
+    push(`${countsText(mod.summary)}${sup}${known}.`, "");
+  }
+  if (run.baseline) {
+    const notes = baselineNotes(run.baseline);
+    if (notes.length > 0) push(...notes.map((n) => (n.startsWith("  ") ? `- ${markdownCell(n.trim())}` : markdownCell(n))), "");
   }
   return out.join("\n");
 }

@@ -17,7 +17,9 @@
  *
  * A finding that followed a value (Finding.related) lists each hop on a
  * "via" line under its frame. Paths are relative to the working directory.
- * Suppressed findings are not shown (only counted). With several modules
+ * Suppressed findings are not shown (only counted); with a baseline in use
+ * neither are baselined ones ("N findings in the baseline" in the totals),
+ * and its expired and unmatched entries follow the totals. With several modules
  * each gets a section headed by its path, followed by a grand total.
  * Colours only when `opts.color`.
  */
@@ -27,6 +29,8 @@ import type { Finding, Severity } from "../lint/types.js";
 import { frameParts, SourceLines } from "./frame.js";
 import {
   addSummaries,
+  baselinedText,
+  baselineNotes,
   countsText,
   displayPath,
   hasPosition,
@@ -138,6 +142,8 @@ function formatGroup(group: Group, lines: SourceLines, c: Colors, where: (file: 
 interface Tally {
   counts: Summary;
   suppressed: number;
+  /** Findings a baseline entry matched (null: no baseline in use). */
+  baselined: number | null;
   fixable: number;
   readErrors: number;
   /** What the run could not do, in words: "1 read error", "1 rule failure", or both. */
@@ -152,11 +158,12 @@ function unreadWords(errors: readonly ReadProblem[]): string {
   return words.filter((w) => w !== "").join(" and ");
 }
 
-function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[]): Tally {
+function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[], withBaseline: boolean): Tally {
   const readErrors = errors.length;
   return {
     counts: addSummaries(mods.map((m) => m.summary)),
     suppressed: mods.reduce((n, m) => n + suppressedFindings(m).length, 0),
+    baselined: withBaseline ? mods.reduce((n, m) => n + (m.baselined?.length ?? 0), 0) : null,
     fixable: mods.reduce((n, m) => n + visibleFindings(m).filter((f) => f.fix !== undefined).length, 0),
     readErrors,
     unread: unreadWords(errors),
@@ -169,13 +176,14 @@ function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[]): Tally {
  */
 function totalsLine(t: Tally, c: Colors, suffix = "", hiddenFailure: string | null = null): string {
   const total = totalOf(t.counts);
-  const sup = t.suppressed > 0 ? `, ${t.suppressed} suppressed` : "";
+  const base = t.baselined !== null && t.baselined > 0 ? `, ${baselinedText(t.baselined)}` : "";
+  const sup = (t.suppressed > 0 ? `, ${t.suppressed} suppressed` : "") + base;
   const unread = t.unread;
   // Findings --quiet hid that fail the run: never "no problems" beside them.
   const hidden = hiddenFailure !== null ? `; ${hiddenFailure}` : "";
   if (total === 0 && t.readErrors > 0) return `${c.red(c.bold("✖"))} ${c.bold(`not fully linted${suffix}: ${unread}`)}${sup}${hidden}`;
   if (total === 0 && hiddenFailure !== null) return `${c.red(c.bold("✖"))} ${c.bold(`no problems shown${suffix}, but ${hiddenFailure}`)}${sup}`;
-  if (total === 0) return c.green(`✔ no problems${suffix}`) + (sup ? ` (${t.suppressed} suppressed)` : "");
+  if (total === 0) return c.green(`✔ no problems${suffix}`) + (sup ? ` (${sup.slice(2)})` : "");
   const fix = t.fixable > 0 ? `, ${t.fixable} fixable with --fix` : "";
   const mark = t.counts.error > 0 || t.readErrors > 0 ? c.red(c.bold("✖")) : c.yellow(c.bold("✖"));
   const unreadText = t.readErrors > 0 ? `, and ${unread}` : "";
@@ -198,7 +206,7 @@ function formatModule(run: RunReport, mod: ModuleReport, c: Colors, withHeader: 
   }
   const unread = (run.readErrors ?? []).filter((e) => e.moduleDir === mod.dir);
   if (unread.length > 0) out.push(...readErrorLines(unread, c), "");
-  out.push(totalsLine(tallyOf([mod], unread), c, "", quietFailureText(run, [mod])));
+  out.push(totalsLine(tallyOf([mod], unread, run.baseline !== undefined), c, "", quietFailureText(run, [mod])));
   out.push(c.dim(roleLine(mod)));
   out.push(c.dim(fileSetLine(mod)));
   return out;
@@ -218,10 +226,12 @@ export function formatText(run: RunReport, opts: FormatOptions): string {
   const allErrors = run.readErrors ?? [];
   if (many || (orphans.length > 0 && (run.modules.length > 0 || allErrors.length > 0))) {
     if (run.modules.length === 0) out += `\n\n${c.red(c.bold("✖"))} ${c.bold(`nothing linted: ${unreadWords(allErrors)}`)}`;
-    else out += `\n\n${totalsLine(tallyOf(run.modules, allErrors), c, many ? ` in ${plural(run.modules.length, "module")}` : "", quietFailureText(run, run.modules))}`;
+    else out += `\n\n${totalsLine(tallyOf(run.modules, allErrors, run.baseline !== undefined), c, many ? ` in ${plural(run.modules.length, "module")}` : "", quietFailureText(run, run.modules))}`;
   }
   if (run.warningLimit) {
     out += `${out === "" ? "" : "\n"}${c.red(c.bold("✖"))} ${warningLimitText(run.warningLimit)}`;
   }
+  // The baseline's expired and unmatched entries, after the totals.
+  for (const line of run.baseline ? baselineNotes(run.baseline) : []) out += `${out === "" ? "" : "\n"}${line.startsWith(" ") ? c.dim(line) : c.yellow(line)}`;
   return out === "" ? "" : out + "\n";
 }

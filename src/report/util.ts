@@ -3,7 +3,7 @@
  * sanitising. Nothing here knows a particular output format.
  */
 import * as path from "node:path";
-import type { ModuleReport, ReadProblem, RunReport, Summary, WarningLimit } from "../lint/result.js";
+import type { BaselineReport, ModuleReport, ReadProblem, RunReport, Summary, WarningLimit } from "../lint/result.js";
 import { SEVERITY_RANK, type Finding, type RuleDefinition, type Severity } from "../lint/types.js";
 
 /** Converts an OS path to `/` separators (no-op on POSIX). */
@@ -165,3 +165,27 @@ export function allFindings(run: RunReport): Array<{ mod: ModuleReport; finding:
 }
 
 export { roleSourceText } from "../lint/result.js";
+
+/** `3 findings in the baseline` */
+export function baselinedText(n: number): string {
+  return `${plural(n, "finding")} in the baseline`;
+}
+
+/**
+ * What a report says of the baseline's entries besides the findings: each
+ * expired entry that still matches (its findings count again), and the
+ * entries that match fewer findings than their count, with the command
+ * that drops them. One line each; empty when there is nothing to say.
+ */
+export function baselineNotes(b: BaselineReport): string[] {
+  const out: string[] = [];
+  for (const e of b.expired) {
+    out.push(`baseline ${e.file}: the entry for ${e.rule} on ${e.subject} in ${e.module} expired on ${e.expires}: its ${plural(e.matched, "finding")} count${e.matched === 1 ? "s" : ""} again; fix ${e.matched === 1 ? "it" : "them"}, or give the entry a later "expires" date`);
+  }
+  if (b.unmatched.length > 0) {
+    const n = b.unmatched.length;
+    out.push(`baseline: ${n} ${n === 1 ? "entry matches" : "entries match"} fewer findings than ${n === 1 ? "its" : "their"} count (fixed or renamed); drop ${n === 1 ? "it" : "them"} with: ${b.pruneCommand}`);
+    for (const e of b.unmatched) out.push(`  ${e.file}: ${e.module} ${e.rule} ${e.subject} (count ${e.count}, matched ${e.matched})`);
+  }
+  return out;
+}

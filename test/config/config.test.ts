@@ -35,7 +35,7 @@ describe("config file parsing", () => {
     expect(configError('\nrule "input/default" {\n  severity = "loud"\n}\n')).toBe(
       '.tfcapi-lint.hcl:3:14: rule "input/default" severity must be one of "off", "info", "warning", "error"',
     );
-    expect(configError('colour = "red"\n')).toBe('.tfcapi-lint.hcl:1:1: unknown setting "colour" (known: role, rule, exclude, fail_on, max_warnings, plugins)');
+    expect(configError('colour = "red"\n')).toBe('.tfcapi-lint.hcl:1:1: unknown setting "colour" (known: role, rule, exclude, fail_on, max_warnings, baseline, plugins)');
     expect(configError('rule "input/nope" {\n  severity = "off"\n}\n')).toBe('.tfcapi-lint.hcl:1:6: unknown rule "input/nope" (run "tfcapi-lint rules" for the list)');
     expect(configError("max_warnings = -1\n")).toBe(".tfcapi-lint.hcl:1:16: max_warnings must be 0 or more");
     expect(configError("max_warnings = 1.5\n")).toBe(".tfcapi-lint.hcl:1:16: max_warnings must be a whole number");

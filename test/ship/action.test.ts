@@ -21,7 +21,7 @@ describe("action.yml", () => {
   it("is a composite action with the documented inputs and defaults", () => {
     expect((action.runs as Map).using).toBe("composite");
     expect(Object.keys(inputs)).toEqual([
-      "path", "role", "recursive", "format", "fail-on", "config", "sarif-file", "version", "args",
+      "path", "role", "recursive", "format", "fail-on", "config", "sarif-file", "version", "args", "baseline",
       // the Go tfcapi-lint action's inputs
       "command", "target", "strict", "allow-warnings", "contract", "platform", "all-platforms", "insecure", "json",
     ]);
@@ -43,7 +43,7 @@ describe("action.yml", () => {
       expect(env[`INPUT_${name.toUpperCase().replace(/-/g, "_")}`], name).toBe(`\${{ inputs.${name} }}`);
     }
     expect(Object.keys(env).length).toBe(Object.keys(inputs).length);
-    expect(Object.keys(outputs)).toEqual(["findings", "errors", "warnings", "notices", "modules", "sarif-file", "exit-code"]);
+    expect(Object.keys(outputs)).toEqual(["findings", "errors", "warnings", "notices", "baselined", "modules", "sarif-file", "exit-code"]);
     for (const name of Object.keys(outputs)) {
       expect(outputs[name]!.value, name).toBe(`\${{ steps.lint.outputs.${name} }}`);
     }
@@ -116,8 +116,8 @@ describe("scripts/action-run.mjs", () => {
   }
 
   /** The step's outputs for these counts, with the rest given. */
-  function outputsOf(c: { error: number; warning: number; info: number }, rest: { modules: string; "sarif-file": string; "exit-code": string }): Record<string, string> {
-    return { findings: String(c.error + c.warning + c.info), errors: String(c.error), warnings: String(c.warning), notices: String(c.info), ...rest };
+  function outputsOf(c: { error: number; warning: number; info: number }, rest: { modules: string; "sarif-file": string; "exit-code": string; baselined?: string }): Record<string, string> {
+    return { findings: String(c.error + c.warning + c.info), errors: String(c.error), warnings: String(c.warning), notices: String(c.info), baselined: "0", ...rest };
   }
 
   function counts(paths: string[]): { error: number; warning: number; info: number } {
@@ -147,7 +147,7 @@ describe("scripts/action-run.mjs", () => {
     expect(r.stdout).toBe(direct(["--format", "github", "modules/pool", "cluster"]).stdout);
     expect(r.stdout).not.toContain("::error");
     expect(r.stdout).not.toContain("::warning");
-    expect(r.outputs).toEqual({ findings: "0", errors: "0", warnings: "0", notices: "0", modules: "2", "sarif-file": "", "exit-code": "0" });
+    expect(r.outputs).toEqual({ findings: "0", errors: "0", warnings: "0", notices: "0", baselined: "0", modules: "2", "sarif-file": "", "exit-code": "0" });
     expect(existsSync(path.join(ws!, "reports", "none.sarif"))).toBe(false);
   });
 
@@ -290,6 +290,29 @@ describe("scripts/action-run.mjs", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(direct(["--format", "github", "modules/broken"]).stdout);
     expect(readFileSync(path.join(ws!, "out", "one.sarif"), "utf8")).toBe(direct(["--format", "sarif", "modules/broken"]).stdout);
+  });
+
+  it("takes a baseline: known findings neither annotate nor fail the step; the outputs and the job summary count them apart", () => {
+    const made = direct(["--update-baseline", "--baseline", "baselines/broken.json", "--format", "json", "modules/broken"]);
+    expect(made.code).toBe(0);
+    const known = (JSON.parse(made.stdout) as { baselined: unknown[] }).baselined.length;
+    expect(known).toBeGreaterThan(10);
+    const r = runAction({ INPUT_PATH: "modules/broken", INPUT_BASELINE: "baselines/broken.json", INPUT_FAIL_ON: "warning" });
+    const expected = direct(["--baseline", "baselines/broken.json", "--format", "github", "modules/broken"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(expected.stdout);
+    expect(r.stdout).not.toContain("::error");
+    expect(r.stdout).not.toContain("::warning");
+    expect(r.summary).toBe(expected.summary);
+    expect(r.summary).toContain(`0 errors, 0 warnings, 0 info; ${known} findings in the baseline.`);
+    expect(r.outputs).toEqual(outputsOf({ error: 0, warning: 0, info: 0 }, { baselined: String(known), modules: "1", "sarif-file": "", "exit-code": "0" }));
+    // "none" uses no baseline: every finding is new again.
+    const none = runAction({ INPUT_PATH: "modules/broken", INPUT_BASELINE: "none" });
+    expect(none.code).toBe(1);
+    expect(none.outputs).toEqual(outputsOf(counts(["modules/broken"]), { modules: "1", "sarif-file": "", "exit-code": "1" }));
+    const image = runAction({ INPUT_COMMAND: "image", INPUT_TARGET: "oci:img", INPUT_BASELINE: "baselines/broken.json" });
+    expect(image.code).toBe(3);
+    expect(image.stdout).toBe("::error title=tfcapi-lint action::baseline is not used with command: image\n");
   });
 
   it("writes exactly the outputs action.yml declares", () => {
@@ -444,7 +467,7 @@ describe("scripts/action-run.mjs", () => {
     );
     expect(r.stderr).toBe(direct(["--format", "json", "does/not/exist"]).stderr);
     // Its outputs still say what happened: the exit code, and counts of what was read (nothing).
-    expect(r.outputs).toEqual({ findings: "0", errors: "0", warnings: "0", notices: "0", modules: "0", "sarif-file": "", "exit-code": "2" });
+    expect(r.outputs).toEqual({ findings: "0", errors: "0", warnings: "0", notices: "0", baselined: "0", modules: "0", "sarif-file": "", "exit-code": "2" });
   });
 
   it("with one path unreadable, the outputs count the modules that were read, and the SARIF file is there", () => {

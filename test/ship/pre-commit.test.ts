@@ -206,4 +206,28 @@ describe("pre-commit end to end", () => {
     expect(git(["log", "--format=%s"]).stdout).toBe("Add the worker pool\n");
     expect(git(["status", "--porcelain"]).stdout.split("\n").filter((l) => l.startsWith("A  broken/")).length).toBe(4);
   }, 600_000);
+
+  it.skipIf(!PRE_COMMIT)("commits the broken module once its findings are in a baseline at the repository root, and refuses a new error (skipped when pre-commit is not on PATH)", () => {
+    // The broken module is still staged from the refusal above.
+    const staged = ["broken/main.tf", "broken/outputs.tf", "broken/variables.tf", "broken/versions.tf"];
+    const made = runCli(["--update-baseline", ...staged], { cwd: work });
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toContain("tfcapi-lint: wrote baseline .tfcapi-lint-baseline.json (");
+    expect(git(["add", "-A"]).code).toBe(0);
+    const adopted = git(["commit", "-m", "Adopt the broken pool with a baseline"]);
+    expect(adopted.code, adopted.stdout + adopted.stderr).toBe(0);
+    expect(adopted.stdout + adopted.stderr).toMatch(/^tfcapi-lint \(CAPTF module contract\)\.+Passed$/m);
+
+    // A new error in the module is not in the baseline: refused.
+    const variables = path.join(work, "broken", "variables.tf");
+    writeFileSync(variables, readFileSync(variables, "utf8") + '\nvariable "captf_zone" {\n  type = string\n}\n');
+    expect(git(["add", "-A"]).code).toBe(0);
+    const refused = git(["commit", "-m", "Add a zone"]);
+    const log = refused.stdout + refused.stderr;
+    expect(refused.code, log).toBe(1);
+    expect(log).toMatch(/^tfcapi-lint \(CAPTF module contract\)\.+Failed$/m);
+    expect(log).toContain('Variable "captf_zone" uses the reserved "captf_" prefix');
+    expect(log).not.toContain('Variable "captf_instance_type"');
+    expect(git(["log", "--format=%s"]).stdout).toBe("Adopt the broken pool with a baseline\nAdd the worker pool\n");
+  }, 600_000);
 });
