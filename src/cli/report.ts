@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { recount, severityAtLeast, type ReadError } from "../lint/engine.js";
-import { knownRules } from "../config/known-rules.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type RunReport, type WarningLimit } from "../lint/result.js";
 import type { Severity } from "../lint/types.js";
 import { quietFailureText } from "../report/util.js";
@@ -38,8 +38,12 @@ interface Collected {
   roleUnknown: boolean;
 }
 
-/** Reports the run's modules (in plan order) and returns the exit code. Throws UsageError for a named module whose role cannot be told. */
-export async function reportRun(args: CliArgs, io: Io, format: string, found: Targets, plans: readonly ModulePlan[], linted: readonly LintedTarget[]): Promise<number> {
+/**
+ * Reports the run's modules (in plan order) and returns the exit code; the
+ * reports' rule metadata comes from `catalogue`, the run's (every module's
+ * config's rules). Throws UsageError for a named module whose role cannot be told.
+ */
+export async function reportRun(args: CliArgs, io: Io, format: string, found: Targets, plans: readonly ModulePlan[], linted: readonly LintedTarget[], catalogue: RuleCatalogue): Promise<number> {
   const fixes = new FixTally();
   const { results, reported } = shownResults(found, plans, linted, fixes);
   const c = collect(args, io, found, results, fixes);
@@ -51,7 +55,7 @@ export async function reportRun(args: CliArgs, io: Io, format: string, found: Ta
     modules: c.modules,
     ...(problems.length > 0 ? { readErrors: problems } : {}),
     ...(warningLimit ? { warningLimit } : {}),
-    rules: knownRules().lint,
+    rules: catalogue.lint,
     cwd: path.resolve(io.cwd),
     repoRoot: repoRootOf(io.cwd, io.env),
     // Read from package.json only by a formatter that shows it (SARIF).

@@ -12,7 +12,7 @@ import type { EngineOptions as LintOptions, LintOutcome } from "../lint/engine.j
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding, RelatedLocation, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
-import { knownRules } from "../config/known-rules.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import type { SourceFile } from "../terraform/module-types.js";
 import { moduleFileExtension } from "../terraform/files.js";
 import type { Documents } from "./documents.js";
@@ -71,12 +71,13 @@ export class Indexes {
 
 /**
  * The unsuppressed findings of a report, by the file (relative path) they
- * are shown in. With `relatedUri` (the client shows related information),
+ * are shown in, each linking to its rule's page as `catalogue` (the one
+ * the module was linted with) knows it. With `relatedUri` (the client shows related information),
  * a finding's path (Finding.related) becomes the diagnostic's
  * `relatedInformation`: each hop at its range in its file's URI (a hop in a
  * file with no text is left out).
  */
-export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri?: (file: string) => string): Map<string, Placed[]> {
+export function placeFindings(report: ModuleReport, indexes: Indexes, catalogue: RuleCatalogue, relatedUri?: (file: string) => string): Map<string, Placed[]> {
   const out = new Map<string, Placed[]>();
   const rootFiles = [...report.sources.keys()].filter((f) => !f.includes("/")).sort();
   for (const finding of report.findings) {
@@ -103,7 +104,7 @@ export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri
       range,
       severity: SEVERITY[finding.severity],
       code: finding.ruleId,
-      codeDescription: { href: ruleDocUrl(finding.ruleId, knownRules().rule(finding.ruleId)) },
+      codeDescription: { href: ruleDocUrl(finding.ruleId, catalogue.rule(finding.ruleId)) },
       source: SOURCE,
       message: finding.message,
     };
@@ -156,7 +157,7 @@ export function makeResult(generation: number, outcome: LintOutcome, opts: LintO
   if (outcome.kind === "report") {
     result.indexes = new Indexes(outcome.report.sources, encoding);
     const dir = outcome.report.dir;
-    result.placed = placeFindings(outcome.report, result.indexes, relatedUri ? (file) => relatedUri(path.join(dir, ...file.split("/"))) : undefined);
+    result.placed = placeFindings(outcome.report, result.indexes, opts.catalogue, relatedUri ? (file) => relatedUri(path.join(dir, ...file.split("/"))) : undefined);
     for (const u of outcome.load.units) {
       for (const f of u.allFiles) {
         result.files.set(f.path, f);

@@ -8,7 +8,7 @@ import { parseConfigText } from "../../src/config/load.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { defineRule } from "../../src/lint/types.js";
 import { excludedBy, excludingPattern, plan } from "../../src/cli/plan.js";
-import { knownRules } from "../../src/config/known-rules.js";
+import { BUILTIN_CATALOGUE } from "../../src/catalogue.js";
 
 const CONFIG = ['role = "machinepool"', 'exclude = ["examples/**", "scratch.tf"]', 'fail_on = "warning"', "max_warnings = 3", 'rule "input/default" {', '  severity = "off"', "}", ""].join("\n");
 
@@ -20,7 +20,7 @@ describe("plan", () => {
   it("without a config or options: no severity changed, ignore comments read, the built-in rules, no role, nothing excluded", () => {
     const p = plan(null, { dir: "/repo/modules/pool" });
     expect(p.config).toBeNull();
-    expect(p.options).toEqual({ catalogue: knownRules(), severities: new Map(), inlineConfig: true });
+    expect(p.options).toEqual({ catalogue: BUILTIN_CATALOGUE, severities: new Map(), inlineConfig: true });
     expect(p.effective.failOn).toEqual({ value: "error", origin: "default" });
     expect(p.effective.maxWarnings).toEqual({ value: null, origin: "default" });
   });
@@ -73,7 +73,7 @@ describe("plan", () => {
 
   it("adds the rules of the config's plugins to the built-in ones, and says when listed plugins were not loaded", () => {
     const probe = defineRule({ id: "probe/nothing", severity: "info", roles: ROLES, scope: "root", fixable: false, summary: "reports nothing", check: () => {} });
-    const withPlugin = plan(config(), { dir: "/repo", pluginRules: [probe] }).options;
+    const withPlugin = plan(config(), { dir: "/repo", catalogue: BUILTIN_CATALOGUE.withPlugins([probe]) }).options;
     expect(withPlugin.ruleSet!.length).toBeGreaterThan(1);
     expect(withPlugin.ruleSet!.at(-1)).toBe(probe);
     expect(withPlugin.ruleSet!.filter((r) => r.id === "input/default")).toHaveLength(1);
