@@ -86,12 +86,21 @@ export function lacksText(names: readonly string[]): string {
  * `where` names the list in messages ("addresses", "instances[*].addresses").
  */
 export function checkAddressList(module: Module, listSite: Site, where: string, out: ShapeReporter): void {
-  checkValueKind(module, listSite, "list", where, ADDRESS_EXAMPLE, out);
+  for (const view of listObjectViews(module, listSite, where, ADDRESS_EXAMPLE, ADDRESS_OBJECT, out)) checkAddressObject(module, view, where, out);
+}
+
+/**
+ * A list of objects (`failure_domains`, `instances`, an `addresses` list):
+ * report a value that is certainly not a list and entries that are
+ * certainly not objects, then give every object an entry may be, entry by
+ * entry, for the caller's attribute checks. `what` names the list in
+ * messages; `listExample` and `example` show a good list and a good entry.
+ */
+export function listObjectViews(module: Module, listSite: Site, what: string, listExample: string, example: string, out: ShapeReporter): ObjectView[] {
+  checkValueKind(module, listSite, "list", what, listExample, out);
   const elements = listElements(module, listSite);
-  checkElementKinds(module, elements, where, ADDRESS_OBJECT, out);
-  for (const el of elements) {
-    for (const view of objectViews(module, el.site, el.fromFor)) checkAddressObject(module, view, where, out);
-  }
+  checkElementKinds(module, elements, what, example, out);
+  return elements.flatMap((el) => objectViews(module, el.site, el.fromFor));
 }
 
 export function checkAddressObject(module: Module, view: ObjectView, where: string, out: ShapeReporter): void {
