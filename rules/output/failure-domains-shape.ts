@@ -2,9 +2,8 @@ import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
 import {
   ShapeReporter,
-  lacksText,
   listObjectViews,
-  missingAttrs,
+  reportMissingAttrs,
   outputValueSite,
   subject,
 } from "../shared/output-shapes.js";
@@ -39,14 +38,7 @@ export default defineRule({
     const out = new ShapeReporter(ctx);
     const example = "{ name = \"eu-west-1a\", control_plane = true }";
     for (const view of listObjectViews(module, value, "failure_domains", `[${example}] or []`, example, out)) {
-      const missing = missingAttrs(view, ["name"]);
-      if (missing.length > 0) {
-        out.report(
-          view.site,
-          view.range,
-          `${subject("failure domain", view)}${viaText(view.site.via, 4)} ${lacksText(missing)}; every failure domain needs a name of 1-256 characters (e.g. the zone)`,
-        );
-      }
+      reportMissingAttrs(out, view, ["name"], subject("failure domain", view), "every failure domain needs a name of 1-256 characters (e.g. the zone)");
       const name = view.attrs.get("name");
       if (name) {
         for (const alt of literalAlternatives(module, name)) {

@@ -5,9 +5,8 @@ import {
   ShapeReporter,
   caseHint,
   checkAddressList,
-  lacksText,
   listObjectViews,
-  missingAttrs,
+  reportMissingAttrs,
   outputValueSite,
   quoteList,
   subject,
@@ -30,14 +29,7 @@ export default defineRule({
     const out = new ShapeReporter(ctx);
     const example = '{ provider_id = "aws:///eu-west-1a/i-0abc", state = "running" }';
     for (const view of listObjectViews(module, value, "instances", `[${example}] or []`, example, out)) {
-      const missing = missingAttrs(view, ["provider_id"]);
-      if (missing.length > 0) {
-        out.report(
-          view.site,
-          view.range,
-          `${subject("instance object", view)}${viaText(view.site.via, 4)} ${lacksText(missing)}; every instance needs the provider ID its Node registers with`,
-        );
-      }
+      reportMissingAttrs(out, view, ["provider_id"], subject("instance object", view), "every instance needs the provider ID its Node registers with");
       const state = view.attrs.get("state");
       if (state) {
         for (const alt of literalAlternatives(module, state)) {

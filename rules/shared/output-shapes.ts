@@ -81,6 +81,15 @@ export function lacksText(names: readonly string[]): string {
 }
 
 /**
+ * Report the attributes of `names` that a complete object view lacks, as
+ * `<what><via> has no "a" and "b" attributes; <advice>` on the object.
+ */
+export function reportMissingAttrs(out: ShapeReporter, view: ObjectView, names: readonly string[], what: string, advice: string): void {
+  const missing = missingAttrs(view, names);
+  if (missing.length > 0) out.report(view.site, view.range, `${what}${viaText(view.site.via, 4)} ${lacksText(missing)}; ${advice}`);
+}
+
+/**
  * Check every address object `listSite` (a list of addresses) may hold:
  * `type` and `address` present, a literal `type` from the address-type enum.
  * `where` names the list in messages ("addresses", "instances[*].addresses").
@@ -104,14 +113,7 @@ export function listObjectViews(module: Module, listSite: Site, what: string, li
 }
 
 export function checkAddressObject(module: Module, view: ObjectView, where: string, out: ShapeReporter): void {
-  const missing = missingAttrs(view, ["type", "address"]);
-  if (missing.length > 0) {
-    out.report(
-      view.site,
-      view.range,
-      `${subject("address object", view)} in ${where}${viaText(view.site.via, 4)} ${lacksText(missing)}; every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`,
-    );
-  }
+  reportMissingAttrs(out, view, ["type", "address"], `${subject("address object", view)} in ${where}`, `every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`);
   const type = view.attrs.get("type");
   if (!type) return;
   for (const alt of literalAlternatives(module, type)) {
