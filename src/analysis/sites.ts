@@ -44,6 +44,23 @@ export interface Site {
    * the shape `ctx.report({ related })` takes.
    */
   trail?: readonly TrailHop[];
+  /**
+   * Set (to `[]`) by a caller that wants to know which conditions select
+   * each alternative (endpoint.ts): the conditionals whose branch was taken
+   * to reach this expression, outermost first. Carried along the expansion;
+   * a condition that is a constant selects nothing (its dead branch is not
+   * taken).
+   */
+  conditions?: readonly SiteCondition[];
+}
+
+/** A condition on the way to an alternative: the branch is taken when `expr` evaluates to `holds`. */
+export interface SiteCondition {
+  expr: Expression;
+  file: SourceFile;
+  holds: boolean;
+  /** The locals followed to reach the condition (`local.a`), outermost first. */
+  via: readonly string[];
 }
 
 /** One hop of a site's trail: where it is and a short label (`local.api_ports`, `aws_lb_target_group.tg for_each`). */

@@ -63,7 +63,7 @@ export function followLocal(module: Module, site: Site): Site | null {
   // A local's value is evaluated on its own: no `for` variables are in scope,
   // but what is known of module-wide names still holds.
   const facts = filterFacts(site.facts, (k) => GLOBAL_ROOTS.has(factRoot(k)));
-  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: site.iter.resolver.empty, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] } : {}) };
+  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.conditions ? { conditions: site.conditions } : {}), ...(site.iter ? { iter: site.iter.resolver.empty, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] } : {}) };
 }
 
 /** Parentheses and exact local references only: the one value `site` certainly is. */
@@ -196,9 +196,9 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
         expand(module, { ...here, expr: c.value ? e.trueResult : e.falseResult }, opts, out, depth + 1, budget);
         return;
       }
-      // Each branch knows what its condition tells (`x != null ? x.a : null`).
-      expand(module, { ...here, expr: e.trueResult, facts: joinFacts(here.facts, factsUnder(e.condition, true)) }, opts, out, depth + 1, budget);
-      expand(module, { ...here, expr: e.falseResult, facts: joinFacts(here.facts, factsUnder(e.condition, false)) }, opts, out, depth + 1, budget);
+      // Each branch knows what its condition tells (`x != null ? x.a : null`), and which condition selects it when asked.
+      expand(module, { ...here, expr: e.trueResult, facts: joinFacts(here.facts, factsUnder(e.condition, true)), ...selectedBy(here, e.condition, true) }, opts, out, depth + 1, budget);
+      expand(module, { ...here, expr: e.falseResult, facts: joinFacts(here.facts, factsUnder(e.condition, false)), ...selectedBy(here, e.condition, false) }, opts, out, depth + 1, budget);
       return;
     }
     case "FunctionCall": {
@@ -253,6 +253,11 @@ function withoutNames(iter: IterScope, names: readonly (string | null)[]): IterS
   const m = new Map(iter.names);
   for (const n of names) if (n !== null) m.delete(n);
   return { ...iter, names: m };
+}
+
+/** The conditions of a branch of `site`'s conditional, for a site that keeps them (`Site.conditions`). */
+function selectedBy(site: Site, condition: Expression, holds: boolean): Pick<Site, "conditions"> | null {
+  return site.conditions ? { conditions: [...site.conditions, { expr: condition, file: site.file, holds, via: site.via }] } : null;
 }
 
 /**
