@@ -8,6 +8,7 @@ import { parseConfigText } from "../../src/config/load.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { defineRule } from "../../src/lint/types.js";
 import { excludedBy, excludingPattern, plan } from "../../src/cli/plan.js";
+import { runCatalogue } from "../../src/cli/module-plans.js";
 import { BUILTIN_CATALOGUE } from "../../src/catalogue.js";
 
 const CONFIG = ['role = "machinepool"', 'exclude = ["examples/**", "scratch.tf"]', 'fail_on = "warning"', "max_warnings = 3", 'rule "input/default" {', '  severity = "off"', "}", ""].join("\n");
@@ -81,5 +82,21 @@ describe("plan", () => {
     expect(server.ruleSet).toBeUndefined();
     expect(server.unloadedPlugins).toBe(true);
     expect([...server.overlay!.keys()]).toEqual(["/repo/main.tf"]);
+  });
+
+  it("a run over several configs knows every config's plugin rules once, in the order the configs come; each module keeps its own", () => {
+    const rule = (id: string) => defineRule({ id, severity: "info", roles: ROLES, scope: "root", fixable: false, summary: "reports nothing", check: () => {} });
+    const acme = BUILTIN_CATALOGUE.withPlugins([rule("acme/one"), rule("acme/two")]);
+    const beta = BUILTIN_CATALOGUE.withPlugins([rule("beta/one")]);
+    const run = runCatalogue([
+      { config: null, catalogue: beta },
+      { config: null, catalogue: BUILTIN_CATALOGUE },
+      { config: null, catalogue: acme },
+      { config: null, catalogue: beta },
+    ]);
+    expect(run.pluginRules.map((r) => r.id)).toEqual(["beta/one", "acme/one", "acme/two"]);
+    expect(run.lint.slice(0, BUILTIN_CATALOGUE.lint.length)).toEqual(BUILTIN_CATALOGUE.lint);
+    expect(runCatalogue([])).toBe(BUILTIN_CATALOGUE);
+    expect(plan(config(), { dir: "/repo", catalogue: beta }).options.catalogue.isKnown("acme/one")).toBe(false);
   });
 });
