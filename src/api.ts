@@ -5,14 +5,14 @@
  * (wrong kind of value) or a RangeError (a value outside the allowed set)
  * naming the option, thrown here before anything is read, instead of a
  * crash deep inside the engine or a report that silently ignores a setting.
- * The engine runs with the rule catalogue of the process (the built-in rules
- * and any plugin loaded through a config).
+ * The engine runs with the built-in rule catalogue (the library reads no
+ * config, so it loads no plugin; `ruleSet` may add rules of the caller's).
  */
 import { statSync } from "node:fs";
 import { ROLES } from "./contract/roles-api.js";
 import { lintModule as lintChecked, type LintOptions, type LintOutcome } from "./lint/engine.js";
 import type { RuleDefinition } from "./lint/types.js";
-import { knownRules } from "./config/known-rules.js";
+import { BUILTIN_CATALOGUE } from "./catalogue.js";
 
 const SEVERITY_SETTINGS: readonly string[] = ["off", "info", "warning", "error"];
 
@@ -88,7 +88,7 @@ export function checkLintModuleInput(dir: unknown, opts: unknown): void {
     ruleSet = o.ruleSet as readonly RuleDefinition[];
   }
   const extra = new Set((ruleSet ?? []).map((r) => r.id));
-  const catalogue = knownRules();
+  const catalogue = BUILTIN_CATALOGUE;
   const known = (id: string): boolean => catalogue.isKnown(id) || extra.has(id);
 
   if (o.role !== undefined) checkRole("role", o.role);
@@ -151,7 +151,7 @@ function notADirectory(dir: string): boolean {
  */
 export function lintModule(dir: string, opts?: LintOptions): LintOutcome {
   checkLintModuleInput(dir, opts);
-  const outcome = lintChecked(dir, { ...opts, catalogue: knownRules() });
+  const outcome = lintChecked(dir, { ...opts, catalogue: BUILTIN_CATALOGUE });
   // Only a directory that gave nothing is worth a look (no cost on a module).
   if (outcome.kind === "no-module" && notADirectory(dir)) {
     throw new TypeError(`lintModule: dir must be a module directory, and ${dir} is a file: pass the directory that holds it`);

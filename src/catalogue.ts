@@ -2,8 +2,8 @@
  * The catalogue of the built-in rules, built once from the index
  * (`rules/index.ts`) and the image command's checks (`rules/image.ts`), with
  * the engine's own rules; no plugins. Whoever runs the engine starts from
- * it (the CLI and the language server through config/known-rules.ts, which
- * adds the plugins a config lists).
+ * it (the CLI and the language server through config/plugins.ts
+ * `catalogueOf`, which adds the plugins a config lists).
  */
 import { ALL_RULES } from "../rules/index.js";
 import { IMAGE_RULES } from "../rules/image.js";

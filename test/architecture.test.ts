@@ -1,7 +1,10 @@
 /**
  * The layer rule of ARCHITECTURE.md, read from the code: every import of
  * `src/` and `rules/` points down (or stays in its own layer), and the only
- * import circle is the parser's expression <-> template recursion.
+ * import circle is the parser's expression <-> template recursion. Also read
+ * from the code: no function outside the lexer and the parser is longer than
+ * 150 lines, and no module holds the rule catalogue in a mutable binding
+ * (each config's catalogue is a value passed down).
  *
  * Imports are read from the text: `import ... from "./x.js"`, `export ...
  * from "./x.js"`, `import type`, and `import("./x.js")` with a literal
@@ -10,6 +13,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -41,10 +45,7 @@ const ALLOWED_CIRCLES: readonly string[] = ["src/hcl/parser-expr.ts <-> src/hcl/
  * added.
  */
 const PENDING_UPWARD: readonly string[] = [];
-const PENDING_CIRCLES: readonly string[] = [
-  // The per-instance evaluation and the value expansion recurse into each other; the hooks are still to be passed in through the sites.
-  "src/analysis/iteration.ts <-> src/analysis/values.ts",
-];
+const PENDING_CIRCLES: readonly string[] = [];
 
 export type ImportGraph = Map<string, string[]>;
 
@@ -184,5 +185,121 @@ describe("the house (src/ and rules/)", () => {
 
   it("has no import circle but the parser's expression <-> template recursion (and those other branches remove)", () => {
     expect(circles(graph)).toEqual([...ALLOWED_CIRCLES, ...PENDING_CIRCLES].sort());
+  });
+});
+
+/** The longest a function may be, in lines from its first token to its last (nested functions included). */
+const MAX_FUNCTION_LINES = 150;
+
+/** The lexer and the parser: one long loop over tokens, one function per grammar production, exempt. */
+const LONG_FUNCTIONS_ALLOWED = (file: string): boolean => file === "src/hcl/lexer.ts" || /^src\/hcl\/parser(-[a-z]+)?\.ts$/.test(file);
+
+const trees = new Map<string, ts.SourceFile>();
+
+/** The syntax tree of `text` (read once per file and text). */
+function parsed(file: string, text: string): ts.SourceFile {
+  let sf = trees.get(file);
+  if (sf?.text !== text) trees.set(file, (sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)));
+  return sf!;
+}
+
+/** How a function is called in a message: its name, or what it is assigned to. */
+function functionName(fn: ts.SignatureDeclaration, sf: ts.SourceFile): string {
+  if (fn.name) return fn.name.getText(sf);
+  const parent = fn.parent;
+  if (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) return parent.name.getText(sf);
+  if (ts.isConstructorDeclaration(fn)) return "constructor";
+  return "(anonymous)";
+}
+
+/** Every function of `text` (declarations, methods, accessors, constructors, arrows, expressions) longer than `max` lines, as "file:line name (N lines)". */
+export function longFunctions(file: string, text: string, max = MAX_FUNCTION_LINES): string[] {
+  const sf = parsed(file, text);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const first = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+      const last = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const lines = last - first + 1;
+      if (lines > max) out.push(`${file}:${first + 1} ${functionName(node, sf)} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The types a rule catalogue is held in: a catalogue, a rule, a list of rules. */
+const CATALOGUE_WORDS = /\b(?:RuleCatalogue|RuleDefinition|BUILTIN_CATALOGUE|REGISTRY|ALL_RULES)\b|Catalogue\b/;
+
+/**
+ * The module-level mutable bindings (`let`, `var`) of `text` that are
+ * exported or that hold a rule catalogue or rules (by their type or their
+ * initial value), as "file:line name".
+ */
+export function mutableCatalogueBindings(file: string, text: string): string[] {
+  const sf = parsed(file, text);
+  const out: string[] = [];
+  for (const s of sf.statements) {
+    if (!ts.isVariableStatement(s) || s.declarationList.flags & (ts.NodeFlags.Const | ts.NodeFlags.Using)) continue;
+    const exported = s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) === true;
+    for (const d of s.declarationList.declarations) {
+      const typed = `${d.type?.getText(sf) ?? ""} ${d.initializer?.getText(sf) ?? ""}`;
+      if (exported || CATALOGUE_WORDS.test(typed)) out.push(`${file}:${sf.getLineAndCharacterOfPosition(d.getStart(sf)).line + 1} ${d.name.getText(sf)}`);
+    }
+  }
+  return out;
+}
+
+describe("the code checkers", () => {
+  it("measure a function from its first token to its last, nested functions included, and name it", () => {
+    const body = (n: number): string => Array.from({ length: n }, (_, i) => `  x += ${i};`).join("\n");
+    const text = [
+      "/** docs are not counted */",
+      `export function long(): number {\n  let x = 0;\n${body(147)}\n  return x;\n}`,
+      `function fits(): void {\n${body(148)}\n}`,
+      `const arrow = (): void => {\n${body(149)}\n};`,
+      `class K {\n  method(): void {\n    const inner = function () {\n${body(151)}\n    };\n  }\n}`,
+    ].join("\n");
+    expect(longFunctions("src/x.ts", text)).toEqual([
+      "src/x.ts:2 long (151 lines)",
+      "src/x.ts:303 arrow (151 lines)",
+      "src/x.ts:455 method (155 lines)",
+      "src/x.ts:456 inner (153 lines)",
+    ]);
+  });
+
+  it("find a module-level let or var holding a catalogue or rules, and any exported one", () => {
+    const text = [
+      'import type { RuleCatalogue } from "./catalogue.js";',
+      "let current: RuleCatalogue = BUILTIN_CATALOGUE;",
+      "let plugins = [] as RuleDefinition[];",
+      "var registry = new Map<string, RuleCatalogue>();",
+      "export let count = 0;",
+      "let hits = 0;",
+      "const fixed: RuleCatalogue = BUILTIN_CATALOGUE;",
+      "function f(): void {\n  let local: RuleCatalogue = fixed;\n  void local;\n}",
+    ].join("\n");
+    expect(mutableCatalogueBindings("src/config/x.ts", text)).toEqual([
+      "src/config/x.ts:2 current",
+      "src/config/x.ts:3 plugins",
+      "src/config/x.ts:4 registry",
+      "src/config/x.ts:5 count",
+    ]);
+  });
+});
+
+describe("the code (src/ and rules/)", () => {
+  const files = [...sourceFiles("src"), ...sourceFiles("rules")].filter((f) => f.endsWith(".ts")).sort();
+  const texts = new Map(files.map((f) => [f, readFileSync(path.join(ROOT, f), "utf8")]));
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines outside the lexer and the parser`, () => {
+    expect(files.filter((f) => !LONG_FUNCTIONS_ALLOWED(f)).flatMap((f) => longFunctions(f, texts.get(f)!))).toEqual([]);
+  });
+
+  it("holds no rule catalogue in a module-level mutable binding, and exports no mutable binding", () => {
+    expect(files.flatMap((f) => mutableCatalogueBindings(f, texts.get(f)!))).toEqual([]);
+    // The process-wide catalogue that loading a plugin replaced is gone: each config's catalogue is passed down.
+    expect(files).not.toContain("src/config/known-rules.ts");
   });
 });

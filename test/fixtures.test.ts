@@ -22,7 +22,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintModule } from "./helpers/lint.js";
-import { knownRules } from "../src/config/known-rules.js";
+import { BUILTIN_CATALOGUE } from "../src/catalogue.js";
 import type { Role } from "../src/contract/roles-api.js";
 import type { Finding } from "../src/lint/types.js";
 import type { ExpectedFinding } from "./helpers/expected.js";
@@ -174,7 +174,7 @@ describe("fixtures", () => {
       const expected = readCase(dir).expected as unknown as Expected;
       const rules = expected.rules === "all" ? null : (expected.rules ?? [defaultRuleOf(rel)]);
       // A misspelt rule id would silently run nothing.
-      expect((rules ?? []).filter((id) => !knownRules().isKnown(id))).toEqual([]);
+      expect((rules ?? []).filter((id) => !BUILTIN_CATALOGUE.isKnown(id))).toEqual([]);
       const outcome = lintModule(moduleDir(dir), {
         ...(expected.role ? { role: expected.role } : {}),
         ...(rules ? { only: rules } : {}),

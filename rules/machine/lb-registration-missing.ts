@@ -15,7 +15,7 @@ import { isStubModule, membershipsOf } from "../../src/analysis/memberships.js";
 import { localHop } from "../../src/analysis/paths.js";
 import { resourceSite } from "../../src/analysis/iteration.js";
 import { alternatives, classify, type Site } from "../../src/analysis/values.js";
-import type { Resource } from "../../src/terraform/module-types.js";
+import { argumentExpressions } from "../shared/backend-groups.js";
 
 const OUTPUTS = "var.captf_cluster_outputs";
 
@@ -145,26 +145,6 @@ function suggestion(m: Module): string {
   return "a membership resource (aws_lb_target_group_attachment, azurerm_network_interface_backend_address_pool_association, google_compute_instance_group_membership, openstack_lb_member_v2, oci_network_load_balancer_backend) whose group argument is this value";
 }
 
-/** References to the iteration of the resource the expression is in (`each.value`, `count.index`). */
-function iterationRefs(graph: DependencyGraph, expr: Expression): { each: boolean; count: boolean } {
-  const keys = [...graph.dependencies(expr).keys()];
-  return { each: keys.some((k) => k.startsWith("each.")), count: keys.some((k) => k.startsWith("count.")) };
-}
-
-/**
- * What a group argument is made of: its expression and, when it reads
- * `each.*` or `count.index`, the resource's `for_each` or `count`
- * (`target_group_arn = each.value` takes its value from the `for_each`).
- */
-function groupExpressions(graph: DependencyGraph, resource: Resource, attr: Attribute): Expression[] {
-  const refs = iterationRefs(graph, attr.expr);
-  return [
-    attr.expr,
-    ...(refs.each && resource.forEach ? [resource.forEach.expr] : []),
-    ...(refs.count && resource.count ? [resource.count.expr] : []),
-  ];
-}
-
 function checkReads(ctx: RuleContext, provs: readonly Provisioner[]): void {
   const m = ctx.expressions;
   const graph = ctx.graph;
@@ -177,7 +157,7 @@ function checkReads(ctx: RuleContext, provs: readonly Provisioner[]): void {
   const registering = new Set(provs.filter((p) => SCRIPTED_REGISTRATION.some((s) => s.register.test(p.text))).map((p) => p.owner));
   const consumingResources = new Set([...memberships.map((x) => x.resource.address), ...registering]);
   const consumers: Expression[] = [
-    ...memberships.flatMap((x) => x.group.flatMap((a) => groupExpressions(graph, x.resource, a))),
+    ...memberships.flatMap((x) => x.group.flatMap((a) => argumentExpressions(graph, x.resource, a.expr))),
     ...[...m.moduleCalls.values()].flatMap((c) => [...c.args.values()].map((a) => a.expr)),
     ...[...registering].flatMap((address) => graph.resourceExpressions(m.resources.get(address)!)),
   ];
@@ -218,7 +198,7 @@ function checkFixedGroups(ctx: RuleContext): void {
         if (unwrap(alts[0]!.expr) !== unwrap(a.expr)) values.set(a, alts[0]!);
         return "constant";
       }
-      const deps = groupExpressions(ctx.graph, resource, a)
+      const deps = argumentExpressions(ctx.graph, resource, a.expr)
         .flatMap((e) => [...ctx.graph.dependencies(e).keys()])
         .filter((k) => !k.startsWith("local.") && !k.startsWith("each.") && !k.startsWith("count."));
       if (deps.length === 0) return "constant";

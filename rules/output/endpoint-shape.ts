@@ -1,6 +1,6 @@
 import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
-import { ShapeReporter, checkValueKind, lacksText, missingAttrs, outputValueSite } from "../shared/output-shapes.js";
+import { ShapeReporter, checkValueKind, outputValueSite, reportMissingAttrs } from "../shared/output-shapes.js";
 import {
   alternatives,
   charLength,
@@ -43,15 +43,7 @@ export default defineRule({
     checkValueKind(module, value, "object", "control_plane_endpoint", "{ host = ..., port = 6443 } or null", out);
 
     for (const view of objectViews(module, value)) {
-      const via = viaText(view.site.via, 4);
-      const missing = missingAttrs(view, ["host", "port"]);
-      if (missing.length > 0) {
-        out.report(
-          view.site,
-          view.range,
-          `control_plane_endpoint${via} ${lacksText(missing)}; a half-set endpoint is rejected (OutputsInvalid) and the control plane never starts; set both host and port`,
-        );
-      }
+      reportMissingAttrs(out, view, ["host", "port"], "control_plane_endpoint", "a half-set endpoint is rejected (OutputsInvalid) and the control plane never starts; set both host and port");
       const host = view.attrs.get("host");
       const port = view.attrs.get("port");
 

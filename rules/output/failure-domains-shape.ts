@@ -2,10 +2,8 @@ import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
 import {
   ShapeReporter,
-  checkElementKinds,
-  checkValueKind,
-  lacksText,
-  missingAttrs,
+  listObjectViews,
+  reportMissingAttrs,
   outputValueSite,
   subject,
 } from "../shared/output-shapes.js";
@@ -15,9 +13,7 @@ import {
   charLength,
   classify,
   describeLiteral,
-  listElements,
   literalAlternatives,
-  objectViews,
   resolveStrict,
 } from "../../src/analysis/values.js";
 import { objectKeyName } from "../../src/hcl/walk.js";
@@ -41,41 +37,28 @@ export default defineRule({
     const module = ctx.expressions;
     const out = new ShapeReporter(ctx);
     const example = "{ name = \"eu-west-1a\", control_plane = true }";
-    checkValueKind(module, value, "list", "failure_domains", `[${example}] or []`, out);
-    const elements = listElements(module, value);
-    checkElementKinds(module, elements, "failure_domains", example, out);
-
-    for (const el of elements) {
-      for (const view of objectViews(module, el.site, el.fromFor)) {
-        const missing = missingAttrs(view, ["name"]);
-        if (missing.length > 0) {
-          out.report(
-            view.site,
-            view.range,
-            `${subject("failure domain", view)}${viaText(view.site.via, 4)} ${lacksText(missing)}; every failure domain needs a name of 1-256 characters (e.g. the zone)`,
-          );
-        }
-        const name = view.attrs.get("name");
-        if (name) {
-          for (const alt of literalAlternatives(module, name)) {
-            const where = viaText(alt.via, 4);
-            if (alt.kind === "string") {
-              if (typeof alt.value !== "string") continue;
-              const n = charLength(alt.value);
-              if (n === 0) out.report(alt, alt.expr.range, `failure domain name is empty${where}; names must be 1-256 characters`);
-              else if (n > MAX_NAME) out.report(alt, alt.expr.range, `failure domain name is ${n} characters long${where}; names must be 1-256 characters`);
-            } else {
-              out.report(alt, alt.expr.range, `failure domain name is ${describeLiteral(alt)}${where}; it must be a string of 1-256 characters`);
-            }
+    for (const view of listObjectViews(module, value, "failure_domains", `[${example}] or []`, example, out)) {
+      reportMissingAttrs(out, view, ["name"], subject("failure domain", view), "every failure domain needs a name of 1-256 characters (e.g. the zone)");
+      const name = view.attrs.get("name");
+      if (name) {
+        for (const alt of literalAlternatives(module, name)) {
+          const where = viaText(alt.via, 4);
+          if (alt.kind === "string") {
+            if (typeof alt.value !== "string") continue;
+            const n = charLength(alt.value);
+            if (n === 0) out.report(alt, alt.expr.range, `failure domain name is empty${where}; names must be 1-256 characters`);
+            else if (n > MAX_NAME) out.report(alt, alt.expr.range, `failure domain name is ${n} characters long${where}; names must be 1-256 characters`);
+          } else {
+            out.report(alt, alt.expr.range, `failure domain name is ${describeLiteral(alt)}${where}; it must be a string of 1-256 characters`);
           }
         }
-        const cp = view.attrs.get("control_plane");
-        if (cp) {
-          for (const alt of literalAlternatives(module, cp)) {
-            if (alt.kind === "bool" || alt.kind === "null") continue;
-            const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
-            out.report(alt, alt.expr.range, `failure domain control_plane is ${describeLiteral(alt)}${viaText(alt.via, 4)}, not a bool${hint}; the controller rejects it`);
-          }
+      }
+      const cp = view.attrs.get("control_plane");
+      if (cp) {
+        for (const alt of literalAlternatives(module, cp)) {
+          if (alt.kind === "bool" || alt.kind === "null") continue;
+          const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
+          out.report(alt, alt.expr.range, `failure domain control_plane is ${describeLiteral(alt)}${viaText(alt.via, 4)}, not a bool${hint}; the controller rejects it`);
         }
       }
     }

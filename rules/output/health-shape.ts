@@ -5,8 +5,7 @@ import {
   ShapeReporter,
   caseHint,
   checkValueKind,
-  lacksText,
-  missingAttrs,
+  reportMissingAttrs,
   outputValueSite,
   quoteList,
 } from "../shared/output-shapes.js";
@@ -29,15 +28,7 @@ export default defineRule({
     checkValueKind(module, value, "object", "health", '{ state = "running", healthy = true }', out);
 
     for (const view of objectViews(module, value)) {
-      const via = viaText(view.site.via, 4);
-      const missing = missingAttrs(view, ["state", "healthy"]);
-      if (missing.length > 0) {
-        out.report(
-          view.site,
-          view.range,
-          `health${via} ${lacksText(missing)}; the controller rejects a health object without state and healthy (e.g. { state = "running", healthy = true })`,
-        );
-      }
+      reportMissingAttrs(out, view, ["state", "healthy"], "health", 'the controller rejects a health object without state and healthy (e.g. { state = "running", healthy = true })');
 
       const state = view.attrs.get("state");
       if (state) {

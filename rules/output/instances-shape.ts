@@ -5,15 +5,13 @@ import {
   ShapeReporter,
   caseHint,
   checkAddressList,
-  checkElementKinds,
-  checkValueKind,
-  lacksText,
-  missingAttrs,
+  listObjectViews,
+  reportMissingAttrs,
   outputValueSite,
   quoteList,
   subject,
 } from "../shared/output-shapes.js";
-import { describeLiteral, listElements, literalAlternatives, objectViews } from "../../src/analysis/values.js";
+import { describeLiteral, literalAlternatives } from "../../src/analysis/values.js";
 
 export default defineRule({
   id: "output/instances-shape",
@@ -30,36 +28,23 @@ export default defineRule({
     const module = ctx.expressions;
     const out = new ShapeReporter(ctx);
     const example = '{ provider_id = "aws:///eu-west-1a/i-0abc", state = "running" }';
-    checkValueKind(module, value, "list", "instances", `[${example}] or []`, out);
-    const elements = listElements(module, value);
-    checkElementKinds(module, elements, "instances", example, out);
-
-    for (const el of elements) {
-      for (const view of objectViews(module, el.site, el.fromFor)) {
-        const missing = missingAttrs(view, ["provider_id"]);
-        if (missing.length > 0) {
+    for (const view of listObjectViews(module, value, "instances", `[${example}] or []`, example, out)) {
+      reportMissingAttrs(out, view, ["provider_id"], subject("instance object", view), "every instance needs the provider ID its Node registers with");
+      const state = view.attrs.get("state");
+      if (state) {
+        for (const alt of literalAlternatives(module, state)) {
+          if (alt.kind === "null") continue;
+          if (alt.kind === "string" && (alt.value === undefined || HEALTH_STATES.includes(alt.value as string))) continue;
+          const hint = typeof alt.value === "string" ? caseHint(alt.value, HEALTH_STATES) : "";
           out.report(
-            view.site,
-            view.range,
-            `${subject("instance object", view)}${viaText(view.site.via, 4)} ${lacksText(missing)}; every instance needs the provider ID its Node registers with`,
+            alt,
+            alt.expr.range,
+            `instance state ${describeLiteral(alt)}${viaText(alt.via, 4)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)} (or leave state out)`,
           );
         }
-        const state = view.attrs.get("state");
-        if (state) {
-          for (const alt of literalAlternatives(module, state)) {
-            if (alt.kind === "null") continue;
-            if (alt.kind === "string" && (alt.value === undefined || HEALTH_STATES.includes(alt.value as string))) continue;
-            const hint = typeof alt.value === "string" ? caseHint(alt.value, HEALTH_STATES) : "";
-            out.report(
-              alt,
-              alt.expr.range,
-              `instance state ${describeLiteral(alt)}${viaText(alt.via, 4)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)} (or leave state out)`,
-            );
-          }
-        }
-        const addresses = view.attrs.get("addresses");
-        if (addresses) checkAddressList(module, addresses, "instances[*].addresses", out);
       }
+      const addresses = view.attrs.get("addresses");
+      if (addresses) checkAddressList(module, addresses, "instances[*].addresses", out);
     }
   },
 });

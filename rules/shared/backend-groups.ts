@@ -23,14 +23,25 @@ const CONTAINER_TYPES: ReadonlySet<string> = new Set([
   "google_compute_region_network_endpoint_group",
 ]);
 
-/** The dependencies of an argument value, with those of the resource's iteration when the value reads `each.*` or `count.index`. */
+/**
+ * What an argument value of `r` is made of: its expression and, when it
+ * reads `each.*` or `count.index`, the resource's `for_each` or `count`
+ * (`target_group_arn = each.value` takes its value from the `for_each`).
+ */
+export function argumentExpressions(graph: DependencyGraph, r: Resource, expr: Expression): Expression[] {
+  const keys = [...graph.dependencies(expr).keys()];
+  const out = [expr];
+  if (r.forEach && keys.some((k) => k.startsWith("each."))) out.push(r.forEach.expr);
+  if (r.count && keys.some((k) => k.startsWith("count."))) out.push(r.count.expr);
+  return out;
+}
+
+/** The dependencies of an argument value (`argumentExpressions`: with those of the resource's iteration it reads), the value's own first. */
 export function argumentDependencies(graph: DependencyGraph, r: Resource, expr: Expression): Map<string, ChainStep[]> {
-  const deps = new Map(graph.dependencies(expr));
-  if ([...deps.keys()].some((a) => a.startsWith("each.") || a.startsWith("count."))) {
-    for (const gate of [r.forEach, r.count]) {
-      if (!gate) continue;
-      for (const [a, chain] of graph.dependencies(gate.expr)) if (!deps.has(a)) deps.set(a, chain);
-    }
+  const [own, ...iteration] = argumentExpressions(graph, r, expr);
+  const deps = new Map(graph.dependencies(own!));
+  for (const e of iteration) {
+    for (const [a, chain] of graph.dependencies(e)) if (!deps.has(a)) deps.set(a, chain);
   }
   return deps;
 }

@@ -81,28 +81,39 @@ export function lacksText(names: readonly string[]): string {
 }
 
 /**
+ * Report the attributes of `names` that a complete object view lacks, as
+ * `<what><via> has no "a" and "b" attributes; <advice>` on the object.
+ */
+export function reportMissingAttrs(out: ShapeReporter, view: ObjectView, names: readonly string[], what: string, advice: string): void {
+  const missing = missingAttrs(view, names);
+  if (missing.length > 0) out.report(view.site, view.range, `${what}${viaText(view.site.via, 4)} ${lacksText(missing)}; ${advice}`);
+}
+
+/**
  * Check every address object `listSite` (a list of addresses) may hold:
  * `type` and `address` present, a literal `type` from the address-type enum.
  * `where` names the list in messages ("addresses", "instances[*].addresses").
  */
 export function checkAddressList(module: Module, listSite: Site, where: string, out: ShapeReporter): void {
-  checkValueKind(module, listSite, "list", where, ADDRESS_EXAMPLE, out);
+  for (const view of listObjectViews(module, listSite, where, ADDRESS_EXAMPLE, ADDRESS_OBJECT, out)) checkAddressObject(module, view, where, out);
+}
+
+/**
+ * A list of objects (`failure_domains`, `instances`, an `addresses` list):
+ * report a value that is certainly not a list and entries that are
+ * certainly not objects, then give every object an entry may be, entry by
+ * entry, for the caller's attribute checks. `what` names the list in
+ * messages; `listExample` and `example` show a good list and a good entry.
+ */
+export function listObjectViews(module: Module, listSite: Site, what: string, listExample: string, example: string, out: ShapeReporter): ObjectView[] {
+  checkValueKind(module, listSite, "list", what, listExample, out);
   const elements = listElements(module, listSite);
-  checkElementKinds(module, elements, where, ADDRESS_OBJECT, out);
-  for (const el of elements) {
-    for (const view of objectViews(module, el.site, el.fromFor)) checkAddressObject(module, view, where, out);
-  }
+  checkElementKinds(module, elements, what, example, out);
+  return elements.flatMap((el) => objectViews(module, el.site, el.fromFor));
 }
 
 export function checkAddressObject(module: Module, view: ObjectView, where: string, out: ShapeReporter): void {
-  const missing = missingAttrs(view, ["type", "address"]);
-  if (missing.length > 0) {
-    out.report(
-      view.site,
-      view.range,
-      `${subject("address object", view)} in ${where}${viaText(view.site.via, 4)} ${lacksText(missing)}; every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`,
-    );
-  }
+  reportMissingAttrs(out, view, ["type", "address"], `${subject("address object", view)} in ${where}`, `every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`);
   const type = view.attrs.get("type");
   if (!type) return;
   for (const alt of literalAlternatives(module, type)) {

@@ -47,7 +47,7 @@ import { alternatives, objectViews, type Site } from "./values.js";
 import { instanceByKey, instanceSite, instancesOf, resourceSite, type Instance } from "./iteration.js";
 import { isRefTo } from "./references.js";
 import { localHops, type Hop } from "./paths.js";
-import { endpointOutput, isInputPassThrough, outputValueFile } from "./endpoint.js";
+import { endpointChoices, endpointOutput } from "./endpoint.js";
 
 
 /** A module-owned branch of `control_plane_endpoint`: its object, `host` and `port`. */
@@ -418,12 +418,10 @@ export function endpointBranches(module: Module): EndpointBranch[] {
   const output = endpointOutput(module);
   if (!output) return [];
   const out: EndpointBranch[] = [];
-  for (const alt of alternatives(module, { expr: output.value, file: outputValueFile(output), via: [] })) {
-    const e = unwrap(alt.expr);
-    if (isNullLiteral(e) || isInputPassThrough(e)) continue;
-    for (const view of objectViews(module, alt)) {
+  for (const { site } of endpointChoices(module, output)) {
+    for (const view of objectViews(module, site)) {
       const host = view.attrs.get("host");
-      if (host) out.push({ site: alt, host, port: view.attrs.get("port") ?? null });
+      if (host) out.push({ site, host, port: view.attrs.get("port") ?? null });
     }
   }
   return out;

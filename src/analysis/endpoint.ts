@@ -1,15 +1,18 @@
 /**
  * The `control_plane_endpoint` output of a cluster module: the branches the
- * module owns (its alternatives, minus null and the pass-through of
- * `var.control_plane_endpoint`), the conditions that select each one, and
- * the managed resources the output is built from.
+ * module owns (its alternatives as the value analysis gives them, minus null
+ * and the pass-through of `var.control_plane_endpoint`), the conditions that
+ * select each one, and the managed resources the output is built from.
+ * api-lb.ts builds the API load balancer on these branches.
  */
 import type { Expression } from "../hcl/ast.js";
-import { constantValue, isNullLiteral, unwrap } from "../hcl/walk.js";
+import { isNullLiteral, unwrap } from "../hcl/walk.js";
 import type { ChainStep, DependencyGraph } from "../terraform/graph-api.js";
 import type { Local, Module, Output, Resource, SourceFile } from "../terraform/module-types.js";
 import { fileOf } from "../terraform/module-builder.js";
-import { localNameOf, traversalPath } from "./references.js";
+import { traversalPath } from "./references.js";
+import type { Site } from "./sites.js";
+import { alternatives } from "./values.js";
 
 /** A condition on the way to a branch, with the file it is written in. */
 export interface BranchCondition {
@@ -23,8 +26,8 @@ export interface BranchCondition {
 
 /**
  * One value the endpoint output may take that the module itself builds,
- * with the conditions that select it (api-lb.ts `endpointBranches` gives
- * the same branches as objects with a host, without the conditions).
+ * with the conditions that select it (api-lb.ts `endpointBranches` reads
+ * the objects with a host among them).
  */
 export interface EndpointChoice {
   expr: Expression;
@@ -33,11 +36,9 @@ export interface EndpointChoice {
   conditions: readonly BranchCondition[];
   /** The locals followed to reach it, outermost first. */
   via: readonly Local[];
+  /** The branch as the value analysis gives it (to evaluate it further). */
+  site: Site;
 }
-
-const PICK_ONE = new Set(["try", "coalesce"]);
-const MAX_DEPTH = 64;
-const MAX_BRANCHES = 256;
 
 /** The `control_plane_endpoint` output of `module`, when it has a value. */
 export function endpointOutput(module: Module): (Output & { value: Expression }) | null {
@@ -56,44 +57,29 @@ export function isInputPassThrough(e: Expression): boolean {
 }
 
 /**
- * The module-owned branches of the endpoint output: its value expanded
- * through locals, conditionals (a constant condition keeps its live branch),
- * `try` and `coalesce`; null literals and `var.control_plane_endpoint` itself
- * are dropped.
+ * The module-owned branches of the endpoint output: its alternatives
+ * (values.ts: through locals, conditionals — a constant condition keeps its
+ * live branch —, `try`, `coalesce`, ...) with the conditions that select
+ * each; null literals and `var.control_plane_endpoint` itself are dropped.
  */
 export function endpointChoices(module: Module, output: Output & { value: Expression }): EndpointChoice[] {
   const out: EndpointChoice[] = [];
-  const visit = (expr: Expression, file: SourceFile, conditions: BranchCondition[], via: Local[], depth: number): void => {
-    if (depth > MAX_DEPTH || out.length >= MAX_BRANCHES) return;
-    const e = unwrap(expr);
-    const name = localNameOf(e);
-    if (name !== null) {
-      const l = module.locals.get(name);
-      if (l && !via.includes(l)) visit(l.value, l.file, conditions, [...via, l], depth + 1);
-      else out.push({ expr: e, file, conditions, via });
-      return;
-    }
-    if (isNullLiteral(e) || isInputPassThrough(e)) return;
-    if (e.kind === "Conditional") {
-      const c = constantValue(e.condition);
-      if (c.known && typeof c.value === "boolean") {
-        visit(c.value ? e.trueResult : e.falseResult, file, conditions, via, depth + 1);
-        return;
-      }
-      visit(e.trueResult, file, [...conditions, { expr: e.condition, file, holds: true, via }], via, depth + 1);
-      visit(e.falseResult, file, [...conditions, { expr: e.condition, file, holds: false, via }], via, depth + 1);
-      return;
-    }
-    if (e.kind === "FunctionCall" && PICK_ONE.has(e.name) && !e.expandFinal && e.args.length > 0) {
-      for (const a of e.args) {
-        visit(a, file, conditions, via, depth + 1);
-        if (constantValue(a).known) break;
-      }
-      return;
-    }
-    out.push({ expr: e, file, conditions, via });
-  };
-  visit(output.value, outputValueFile(output), [], [], 0);
+  for (const alt of alternatives(module, { expr: output.value, file: outputValueFile(output), via: [], conditions: [] })) {
+    const e = unwrap(alt.expr);
+    if (isNullLiteral(e) || isInputPassThrough(e)) continue;
+    const conditions = (alt.conditions ?? []).map((c) => ({ expr: c.expr, file: c.file, holds: c.holds, via: localsOf(module, c.via) }));
+    out.push({ expr: e, file: alt.file, conditions, via: localsOf(module, alt.via), site: alt });
+  }
+  return out;
+}
+
+/** The locals of a site's `via` (`local.a`, ...), in order. */
+function localsOf(module: Module, via: readonly string[]): Local[] {
+  const out: Local[] = [];
+  for (const address of via) {
+    const l = module.locals.get(address.slice("local.".length));
+    if (l) out.push(l);
+  }
   return out;
 }
 

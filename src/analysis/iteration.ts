@@ -3,7 +3,7 @@
  * `count.index` and `dynamic` iterators stand for, one resource instance
  * (and one dynamic block) at a time.
  *
- * A site made by `resourceSite` (values.ts `Site` with `iter` set) is
+ * A site made by `resourceSite` (a `Site` of sites.ts with `iter` set) is
  * evaluated per instance: `alternatives`, `literalAlternatives`,
  * `objectViews` and `listElements` take every instance of the resource in
  * turn (and every entry of each enclosing `dynamic` block), bind the
@@ -31,7 +31,7 @@
  * branches' entries, possible); `setproduct` (tuples); `concat`,
  * `flatten`, `values`, `keys`; splats; resources with `count`/`for_each`.
  *
- * Sites evaluated here carry a `trail` (values.ts): the locals followed, the
+ * Sites evaluated here carry a `trail` (sites.ts): the locals followed, the
  * `for_each`/`count`/`dynamic` expression and the entry an iteration name
  * stood for, the arguments of other instances read, in order, in the shape
  * `ctx.report({ related })` takes.
@@ -51,50 +51,12 @@ import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Rang
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
 import { blocksOf, fileOf } from "../terraform/module-builder.js";
 import type { Module, Resource, SourceFile } from "../terraform/module-types.js";
-import { expandInto, forBody, STEP_LIMIT, type Budget, type Element, type ExpandOptions, type Site, type TrailHop } from "./values.js";
+import type { BlockSite, Budget, Element, ExpandOptions, Instance, IterationResolver, IterBinding, IterScope, IterValue, PendingIteration, Site, TrailHop } from "./sites.js";
+import { expandInto, forBody, STEP_LIMIT } from "./values.js";
+
+export type { BlockSite, Instance, IterBinding, IterScope, IterValue, PendingIteration } from "./sites.js";
 
 // ------------------------------------------------------------------ types
-
-/**
- * A value an iteration name stands for: an expression in its context, a
- * tuple of values (an element of `setproduct`), or resource instances.
- */
-export type IterValue =
-  | { kind: "site"; site: Site }
-  | { kind: "tuple"; items: IterValue[]; site: Site }
-  | { kind: "instance"; resource: Resource; instance: Instance; site: Site }
-  | { kind: "resource"; resource: Resource; site: Site }
-  | { kind: "blocks"; blocks: BlockSite[]; complete: boolean; site: Site; ref?: ScopeTraversal };
-
-/**
- * What one name is bound to: `each` / a dynamic iterator (`.key`, `.value`),
- * `count` (`.index` is `key`), or a `for` variable fixed to one element
- * (`value`). A null key or value is unknown.
- */
-export interface IterBinding {
-  role: "entry" | "count" | "var";
-  key: IterValue | null;
-  value: IterValue | null;
-  /** The hop of the iterated expression (`for_each`, `count`, a dynamic block's `for_each`). */
-  origin?: TrailHop;
-  /** The hop of the entry this binding stands for (`local.api_ports["kube_apiserver"]`). */
-  entry?: TrailHop;
-}
-
-/** What is still to be split into instances (sites made by `resourceSite`). */
-export interface PendingIteration {
-  resource: Resource;
-  /** One instance, or null for every instance of the resource. */
-  instance: Instance | null;
-  /** The `dynamic` blocks around the expression, outermost first. */
-  dynamics: readonly Block[];
-}
-
-/** The iteration part of a values.ts `Site`. */
-export interface IterScope {
-  readonly names: ReadonlyMap<string, IterBinding>;
-  readonly pending?: PendingIteration;
-}
 
 /** One entry of a collection: its key and value (null = unknown), and whether it certainly exists. */
 export interface Entry {
@@ -114,19 +76,6 @@ export interface Entries {
 }
 
 /**
- * One instance of a resource. `key` is the `for_each` key or `count`
- * index; null when it is unknown, and for a resource with neither (mode
- * "single"). `value` is `each.value` when it is an expression.
- */
-export interface Instance {
-  key: string | number | null;
-  certain: boolean;
-  value: Site | null;
-  /** What the iteration names are bound to in this instance (null for a single resource). */
-  binding: IterBinding | null;
-}
-
-/**
  * The instances of a resource. `complete` is false when there may be
  * others than those listed, or their number is unknown (`count =
  * var.n`, `for_each = var.m`): then an instance with a null key stands for
@@ -139,20 +88,6 @@ export interface Instances {
   mode: "single" | "count" | "for_each";
   complete: boolean;
   instances: Instance[];
-}
-
-/** One nested block of a resource instance, literal or one entry of a `dynamic` block. */
-export interface BlockSite {
-  resource: Resource;
-  instance: Instance;
-  /** The literal block, or the dynamic block's `content` block. */
-  block: Block;
-  /** The `dynamic` block it comes from, or null for a literal block. */
-  dynamic: Block | null;
-  /** False when the block exists only on some evaluations (`if`, a conditional collection, an uncertain instance). */
-  certain: boolean;
-  /** The iteration names bound inside the block (the instance's and the iterators'). */
-  iter: IterScope;
 }
 
 /** The nested blocks of one type; `complete` is false when a dynamic block's collection has an unknown size. */
@@ -172,8 +107,23 @@ const MAX_COMBINED = 16;
 const SPLAT = "\u0000splat";
 
 const NO_NAMES: ReadonlyMap<string, IterBinding> = new Map();
+/** What this file lends the expansion of values.ts: every scope made here carries it (`scopeOf`). */
+const RESOLVER: IterationResolver = {
+  expand: iterationExpand,
+  tryFirstSucceeds,
+  elements: iterationElements,
+  split: splitInstances,
+  get empty() {
+    return EMPTY_ITER;
+  },
+};
 /** Iteration mode with nothing bound (a local reached from an iteration site). */
-export const EMPTY_ITER: IterScope = { names: NO_NAMES };
+export const EMPTY_ITER: IterScope = { names: NO_NAMES, resolver: RESOLVER };
+
+/** An iteration scope: the names bound, what is still to split into instances, and this file's hooks. */
+function scopeOf(names: ReadonlyMap<string, IterBinding>, pending?: PendingIteration): IterScope {
+  return pending ? { names, pending, resolver: RESOLVER } : { names, resolver: RESOLVER };
+}
 
 /** Resource arguments that are not resource attributes. */
 const META_ARGUMENTS = new Set(["count", "for_each", "depends_on", "provider", "lifecycle", "provisioner", "connection"]);
@@ -189,7 +139,7 @@ const META_ARGUMENTS = new Set(["count", "for_each", "depends_on", "provider", "
 export function resourceSite(module: Module, resource: Resource, expr: Expression, file?: SourceFile): Site {
   void module;
   const f = file ?? fileOf(resource, expr);
-  return { expr, file: f, via: [], iter: { names: NO_NAMES, pending: { resource, instance: null, dynamics: dynamicChain(resource, expr, f) } } };
+  return { expr, file: f, via: [], iter: scopeOf(NO_NAMES, { resource, instance: null, dynamics: dynamicChain(resource, expr, f) }) };
 }
 
 /** `resourceSite` for one instance only (from `instancesOf`). */
@@ -197,8 +147,8 @@ export function instanceSite(module: Module, resource: Resource, instance: Insta
   void module;
   const f = file ?? fileOf(resource, expr);
   const dynamics = dynamicChain(resource, expr, f);
-  if (dynamics.length === 0) return { expr, file: f, via: [], iter: { names: namesOf(instance) } };
-  return { expr, file: f, via: [], iter: { names: NO_NAMES, pending: { resource, instance, dynamics } } };
+  if (dynamics.length === 0) return { expr, file: f, via: [], iter: scopeOf(namesOf(instance)) };
+  return { expr, file: f, via: [], iter: scopeOf(NO_NAMES, { resource, instance, dynamics }) };
 }
 
 const instancesCache = new WeakMap<Resource, Instances>();
@@ -271,7 +221,7 @@ export function dynamicBlocks(module: Module, resource: Resource, path: string |
   const insts = instance ? [instance] : all.instances;
   if (!instance && !all.complete) set.complete = false;
   const budget: Budget = { steps: 0 };
-  let level: BlockSite[] = insts.map((inst) => ({ resource, instance: inst, block: resource.block, dynamic: null, certain: inst.certain, iter: { names: namesOf(inst) } }));
+  let level: BlockSite[] = insts.map((inst) => ({ resource, instance: inst, block: resource.block, dynamic: null, certain: inst.certain, iter: scopeOf(namesOf(inst)) }));
   for (const type of steps) {
     const next: BlockSite[] = [];
     for (const parent of level) {
@@ -294,7 +244,7 @@ function blocksIn(module: Module, parent: BlockSite, body: Body, type: string, b
   const { resource, instance } = parent;
   const names = parent.iter.names;
   const set: BlockSet = { complete: true, blocks: [] };
-  for (const b of blocksOf(body, type)) set.blocks.push({ resource, instance, block: b, dynamic: null, certain: parent.certain, iter: { names } });
+  for (const b of blocksOf(body, type)) set.blocks.push({ resource, instance, block: b, dynamic: null, certain: parent.certain, iter: scopeOf(names) });
   for (const d of body.blocks) {
     if (d.type !== "dynamic" || d.labels[0] !== type) continue;
     const { entries, complete } = dynamicEntries(module, resource, d, names, budget);
@@ -303,7 +253,7 @@ function blocksIn(module: Module, parent: BlockSite, body: Body, type: string, b
     for (const entry of entries) {
       const inner = new Map(names);
       inner.set(name, dynamicBinding(resource, d, entry));
-      for (const c of blocksOf(d.body, "content")) set.blocks.push({ resource, instance, block: c, dynamic: d, certain: parent.certain && entry.certain, iter: { names: inner } });
+      for (const c of blocksOf(d.body, "content")) set.blocks.push({ resource, instance, block: c, dynamic: d, certain: parent.certain && entry.certain, iter: scopeOf(inner) });
     }
   }
   return set;
@@ -343,7 +293,7 @@ export function collectionEntries(module: Module, site: Site, forEach = false): 
  * `listElements`): one per entry, each with its variables bound; an entry
  * standing for unknown elements is `fromFor`.
  */
-export function iterationElements(module: Module, alt: Site, depth: number, budget: Budget): Element[] {
+function iterationElements(module: Module, alt: Site, depth: number, budget: Budget): Element[] {
   const r = entriesOfLeaf(module, alt, "list", depth, budget);
   if (!r) return [];
   const out: Element[] = [];
@@ -371,20 +321,12 @@ function valueSite(v: IterValue, at: Site): Site {
   }
 }
 
-/** The iteration scope without `names` (a `for` rebinds them). */
-export function withoutNames(iter: IterScope, names: readonly (string | null)[]): IterScope {
-  if (!names.some((n) => n !== null && iter.names.has(n))) return iter;
-  const m = new Map(iter.names);
-  for (const n of names) if (n !== null) m.delete(n);
-  return { ...iter, names: m };
-}
-
 /**
  * `site` once per instance of its pending resource (and entry of each
  * enclosing dynamic block), with the names bound; sites without pending
  * iteration are returned as they are.
  */
-export function splitInstances(module: Module, site: Site, budget: Budget): Site[] {
+function splitInstances(module: Module, site: Site, budget: Budget): Site[] {
   const p = site.iter?.pending;
   if (!p) return [site];
   const insts = p.instance ? [p.instance] : instancesOf(module, p.resource).instances;
@@ -404,7 +346,7 @@ export function splitInstances(module: Module, site: Site, budget: Budget): Site
       }
       names = next;
     }
-    for (const n of names) out.push({ ...site, iter: { names: n } });
+    for (const n of names) out.push({ ...site, iter: scopeOf(n) });
   }
   return out;
 }
@@ -414,7 +356,7 @@ export function splitInstances(module: Module, site: Site, budget: Budget): Site
  * value it takes is a known constant, those are the values (the fallbacks
  * are never taken): push them and return true.
  */
-export function tryFirstSucceeds(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): boolean {
+function tryFirstSucceeds(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): boolean {
   const saved = budget.missing;
   budget.missing = false;
   const sub: Site[] = [];
@@ -432,7 +374,7 @@ export function tryFirstSucceeds(module: Module, site: Site, opts: ExpandOptions
  * handled `site` (pushing its alternatives into `out`), false to let the
  * ordinary expansion go on.
  */
-export function iterationExpand(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): boolean {
+function iterationExpand(module: Module, site: Site, opts: ExpandOptions, out: Site[], depth: number, budget: Budget): boolean {
   if (depth > MAX_DEPTH || budget.steps > STEP_LIMIT) return true;
   const e = site.expr;
   const names = site.iter!.names;
@@ -936,7 +878,7 @@ function entriesOfLeaf(module: Module, alt: Site, mode: Mode, depth: number, bud
       const entries: Entry[] = src.entries.map((se, idx) => {
         const names = new Map(alt.iter?.names ?? NO_NAMES);
         names.set(SPLAT, { role: "var", key: null, value: se.value });
-        const v: Site = { ...alt, expr: e.each, iter: { names } };
+        const v: Site = { ...alt, expr: e.each, iter: scopeOf(names) };
         const certainIndex = src.entries.slice(0, idx + 1).every((x) => x.certain);
         const keyConst = mode === "set" ? scalarKey(foldConst(module, v, depth + 1, budget)) : certainIndex ? idx : null;
         return { key: mode === "set" ? siteValue(v) : keyConst === null ? null : siteValue(literalSite(keyConst, alt)), keyConst, value: siteValue(v), certain: se.certain };
@@ -1009,7 +951,7 @@ function fixFor(site: Site, keyVar: string | null, valVar: string, entry: Entry)
     if (keyVar) m.delete(keyVar);
     scope = m;
   }
-  return { ...site, iter: { names }, ...(scope ? { scope } : {}) };
+  return { ...site, iter: scopeOf(names), ...(scope ? { scope } : {}) };
 }
 
 function forEntries(module: Module, alt: Site, e: ForExpr, mode: Mode, depth: number, budget: Budget): Entries {
@@ -1321,7 +1263,7 @@ function dynamicBinding(resource: Resource, d: Block, entry: Entry): IterBinding
 function dynamicEntries(module: Module, resource: Resource, d: Block, names: ReadonlyMap<string, IterBinding>, budget: Budget): Entries {
   const fe = d.body.attributes.find((a) => a.name === "for_each");
   if (!fe) return { entries: [], complete: false };
-  const site: Site = { expr: fe.expr, file: fileOf(resource, fe.expr), via: [], iter: { names } };
+  const site: Site = { expr: fe.expr, file: fileOf(resource, fe.expr), via: [], iter: scopeOf(names) };
   const r = entriesOf(module, site, "list", 0, budget);
   if (r.entries.length === 0 && !r.complete) return { entries: [{ key: null, keyConst: null, value: null, certain: false }], complete: false };
   return r;

@@ -13,61 +13,18 @@
  * evaluated one instance at a time, with `each`, `count` and `dynamic`
  * iterators bound, and looks deeper (traversals into locals and resources,
  * indexes, templates, `format`): see iteration.ts. Sites without `iter` are
- * evaluated as described above, unchanged.
+ * evaluated as described above, unchanged. This file does not import
+ * iteration.ts: it calls the hooks the site's scope carries
+ * (`site.iter.resolver`, sites.ts), and iteration.ts calls back in.
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
 import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap, walkExpression } from "../hcl/walk.js";
 import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
-import type { Module, SourceFile } from "../terraform/module-types.js";
+import type { Module } from "../terraform/module-types.js";
 import { localNameOf } from "./references.js";
-import { iterationElements, iterationExpand, splitInstances, tryFirstSucceeds, type IterScope, EMPTY_ITER, withoutNames } from "./iteration.js";
+import type { Binding, Budget, Element, ExpandOptions, IterScope, Site } from "./sites.js";
 
-/** An expression with the file it is in and the locals passed to reach it. */
-export interface Site {
-  expr: Expression;
-  file: SourceFile;
-  /** `local.a`, `local.b`: the locals followed, outermost first. */
-  via: readonly string[];
-  /**
-   * Names bound by enclosing `for` expressions: the value variable maps to
-   * the collection it iterates (its elements are the values it takes), a
-   * key variable to null (not followed).
-   */
-  scope?: ReadonlyMap<string, Binding | null>;
-  /** What the conditions guarding this expression tell (`x != null ? <here> : ...`). */
-  facts?: Facts;
-  /**
-   * Iteration (iteration.ts): set on sites made by `resourceSite`, and kept
-   * on everything reached from them. Binds `each`, `count`, `dynamic`
-   * iterators and `for` variables fixed to one element, and turns on the
-   * per-instance evaluation (traversals into locals and resources, indexes,
-   * splats, templates, `format`). Sites without it are evaluated as before.
-   */
-  iter?: IterScope;
-  /**
-   * Iteration mode only: every hop taken to reach this expression, in order
-   * (locals followed, `for_each`/`count`/`dynamic` expressions and the entry
-   * an iteration name stood for, arguments of other resource instances), in
-   * the shape `ctx.report({ related })` takes.
-   */
-  trail?: readonly TrailHop[];
-}
-
-/** One hop of a site's trail: where it is and a short label (`local.api_ports`, `aws_lb_target_group.tg for_each`). */
-export interface TrailHop {
-  file: SourceFile;
-  range: Range;
-  message: string;
-}
-
-/** A `for` value variable: the collection it iterates and the `if` clause that filters it. */
-export interface Binding {
-  collection: Site;
-  name: string;
-  condition: Expression | null;
-  /** Set on the key variable of a `for` (`k` of `for k, v in ...`): the name of its value variable. */
-  keyOf?: string;
-}
+export type { Binding, Budget, Element, ExpandOptions, Site, TrailHop } from "./sites.js";
 
 /** Roots of names that mean the same thing everywhere in a module (not `for` variables). */
 const GLOBAL_ROOTS = new Set(["local", "var", "module", "data", "path", "terraform"]);
@@ -80,13 +37,6 @@ const MAX_DEPTH = 200;
  * alternatives, so whatever is reported stays certain.
  */
 const MAX_STEPS = 5000;
-
-/** @internal Shared by one question's expansions (iteration.ts uses it). */
-export interface Budget {
-  steps: number;
-  /** Set when a traversal certainly fails (an attribute or key an object certainly lacks). */
-  missing?: boolean;
-}
 
 /** @internal The step limit of one question. */
 export const STEP_LIMIT = MAX_STEPS;
@@ -113,7 +63,7 @@ export function followLocal(module: Module, site: Site): Site | null {
   // A local's value is evaluated on its own: no `for` variables are in scope,
   // but what is known of module-wide names still holds.
   const facts = filterFacts(site.facts, (k) => GLOBAL_ROOTS.has(factRoot(k)));
-  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.iter ? { iter: EMPTY_ITER, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] } : {}) };
+  return { expr: local.value, file: local.file, via: [...site.via, address], ...(facts ? { facts } : {}), ...(site.conditions ? { conditions: site.conditions } : {}), ...(site.iter ? { iter: site.iter.resolver.empty, trail: [...(site.trail ?? []), { file: local.file, range: local.value.range, message: address }] } : {}) };
 }
 
 /** Parentheses and exact local references only: the one value `site` certainly is. */
@@ -127,15 +77,6 @@ export function resolveStrict(module: Module, site: Site): Site {
   return cur;
 }
 
-export interface ExpandOptions {
-  /**
-   * Scalar mode: also look into `lookup(map, key, default)` and
-   * `map[key]` when the map is a literal object (every value of the map
-   * is a possible result).
-   */
-  scalar?: boolean;
-}
-
 /**
  * The expressions `site` may evaluate to, each a leaf that is not itself
  * one of the forms looked through. A conditional whose condition is a
@@ -147,7 +88,7 @@ export function alternatives(module: Module, site: Site, opts: ExpandOptions = {
   // One instance at a time, so that `each.key` and `each.value` stay together.
   const out: Site[] = [];
   try {
-    for (const s of splitInstances(module, site, budget)) expand(module, s, opts, out, 0, budget);
+    for (const s of site.iter.resolver.split(module, site, budget)) expand(module, s, opts, out, 0, budget);
   } catch (err) {
     // Iteration through resources nested too deep for the stack: what was
     // found so far are alternatives; the others are dropped.
@@ -235,7 +176,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
     for (const x of sub) if (!isNullLiteral(x.expr)) out.push(x);
     return;
   }
-  if (here.iter && iterationExpand(module, here, opts, out, depth, budget)) return;
+  if (here.iter && here.iter.resolver.expand(module, here, opts, out, depth, budget)) return;
   if (e.kind === "ScopeTraversal" && iterationValues(module, here, e, opts, out, depth, budget)) return;
   const local = followLocal(module, here);
   if (local) {
@@ -255,9 +196,9 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
         expand(module, { ...here, expr: c.value ? e.trueResult : e.falseResult }, opts, out, depth + 1, budget);
         return;
       }
-      // Each branch knows what its condition tells (`x != null ? x.a : null`).
-      expand(module, { ...here, expr: e.trueResult, facts: joinFacts(here.facts, factsUnder(e.condition, true)) }, opts, out, depth + 1, budget);
-      expand(module, { ...here, expr: e.falseResult, facts: joinFacts(here.facts, factsUnder(e.condition, false)) }, opts, out, depth + 1, budget);
+      // Each branch knows what its condition tells (`x != null ? x.a : null`), and which condition selects it when asked.
+      expand(module, { ...here, expr: e.trueResult, facts: joinFacts(here.facts, factsUnder(e.condition, true)), ...selectedBy(here, e.condition, true) }, opts, out, depth + 1, budget);
+      expand(module, { ...here, expr: e.falseResult, facts: joinFacts(here.facts, factsUnder(e.condition, false)), ...selectedBy(here, e.condition, false) }, opts, out, depth + 1, budget);
       return;
     }
     case "FunctionCall": {
@@ -270,7 +211,7 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
           return;
         }
         for (const a of e.args) {
-          if (e.name === "try" && here.iter && tryFirstSucceeds(module, { ...here, expr: a }, opts, out, depth + 1, budget)) return;
+          if (e.name === "try" && here.iter && here.iter.resolver.tryFirstSucceeds(module, { ...here, expr: a }, opts, out, depth + 1, budget)) return;
           const sub: Site[] = [];
           expand(module, { ...here, expr: a }, opts, sub, depth + 1, budget);
           // coalesce() never returns null or "": it skips them.
@@ -304,6 +245,19 @@ function expand(module: Module, site: Site, opts: ExpandOptions, out: Site[], de
       break;
   }
   out.push(here);
+}
+
+/** The iteration scope without `names` (a `for` rebinds them). */
+function withoutNames(iter: IterScope, names: readonly (string | null)[]): IterScope {
+  if (!names.some((n) => n !== null && iter.names.has(n))) return iter;
+  const m = new Map(iter.names);
+  for (const n of names) if (n !== null) m.delete(n);
+  return { ...iter, names: m };
+}
+
+/** The conditions of a branch of `site`'s conditional, for a site that keeps them (`Site.conditions`). */
+function selectedBy(site: Site, condition: Expression, holds: boolean): Pick<Site, "conditions"> | null {
+  return site.conditions ? { conditions: [...site.conditions, { expr: condition, file: site.file, holds, via: site.via }] } : null;
 }
 
 /**
@@ -537,7 +491,7 @@ export function objectViews(module: Module, site: Site, fromFor = false): Object
   const out: ObjectView[] = [];
   const budget: Budget = { steps: 0 };
   try {
-    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) {
+    for (const s of site.iter?.pending ? site.iter.resolver.split(module, site, budget) : [site]) {
       for (const alt of alternativesWithin(module, s, {}, budget)) out.push(...objectViewsOf(module, alt, fromFor, 0, budget));
     }
   } catch (err) {
@@ -548,19 +502,12 @@ export function objectViews(module: Module, site: Site, fromFor = false): Object
 
 // ------------------------------------------------------------------ lists
 
-/** An element a list value may hold. */
-export interface Element {
-  site: Site;
-  /** The element is the result of a `for` expression (stands for every iteration). */
-  fromFor: boolean;
-}
-
 /** The elements `site` (a list value) may hold: tuple elements, `for` results, through concat/flatten/conditionals. */
 export function listElements(module: Module, site: Site): Element[] {
   const out: Element[] = [];
   const budget: Budget = { steps: 0 };
   try {
-    for (const s of site.iter?.pending ? splitInstances(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
+    for (const s of site.iter?.pending ? site.iter.resolver.split(module, site, budget) : [site]) collectElements(module, s, out, 0, false, budget);
   } catch (err) {
     if (!(site.iter && err instanceof RangeError)) throw err;
   }
@@ -575,7 +522,7 @@ function collectElements(module: Module, site: Site, out: Element[], depth: numb
       for (const x of e.exprs) pushElement(module, { ...alt, expr: x }, false, out, depth, flatten, budget);
     } else if (alt.iter && !(e.kind === "FunctionCall" && (LIST_UNION.has(e.name) || e.name === "flatten"))) {
       // Iteration mode: one element per entry, each with its variables bound (iteration.ts).
-      for (const el of iterationElements(module, alt, depth + 1, budget)) pushElement(module, el.site, el.fromFor, out, depth, flatten, budget);
+      for (const el of alt.iter.resolver.elements(module, alt, depth + 1, budget)) pushElement(module, el.site, el.fromFor, out, depth, flatten, budget);
     } else if (e.kind === "For" && e.form === "tuple") {
       pushElement(module, forBody(alt, e, e.valExpr), true, out, depth, flatten, budget);
     } else if (e.kind === "FunctionCall" && !e.expandFinal && (LIST_UNION.has(e.name) || e.name === "flatten")) {
@@ -611,7 +558,7 @@ function pushElement(module: Module, el: Site, fromFor: boolean, out: Element[],
 export function certainLists(module: Module, site: Site): Site[][] {
   const lists: Site[][] = [];
   const budget: Budget = { steps: 0 };
-  const sites = site.iter?.pending ? splitInstances(module, site, budget) : [site];
+  const sites = site.iter?.pending ? site.iter.resolver.split(module, site, budget) : [site];
   for (const alt of sites.flatMap((s) => alternativesWithin(module, s, {}, budget))) {
     const elems = certainElements(module, alt, 0, budget);
     if (elems) lists.push(elems);

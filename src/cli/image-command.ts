@@ -15,7 +15,7 @@ import * as path from "node:path";
 import { CONTRACT_VERSIONS } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { adjustSeverity, compareFindings, recount, severityAtLeast } from "../lint/engine.js";
-import { knownRules } from "../config/known-rules.js";
+import { BUILTIN_CATALOGUE } from "../catalogue.js";
 import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
 import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
@@ -63,7 +63,8 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
   ];
   for (const [set, name] of unsupported) if (set) throw new UsageError(`${name} cannot be used with the image command`);
   const { role, format } = checkLintOptions(args);
-  checkRuleFlags(args);
+  // No config, no plugins: the built-in rules are the image command's catalogue.
+  checkRuleFlags(args, BUILTIN_CATALOGUE);
   // The image command reads no config file: say so rather than ignore one named.
   if (args.config !== undefined) throw new UsageError("--config cannot be used with the image command (it reads no .tfcapi-lint.hcl; use --rule and --allow-warning)");
   if (args.platform !== undefined && args.allPlatforms) throw new UsageError("use either --platform or --all-platforms, not both");
@@ -178,7 +179,8 @@ function imageRun(args: CliArgs, io: Io, ref: string, planned: LintPlan, inspect
   const { results, platforms, digest } = inspected;
   const severities = planned.options.severities!;
   const allowed = new Set(args.allowWarnings);
-  const imageRuleIds = new Set(knownRules().all.filter((r) => r.tags?.includes("image")).map((r) => r.id));
+  const catalogue = planned.options.catalogue;
+  const imageRuleIds = new Set(catalogue.all.filter((r) => r.tags?.includes("image")).map((r) => r.id));
   let all: Finding[] = [];
   for (const r of results) {
     for (const f of r.findings) {
@@ -223,7 +225,7 @@ function imageRun(args: CliArgs, io: Io, ref: string, planned: LintPlan, inspect
   const run: RunReport = {
     modules: [report],
     ...(overLimit ? { warningLimit: { warnings, max: args.maxWarnings!, setting: "--max-warnings", ...(quietHidden && quietHidden.hidden.warning > 0 ? { hidden: quietHidden.hidden.warning } : {}) } } : {}),
-    rules: knownRules().all,
+    rules: catalogue.all,
     cwd: path.resolve(io.cwd),
     repoRoot: path.resolve(io.cwd),
     toolVersion: toolVersion(),
@@ -248,7 +250,7 @@ async function unreadable(err: ImageReadError, args: CliArgs, io: Io, format: st
       modules: [],
       // A registry image has no path: it is shown by its reference (compact REF:0:0, SARIF a logical location).
       readErrors: [layout !== null ? { path: layout, directory: true, message } : { path: path.resolve(io.cwd), directory: true, message, shownAs: ref }],
-      rules: knownRules().all,
+      rules: BUILTIN_CATALOGUE.all,
       cwd: path.resolve(io.cwd),
       repoRoot: path.resolve(io.cwd),
       toolVersion: toolVersion(),

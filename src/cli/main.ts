@@ -9,10 +9,10 @@ import { type CliArgs, type Command, HELP, parseArgs, UsageError } from "./args.
 import { explainText, rulesText, versionText } from "./commands.js";
 import { runSchema } from "./schema.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, readAll, type Io } from "./io.js";
-import { loadPluginsForCwd } from "./module-plans.js";
+import { catalogueForCwd } from "./module-plans.js";
 import { runLint } from "./run.js";
 import { ConfigError } from "../config/load.js";
-import { knownRules } from "../config/known-rules.js";
+import { BUILTIN_CATALOGUE } from "../catalogue.js";
 import { loadImageCommand } from "./image-loader.js";
 import { isLspCommand, startLsp } from "./lsp.js";
 
@@ -99,7 +99,7 @@ const COMMANDS: Record<Command, Handler> = {
   async rules(args, io) {
     if (args.positionals.length > 0) throw new UsageError("rules takes no arguments");
     const json = textOrJson(args, "rules");
-    io.stdout(rulesText(await loadPluginsForCwd(args, io), json));
+    io.stdout(rulesText(await catalogueForCwd(args, io), json));
     return EXIT_OK;
   },
   async image(args, io) {
@@ -110,8 +110,8 @@ const COMMANDS: Record<Command, Handler> = {
     const json = textOrJson(args, "explain");
     // A built-in rule is explained without the plugins (one that cannot load
     // must not hide the docs of input/default); only another id needs them.
-    let text = explainText(knownRules(), args.positionals[0]!, json);
-    if (text === null) text = explainText(await loadPluginsForCwd(args, io), args.positionals[0]!, json);
+    let text = explainText(BUILTIN_CATALOGUE, args.positionals[0]!, json);
+    if (text === null) text = explainText(await catalogueForCwd(args, io), args.positionals[0]!, json);
     if (text === null) throw new UsageError(`unknown rule "${args.positionals[0]}" (run "tfcapi-lint rules" for the list)`);
     io.stdout(text);
     return EXIT_OK;

@@ -1,17 +1,18 @@
 /**
  * The module lint's side of planning: which config applies to each module
  * (`--config`, `--no-config`, or the lookup from the module's directory),
- * the command line's settings over it, the plugins it lists, and the lint
- * options `plan` (plan.ts) makes of them.
+ * the command line's settings over it, its rule catalogue (the built-in
+ * rules and the plugins it lists), and the lint options `plan` (plan.ts)
+ * makes of them; the run's catalogue (every config's rules, for the
+ * command line's rule ids and the reports' rule metadata).
  */
 import type { Role } from "../contract/roles-api.js";
 import { ConfigResolver, type FileConfig } from "../config/load.js";
-import { pluginRulesOf } from "../config/plugins.js";
+import { catalogueOf } from "../config/plugins.js";
 import type { CliOverrides } from "../config/effective.js";
 import type { LintOptions } from "../lint/engine.js";
-import type { RuleDefinition } from "../lint/types.js";
 import type { RuleCatalogue } from "../lint/catalogue.js";
-import { knownRules } from "../config/known-rules.js";
+import { BUILTIN_CATALOGUE } from "../catalogue.js";
 import { type CliArgs, UsageError } from "./args.js";
 import type { Io } from "./io.js";
 import type { Target } from "./paths.js";
@@ -46,28 +47,37 @@ export function configResolver(args: CliArgs, cwd: string, home: string): Config
   return new ConfigResolver({ disabled: args.noConfig, cwd, home });
 }
 
-/** The config that applies to a module, and the rules of the plugins it lists (loaded now). */
+/** The config that applies to a module, and its rule catalogue (with the plugins it lists, loaded now). */
 export interface ModuleConfig {
   config: FileConfig | null;
-  pluginRules: readonly RuleDefinition[];
+  catalogue: RuleCatalogue;
 }
 
 /** Reads a module's config and loads the plugins it lists. Throws ConfigError. */
 export async function moduleConfig(target: Target, resolver: ConfigResolver): Promise<ModuleConfig> {
   const config = resolver.forDir(target.dir);
-  return { config, pluginRules: await pluginRulesOf(config) };
+  return { config, catalogue: await catalogueOf(config) };
 }
 
 /**
- * A module's lint options. Planned once the run's plugins are loaded: the
- * rule catalogue then knows all their rules (ignore comments naming them).
+ * The catalogue of a run over modules with these configs: the built-in
+ * rules, then every config's plugin rules, in the order the configs come
+ * (the command line's rule ids are judged by it, and the reports take
+ * their rule metadata from it).
  */
+export function runCatalogue(configs: readonly ModuleConfig[]): RuleCatalogue {
+  let union = BUILTIN_CATALOGUE;
+  for (const c of configs) union = union.withPlugins(c.catalogue.pluginRules);
+  return union;
+}
+
+/** A module's lint options, with its config's catalogue. */
 export function planModule(args: CliArgs, target: Target, found: ModuleConfig, cli: CliOverrides, stdin: LintOptions["stdin"]): LintPlan {
   return plan(found.config, {
     dir: target.dir,
     displayPath: target.display,
     overrides: cli,
-    pluginRules: found.pluginRules,
+    catalogue: found.catalogue,
     allowWarnings: args.allowWarnings,
     inlineConfig: !args.noInlineConfig,
     reportUnusedIgnores: args.reportUnusedIgnores,
@@ -77,12 +87,11 @@ export function planModule(args: CliArgs, target: Target, found: ModuleConfig, c
 }
 
 /**
- * Load the plugins that the config applying to the working directory lists
- * (for `rules` and `explain`). Throws ConfigError.
+ * The catalogue of the config applying to the working directory, its
+ * plugins loaded (for `rules` and `explain`). Throws ConfigError.
  */
-export async function loadPluginsForCwd(args: CliArgs, io: Io): Promise<RuleCatalogue> {
-  if (args.noConfig) return knownRules();
+export async function catalogueForCwd(args: CliArgs, io: Io): Promise<RuleCatalogue> {
+  if (args.noConfig) return BUILTIN_CATALOGUE;
   const resolver = new ConfigResolver(args.config !== undefined ? { explicit: args.config } : {});
-  await pluginRulesOf(resolver.forDir(io.cwd));
-  return knownRules();
+  return catalogueOf(resolver.forDir(io.cwd));
 }

@@ -6,6 +6,7 @@
 import { CONTRACT_VERSIONS, isRole } from "../contract/roles.js";
 import type { Role } from "../contract/roles-api.js";
 import { ruleIdProblem } from "../config/values.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { FORMAT_NAMES, isFormatName } from "./formats.js";
 import { isModuleFileName } from "./paths.js";
@@ -43,16 +44,16 @@ export function checkLintOptions(args: CliArgs): { role?: Role; format: string }
 
 /**
  * `--rule` and `--allow-warning` ids are judged as in the config file (`rule
- * "x" { ... }`); the module lint calls this once the plugins of the run are
- * loaded (they may define them). Throws UsageError.
+ * "x" { ... }`), by the run's catalogue: the module lint calls this once the
+ * plugins of the run are loaded (they may define them). Throws UsageError.
  */
-export function checkRuleFlags(args: CliArgs): void {
+export function checkRuleFlags(args: CliArgs, catalogue: RuleCatalogue): void {
   for (const r of args.ruleSettings) {
-    const bad = ruleIdProblem(r.id);
+    const bad = ruleIdProblem(r.id, catalogue);
     if (bad !== null) throw new UsageError(`--rule: ${bad}`);
   }
   for (const id of args.allowWarnings) {
-    const bad = ruleIdProblem(id);
+    const bad = ruleIdProblem(id, catalogue);
     if (bad !== null) throw new UsageError(`--allow-warning: ${bad}`);
   }
 }

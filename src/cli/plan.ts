@@ -9,8 +9,9 @@
  *   `--rule` settings over them;
  * - the role: `--role` forces it; a role set in the config is a default that
  *   detection still checks (the engine's `configRole`);
- * - the rule catalogue: the built-in rules, plus the rules of the plugins
- *   the config lists when there are any;
+ * - the rule catalogue: the config's (config/plugins.ts `catalogueOf`: the
+ *   built-in rules, plus the rules of the plugins the config lists), which
+ *   the engine runs and reports with;
  * - the excludes: a module file the config's `exclude` patterns match is
  *   not read;
  * - the run's failure threshold and warning limit (`effective`), which the
@@ -24,8 +25,8 @@ import * as path from "node:path";
 import { effectiveConfig, severityMap, type CliOverrides, type EffectiveConfig } from "../config/effective.js";
 import type { FileConfig } from "../config/load.js";
 import type { EngineOptions, LintOptions } from "../lint/engine.js";
-import { knownRules } from "../config/known-rules.js";
-import type { RuleDefinition } from "../lint/types.js";
+import { BUILTIN_CATALOGUE } from "../catalogue.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 
 /** What the caller knows besides the config. Every field but `dir` may be left out. */
 export interface PlanInput {
@@ -35,8 +36,8 @@ export interface PlanInput {
   displayPath?: string;
   /** Settings the command line puts over the config's; none for the language server. */
   overrides?: CliOverrides;
-  /** The rules of the plugins the config lists (loaded by the caller). */
-  pluginRules?: readonly RuleDefinition[];
+  /** The config's rule catalogue, with the plugins it lists (loaded by the caller); the built-in one when left out. */
+  catalogue?: RuleCatalogue;
   /** The config lists plugins that were not loaded (the server with plugins off). */
   unloadedPlugins?: boolean;
   /** `--allow-warning`. */
@@ -63,12 +64,11 @@ const NO_OVERRIDES: CliOverrides = { rules: [], strict: false };
 /** Turns a module's config (null: none applies) and the caller's options into lint options. Pure. */
 export function plan(config: FileConfig | null, input: PlanInput): LintPlan {
   const effective = effectiveConfig(config, input.overrides ?? NO_OVERRIDES);
-  const plugins = input.pluginRules ?? [];
-  const catalogue = knownRules();
+  const catalogue = input.catalogue ?? BUILTIN_CATALOGUE;
   const options: EngineOptions = {
     catalogue,
     // A module runs the plugins its own config lists, besides the built-in rules.
-    ...(plugins.length > 0 ? { ruleSet: [...catalogue.builtin, ...plugins] } : {}),
+    ...(catalogue.pluginRules.length > 0 ? { ruleSet: catalogue.lint } : {}),
     // Ignore comments may name the rules of plugins that were not loaded.
     ...(input.unloadedPlugins === true ? { unloadedPlugins: true } : {}),
     severities: severityMap(effective),

@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { recount, severityAtLeast, type ReadError } from "../lint/engine.js";
-import { knownRules } from "../config/known-rules.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import { failSettingText, quietFilter, roleSourceText, type ModuleReport, type RunReport, type WarningLimit } from "../lint/result.js";
 import type { Severity } from "../lint/types.js";
 import { baselineNotes, quietFailureText } from "../report/util.js";
@@ -39,8 +39,12 @@ interface Collected {
   roleUnknown: boolean;
 }
 
-/** Reports the run's modules (in plan order) and returns the exit code. Throws UsageError for a named module whose role cannot be told. */
-export async function reportRun(args: CliArgs, io: Io, format: string, found: Targets, plans: readonly ModulePlan[], linted: readonly LintedTarget[]): Promise<number> {
+/**
+ * Reports the run's modules (in plan order) and returns the exit code; the
+ * reports' rule metadata comes from `catalogue`, the run's (every module's
+ * config's rules). Throws UsageError for a named module whose role cannot be told.
+ */
+export async function reportRun(args: CliArgs, io: Io, format: string, found: Targets, plans: readonly ModulePlan[], linted: readonly LintedTarget[], catalogue: RuleCatalogue): Promise<number> {
   const fixes = new FixTally();
   const { results, reported } = shownResults(found, plans, linted, fixes);
   // The baseline stage: baselined findings leave `findings` before anything is counted.
@@ -55,7 +59,7 @@ export async function reportRun(args: CliArgs, io: Io, format: string, found: Ta
     ...(problems.length > 0 ? { readErrors: problems } : {}),
     ...(warningLimit ? { warningLimit } : {}),
     ...(baseline ? { baseline } : {}),
-    rules: knownRules().lint,
+    rules: catalogue.lint,
     cwd: path.resolve(io.cwd),
     repoRoot: repoRootOf(io.cwd, io.env),
     // Read from package.json only by a formatter that shows it (SARIF).

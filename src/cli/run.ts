@@ -7,12 +7,12 @@
 import { describeDetection } from "../lint/engine.js";
 import { ConfigError } from "../config/load.js";
 import { BaselineError } from "../lint/baseline.js";
-import { pluginRulesOf } from "../config/plugins.js";
+import { catalogueOf } from "../config/plugins.js";
 import { printEffective } from "../config/effective.js";
 import type { CliArgs } from "./args.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, nodeOs, type Io } from "./io.js";
 import { lintPlans } from "./lint-all.js";
-import { cliOverrides, configResolver, moduleConfig, planModule, type ModuleConfig, type ModulePlan } from "./module-plans.js";
+import { cliOverrides, configResolver, moduleConfig, planModule, runCatalogue, type ModuleConfig, type ModulePlan } from "./module-plans.js";
 import { checkOptions, checkRuleFlags } from "./options.js";
 import { moduleDirOf, PathError } from "./paths.js";
 import { plan } from "./plan.js";
@@ -28,8 +28,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     if (args.printConfig !== undefined) {
       const target = moduleDirOf(args.printConfig, io.cwd);
       const config = resolver.forDir(target.dir);
-      await pluginRulesOf(config);
-      checkRuleFlags(args);
+      checkRuleFlags(args, await catalogueOf(config));
       const effective = plan(config, { dir: target.dir, overrides: cli }).effective;
       // Without a role set, say what detection makes of the module there.
       const detection = effective.role ? null : describeDetection(target.dir);
@@ -42,10 +41,11 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     for (const target of found.targets) configs.push(await moduleConfig(target, resolver));
     const plans: ModulePlan[] = found.targets.map((target, i) => ({ target, lint: planModule(args, target, configs[i]!, cli, found.stdin), cwd: io.cwd, home }));
     // --rule and --allow-warning ids are judged once the plugins that may define them are loaded.
-    checkRuleFlags(args);
+    const catalogue = runCatalogue(configs);
+    checkRuleFlags(args, catalogue);
     // Lint (and fix) every module first, then report.
     const linted = await lintPlans(args, plans, found.stdin, (p) => found.onlyIfLoads(p.target));
-    return await reportRun(args, io, checked.format, found, plans, linted);
+    return await reportRun(args, io, checked.format, found, plans, linted, catalogue);
   } catch (err) {
     if (err instanceof PathError) {
       io.stderr(`tfcapi-lint: ${err.message}\n`);

@@ -12,7 +12,8 @@ import { repositoryRootOf } from "./repository.js";
 import type { Role } from "../contract/roles-api.js";
 import type { Severity, SeveritySetting } from "../lint/types.js";
 import { maxWarningsProblem, ruleIdProblem } from "./values.js";
-import { knownRules } from "./known-rules.js";
+import { BUILTIN_CATALOGUE } from "../catalogue.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import { validate, type ConfigSchemaError } from "./validate-config.generated.js";
 import { GlobSet } from "./glob.js";
 import { errorText } from "../terraform/files.js";
@@ -40,7 +41,7 @@ export interface FileConfig {
   /** `plugins`: each entry with where it is written. */
   plugins: { spec: string; origin: string }[];
   /**
-   * Rule ids configured in `rule` blocks that are not known yet: a file that
+   * Rule ids configured in `rule` blocks that are not built-in rules: a file that
    * lists plugins is checked once they are loaded (checkRuleIds).
    */
   pendingRuleIds: { id: string; origin: string }[];
@@ -226,11 +227,11 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
   const pendingRuleIds: { id: string; origin: string }[] = [];
   if (problems.length === 0) {
     for (const id of Object.keys(rulesData)) {
-      const bad = ruleIdProblem(id);
+      const bad = ruleIdProblem(id, BUILTIN_CATALOGUE);
       if (bad === null) continue;
       const where = at(shown, ranges.get(`/rule/${escapePointer(id)}`));
       // A plugin listed here may define it: checked once plugins are loaded.
-      if (hasPlugins && !knownRules().isKnown(id) && bad.startsWith("unknown rule")) pendingRuleIds.push({ id, origin: where });
+      if (hasPlugins && bad.startsWith("unknown rule")) pendingRuleIds.push({ id, origin: where });
       else problems.push(`${where}: ${bad}`);
     }
     if (Array.isArray(data.exclude)) {
@@ -273,10 +274,10 @@ export function parseConfigText(text: string, abs: string, shown: string = abs):
 }
 
 
-/** After a config file's plugins are loaded: its rule ids must all be known now. Throws ConfigError. */
-export function checkRuleIds(config: FileConfig): void {
-  const unknown = config.pendingRuleIds.filter((r) => !knownRules().isKnown(r.id));
-  if (unknown.length > 0) throw new ConfigError(unknown.map((r) => `${r.origin}: ${ruleIdProblem(r.id)}; no plugin listed in the file defines it`).join("\n"));
+/** After a config file's plugins are loaded: its rule ids must all be in its catalogue now. Throws ConfigError. */
+export function checkRuleIds(config: FileConfig, catalogue: RuleCatalogue): void {
+  const unknown = config.pendingRuleIds.filter((r) => !catalogue.isKnown(r.id));
+  if (unknown.length > 0) throw new ConfigError(unknown.map((r) => `${r.origin}: ${ruleIdProblem(r.id, catalogue)}; no plugin listed in the file defines it`).join("\n"));
 }
 
 function isDir(p: string): boolean {

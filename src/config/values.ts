@@ -6,16 +6,16 @@
  * else what is wrong with it (without naming the setting: the caller says
  * where the value came from).
  */
-import { knownRules } from "./known-rules.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 
 export const SEVERITY_SETTINGS: readonly string[] = Object.freeze(["off", "info", "warning", "error"]);
 
 const RULE_ID = /^[a-z0-9][a-z0-9-]*(\/[a-z0-9][a-z0-9-]*)*$/;
 
-/** A rule id must name a rule this linter has. */
-export function ruleIdProblem(id: string): string | null {
+/** A rule id must name a rule of `catalogue` (the built-in rules and the plugins of the config, or of the run). */
+export function ruleIdProblem(id: string, catalogue: RuleCatalogue): string | null {
   if (!RULE_ID.test(id)) return `"${id}" is not a valid rule id (run "tfcapi-lint rules" for the list)`;
-  if (!knownRules().isKnown(id)) return `unknown rule "${id}" (run "tfcapi-lint rules" for the list)`;
+  if (!catalogue.isKnown(id)) return `unknown rule "${id}" (run "tfcapi-lint rules" for the list)`;
   return null;
 }
 

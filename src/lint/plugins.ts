@@ -6,14 +6,16 @@
  *
  * Loading checks the shape of everything a plugin hands over, so a broken
  * plugin is a config error that names it (exit 3), never a stack trace.
- * Loaded rules join the caller's rule catalogue (catalogue.ts) and so take
- * part in config validation, ignores, `rules`, `explain` and SARIF metadata
- * (their docs page and URL travel on the rule: `docs`, `url`).
+ * The caller makes a rule catalogue (catalogue.ts) of the loaded rules, so
+ * they take part in config validation, ignores, `rules`, `explain` and
+ * SARIF metadata (their docs page and URL travel on the rule: `docs`,
+ * `url`).
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROLES, type Role } from "../contract/roles-api.js";
+import type { RuleCatalogue } from "./catalogue.js";
 import type { RuleDefinition } from "./types.js";
 import { errorText } from "../terraform/files.js";
 
@@ -219,14 +221,13 @@ const byName = new Map<string, string>();
 const failures = new Map<string, number>();
 
 /**
- * Where loaded plugin rules go: `add` makes them part of the caller's rule
- * catalogue (RuleCatalogue.withPlugins) and throws when a rule's id is taken.
+ * What a plugin's rules must not clash with: the built-in catalogue. (Two
+ * plugins cannot clash with each other: a rule id starts with its plugin's
+ * name, and a name belongs to one plugin file per process.)
  */
-export interface PluginCatalogue {
-  add(rules: readonly RuleDefinition[]): void;
-}
+export type PluginBase = Pick<RuleCatalogue, "conflictOf">;
 
-async function importPlugin(file: string, label: string, attempt: number, catalogue: PluginCatalogue): Promise<LoadedPlugin> {
+async function importPlugin(file: string, label: string, attempt: number, base: PluginBase): Promise<LoadedPlugin> {
   let mod: unknown;
   try {
     // After a failed import the module loader keeps the failure under the
@@ -243,24 +244,23 @@ async function importPlugin(file: string, label: string, attempt: number, catalo
   const { name, rules: checked } = checkPlugin((mod as { default?: unknown } | null)?.default, label, pluginHome(file));
   const other = byName.get(name);
   if (other !== undefined && other !== file) throw new PluginError(`${label}: another plugin named "${name}" is already loaded from ${other}`);
-  try {
-    catalogue.add(checked);
-  } catch (err) {
-    throw new PluginError(`${label}: ${(err as Error).message}`);
+  for (const r of checked) {
+    const conflict = base.conflictOf(r);
+    if (conflict !== null) throw new PluginError(`${label}: ${conflict}`);
   }
   byName.set(name, file);
   return { name, file, rules: checked };
 }
 
-/** Load one plugin (each module file once per process) into `catalogue`. Throws PluginError. */
-export function loadPlugin(s: PluginSpec, catalogue: PluginCatalogue): Promise<LoadedPlugin> {
+/** Load one plugin (each module file once per process), its rules checked against `base`. Throws PluginError. */
+export function loadPlugin(s: PluginSpec, base: PluginBase): Promise<LoadedPlugin> {
   const label = `plugin "${s.spec}" (${s.origin})`;
   const file = resolvePlugin(s.spec, s.baseDir);
   if (typeof file !== "string") return Promise.reject(new PluginError(`${label}: ${file.error}`));
   let p = byFile.get(file);
   if (!p) {
     const attempt = failures.get(file) ?? 0;
-    const loading = importPlugin(file, label, attempt, catalogue);
+    const loading = importPlugin(file, label, attempt, base);
     p = loading;
     byFile.set(file, loading);
     // A failure is not kept: the next load of the file (a long-running
@@ -274,10 +274,10 @@ export function loadPlugin(s: PluginSpec, catalogue: PluginCatalogue): Promise<L
 }
 
 /** Load plugins in order; the rules they add, in that order. Throws PluginError. */
-export async function loadPlugins(specs: readonly PluginSpec[], catalogue: PluginCatalogue): Promise<RuleDefinition[]> {
+export async function loadPlugins(specs: readonly PluginSpec[], base: PluginBase): Promise<RuleDefinition[]> {
   const out: RuleDefinition[] = [];
   for (const s of specs) {
-    const p = await loadPlugin(s, catalogue);
+    const p = await loadPlugin(s, base);
     for (const r of p.rules) if (!out.includes(r)) out.push(r);
   }
   return out;

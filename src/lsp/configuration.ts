@@ -12,10 +12,10 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import type { Diagnostic, InitializeParams, Range } from "vscode-languageserver/node.js";
 import { ConfigError, findConfigFile, parseConfigText, readConfigFile, type FileConfig } from "../config/load.js";
-import { pluginRulesOf } from "../config/plugins.js";
+import { catalogueOf } from "../config/plugins.js";
 import { plan } from "../cli/plan.js";
 import type { EngineOptions as LintOptions } from "../lint/engine.js";
-import type { RuleDefinition } from "../lint/types.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import { SOURCE, type DiagnosticsBoard, type ModuleBaseline } from "./diagnostics.js";
 import * as path from "node:path";
 import { BASELINE_FILE_NAME, BaselineError, entryKey, parseBaseline } from "../lint/baseline.js";
@@ -119,8 +119,8 @@ function configDiagnostics(file: string, message: string, text: string | null, e
 /** The config files of the tracked modules, their plugins, and the lint options they give. */
 export class Configuration {
   private readonly configs = new Map<string, ConfigEntry>();
-  /** The rules of the plugins a config file lists, once loaded (see loadPluginsFor). */
-  private readonly pluginRules = new WeakMap<FileConfig, readonly RuleDefinition[]>();
+  /** The rule catalogue of each config file whose plugins are loaded (see loadPluginsFor); the built-in one for the others. */
+  private readonly catalogues = new WeakMap<FileConfig, RuleCatalogue>();
   /** Configs whose plugins failed to load last time (their error is shown on the config file). */
   private readonly pluginFailed = new WeakSet<FileConfig>();
   /** Config files (by path) whose unloaded plugins the user was told about. */
@@ -210,7 +210,7 @@ export class Configuration {
       this.tellPluginsOff(config);
       return null;
     }
-    return this.pluginRules.has(config) ? null : this.loadPluginsFor(dir);
+    return this.catalogues.has(config) ? null : this.loadPluginsFor(dir);
   }
 
   /** With plugins off: say once per config file that its plugins are not loaded, and why. */
@@ -232,12 +232,12 @@ export class Configuration {
    */
   private async loadPluginsFor(dir: string): Promise<void> {
     const config = this.configFor(dir);
-    if (!this.settings.pluginsOn || !config || config.plugins.length === 0 || this.pluginRules.has(config)) return;
+    if (!this.settings.pluginsOn || !config || config.plugins.length === 0 || this.catalogues.has(config)) return;
     try {
-      this.pluginRules.set(config, await pluginRulesOf(config));
+      this.catalogues.set(config, await catalogueOf(config));
       if (this.pluginFailed.delete(config)) this.showErrors(config.path, []);
     } catch (err) {
-      // Not kept as the config's rules: the next lint tries again, so a
+      // No catalogue kept for the config: the next lint tries again, so a
       // plugin fixed on disk is picked up without a restart.
       this.pluginFailed.add(config);
       if (!(err instanceof ConfigError)) throw err;
@@ -289,7 +289,7 @@ export class Configuration {
     return plan(config, {
       dir,
       displayPath: dir,
-      pluginRules: config && pluginsOn ? (this.pluginRules.get(config) ?? []) : [],
+      ...(config && pluginsOn && this.catalogues.has(config) ? { catalogue: this.catalogues.get(config)! } : {}),
       unloadedPlugins: config !== null && !pluginsOn && config.plugins.length > 0,
       inlineConfig: true,
       reportUnusedIgnores: this.settings.reportUnusedIgnores,

@@ -13,7 +13,7 @@ import type { ModuleReport } from "../lint/result.js";
 import { matchModule, type BaselineEntry } from "../lint/baseline.js";
 import type { Finding, RelatedLocation, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "../report/docs.js";
-import { knownRules } from "../config/known-rules.js";
+import type { RuleCatalogue } from "../lint/catalogue.js";
 import type { SourceFile } from "../terraform/module-types.js";
 import { moduleFileExtension } from "../terraform/files.js";
 import type { Documents } from "./documents.js";
@@ -72,12 +72,13 @@ export class Indexes {
 
 /**
  * The unsuppressed findings of a report, by the file (relative path) they
- * are shown in. With `relatedUri` (the client shows related information),
+ * are shown in, each linking to its rule's page as `catalogue` (the one
+ * the module was linted with) knows it. With `relatedUri` (the client shows related information),
  * a finding's path (Finding.related) becomes the diagnostic's
  * `relatedInformation`: each hop at its range in its file's URI (a hop in a
  * file with no text is left out).
  */
-export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri?: (file: string) => string, baseline?: ShownBaseline): Map<string, Placed[]> {
+export function placeFindings(report: ModuleReport, indexes: Indexes, catalogue: RuleCatalogue, relatedUri?: (file: string) => string, baseline?: ShownBaseline): Map<string, Placed[]> {
   const out = new Map<string, Placed[]>();
   const rootFiles = [...report.sources.keys()].filter((f) => !f.includes("/")).sort();
   for (const finding of report.findings) {
@@ -107,7 +108,7 @@ export function placeFindings(report: ModuleReport, indexes: Indexes, relatedUri
       // A finding in the baseline is a hint: known, and not counted.
       severity: baselined ? 4 : SEVERITY[finding.severity],
       code: finding.ruleId,
-      codeDescription: { href: ruleDocUrl(finding.ruleId, knownRules().rule(finding.ruleId)) },
+      codeDescription: { href: ruleDocUrl(finding.ruleId, catalogue.rule(finding.ruleId)) },
       source: SOURCE,
       message: baselined ? `${finding.message} (in the baseline ${baseline!.file}; a known ${finding.severity}, not counted)` : finding.message,
     };
@@ -179,7 +180,7 @@ export function makeResult(generation: number, outcome: LintOutcome, opts: LintO
     result.indexes = new Indexes(outcome.report.sources, encoding);
     const dir = outcome.report.dir;
     const shown = baseline ? { file: baseline.shown, hide: baseline.hide, baselined: new Set(matchModule(baseline.key, outcome.report.findings, baseline.entries, new Map(), new Date()).baselined) } : undefined;
-    result.placed = placeFindings(outcome.report, result.indexes, relatedUri ? (file) => relatedUri(path.join(dir, ...file.split("/"))) : undefined, shown);
+    result.placed = placeFindings(outcome.report, result.indexes, opts.catalogue, relatedUri ? (file) => relatedUri(path.join(dir, ...file.split("/"))) : undefined, shown);
     for (const u of outcome.load.units) {
       for (const f of u.allFiles) {
         result.files.set(f.path, f);

@@ -4,7 +4,6 @@
  */
 import type { Hover, Position, Range } from "vscode-languageserver/node.js";
 import { ruleDoc, ruleDocUrl } from "../report/docs.js";
-import { knownRules } from "../config/known-rules.js";
 import { isModuleFile, pathOf } from "./documents.js";
 import { contains } from "./positions.js";
 import type { Scheduler } from "./scheduler.js";
@@ -15,7 +14,7 @@ export function hover(scheduler: Scheduler, uri: string, pos: Position): Hover |
   const parts: string[] = [];
   const docs = new Set<string>();
   let range: Range | undefined;
-  for (const { list } of scheduler.shownIn(abs)) {
+  for (const { result, list } of scheduler.shownIn(abs)) {
     for (const p of list) {
       if (!contains(p.diagnostic.range, pos)) continue;
       const f = p.finding;
@@ -26,7 +25,8 @@ export function hover(scheduler: Scheduler, uri: string, pos: Position): Hover |
       let part = `**${f.ruleId}** (${f.severity}): ${f.message}`;
       if (!docs.has(f.ruleId)) {
         docs.add(f.ruleId);
-        const rule = knownRules().rule(f.ruleId);
+        // The rule as the module's config knows it (a plugin's page and URL travel on its rule).
+        const rule = result.opts.catalogue.rule(f.ruleId);
         const page = ruleDoc(f.ruleId, rule);
         if (page !== null) part += `\n\n---\n\n${page.trim()}`;
         part += `\n\n[${f.ruleId} documentation](${ruleDocUrl(f.ruleId, rule)})`;

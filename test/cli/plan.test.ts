@@ -8,7 +8,8 @@ import { parseConfigText } from "../../src/config/load.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { defineRule } from "../../src/lint/types.js";
 import { excludedBy, excludingPattern, plan } from "../../src/cli/plan.js";
-import { knownRules } from "../../src/config/known-rules.js";
+import { runCatalogue } from "../../src/cli/module-plans.js";
+import { BUILTIN_CATALOGUE } from "../../src/catalogue.js";
 
 const CONFIG = ['role = "machinepool"', 'exclude = ["examples/**", "scratch.tf"]', 'fail_on = "warning"', "max_warnings = 3", 'rule "input/default" {', '  severity = "off"', "}", ""].join("\n");
 
@@ -20,7 +21,7 @@ describe("plan", () => {
   it("without a config or options: no severity changed, ignore comments read, the built-in rules, no role, nothing excluded", () => {
     const p = plan(null, { dir: "/repo/modules/pool" });
     expect(p.config).toBeNull();
-    expect(p.options).toEqual({ catalogue: knownRules(), severities: new Map(), inlineConfig: true });
+    expect(p.options).toEqual({ catalogue: BUILTIN_CATALOGUE, severities: new Map(), inlineConfig: true });
     expect(p.effective.failOn).toEqual({ value: "error", origin: "default" });
     expect(p.effective.maxWarnings).toEqual({ value: null, origin: "default" });
   });
@@ -73,7 +74,7 @@ describe("plan", () => {
 
   it("adds the rules of the config's plugins to the built-in ones, and says when listed plugins were not loaded", () => {
     const probe = defineRule({ id: "probe/nothing", severity: "info", roles: ROLES, scope: "root", fixable: false, summary: "reports nothing", check: () => {} });
-    const withPlugin = plan(config(), { dir: "/repo", pluginRules: [probe] }).options;
+    const withPlugin = plan(config(), { dir: "/repo", catalogue: BUILTIN_CATALOGUE.withPlugins([probe]) }).options;
     expect(withPlugin.ruleSet!.length).toBeGreaterThan(1);
     expect(withPlugin.ruleSet!.at(-1)).toBe(probe);
     expect(withPlugin.ruleSet!.filter((r) => r.id === "input/default")).toHaveLength(1);
@@ -81,5 +82,21 @@ describe("plan", () => {
     expect(server.ruleSet).toBeUndefined();
     expect(server.unloadedPlugins).toBe(true);
     expect([...server.overlay!.keys()]).toEqual(["/repo/main.tf"]);
+  });
+
+  it("a run over several configs knows every config's plugin rules once, in the order the configs come; each module keeps its own", () => {
+    const rule = (id: string) => defineRule({ id, severity: "info", roles: ROLES, scope: "root", fixable: false, summary: "reports nothing", check: () => {} });
+    const acme = BUILTIN_CATALOGUE.withPlugins([rule("acme/one"), rule("acme/two")]);
+    const beta = BUILTIN_CATALOGUE.withPlugins([rule("beta/one")]);
+    const run = runCatalogue([
+      { config: null, catalogue: beta },
+      { config: null, catalogue: BUILTIN_CATALOGUE },
+      { config: null, catalogue: acme },
+      { config: null, catalogue: beta },
+    ]);
+    expect(run.pluginRules.map((r) => r.id)).toEqual(["beta/one", "acme/one", "acme/two"]);
+    expect(run.lint.slice(0, BUILTIN_CATALOGUE.lint.length)).toEqual(BUILTIN_CATALOGUE.lint);
+    expect(runCatalogue([])).toBe(BUILTIN_CATALOGUE);
+    expect(plan(config(), { dir: "/repo", catalogue: beta }).options.catalogue.isKnown("acme/one")).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import { type LintOutcome } from "../../src/lint/engine.js";
 import { lintModule, lintSteps } from "../helpers/lint.js";
 import type { ParseCache } from "../../src/terraform/load.js";
 import { Indexes, moduleLevelFile, placeFindings } from "../../src/lsp/diagnostics.js";
+import { BUILTIN_CATALOGUE } from "../../src/catalogue.js";
 import { ignoreEdit } from "../../src/lsp/edits.js";
 import { chooseEncoding, TextPositions } from "../../src/lsp/positions.js";
 import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
@@ -207,7 +208,7 @@ describe("placement and positions", () => {
   it("places every finding of the examples inside its file's text", () => {
     const o = lintModule(path.join(REPO, "examples", "broken-machinepool"), { now: NOW });
     if (o.kind !== "report") throw new Error(o.kind);
-    const placed = placeFindings(o.report, new Indexes(o.report.sources, "utf-16"));
+    const placed = placeFindings(o.report, new Indexes(o.report.sources, "utf-16"), BUILTIN_CATALOGUE);
     expect([...placed.keys()].sort()).toEqual(["main.tf", "outputs.tf", "variables.tf", "versions.tf"]);
     expect([...placed.values()].flat()).toHaveLength(o.report.findings.length);
   });

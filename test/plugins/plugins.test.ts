@@ -262,6 +262,22 @@ describe("plugins listed in .tfcapi-lint.hcl", () => {
     expect(r.code).toBe(0);
   });
 
+  it("a module knows only its own config's plugins; the run's --rule and SARIF rule list know every config's", () => {
+    const root = repo({ "lint/acme.mjs": PLUGIN, "pool/.tfcapi-lint.hcl": 'plugins = ["../lint/acme.mjs"]\n' });
+    cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "other"), { recursive: true });
+    const main = path.join(root, "other", "main.tf");
+    writeFileSync(main, readFileSync(main, "utf8").replace('resource "aws_launch_template" "node" {', '# tfcapi-lint-ignore: acme/template-owner -- not this module\nresource "aws_launch_template" "node" {'));
+    const r = runCli(["--format", "compact", "--rule", "acme/any-resource=off", "pool", "other"], { cwd: root });
+    expect(r.stdout).toBe(
+      "pool/main.tf:32:32: warning: aws_launch_template.node has no description; add one [acme/template-owner]\n" +
+        'other/main.tf:32:1: warning: tfcapi-lint-ignore names "acme/template-owner", which is not a tfcapi-lint rule; run "tfcapi-lint rules" for the list [lint/unknown-rule]\n',
+    );
+    expect(r.code).toBe(0);
+    const sarif = runCli(["--format", "sarif", "other", "pool"], { cwd: root });
+    const ids = (JSON.parse(sarif.stdout) as { runs: { tool: { driver: { rules: { id: string }[] } } }[] }).runs[0]!.tool.driver.rules.map((x) => x.id);
+    expect(ids.filter((id) => id.startsWith("acme/"))).toEqual(["acme/template-owner", "acme/any-resource"]);
+  });
+
   it("--print-config shows the plugins and where they are listed", () => {
     const root = repo({ "lint/acme.mjs": PLUGIN, ".tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs"]\n' });
     const r = runCli(["--print-config", "pool", "--format", "json"], { cwd: root });
