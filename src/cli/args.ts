@@ -45,6 +45,8 @@ export interface CliArgs {
   reportUnusedIgnores: boolean;
   fix: boolean;
   fixDryRun: boolean;
+  /** `--fix-unsafe`: fixes that change the plan too (with --fix-dry-run: shown, not written; alone: implies --fix). */
+  fixUnsafe: boolean;
   stdin: boolean;
   stdinFilename?: string;
   color?: boolean;
@@ -87,6 +89,7 @@ const OPTIONS = {
   "report-unused-ignores": { type: "boolean" },
   fix: { type: "boolean" },
   "fix-dry-run": { type: "boolean" },
+  "fix-unsafe": { type: "boolean" },
   stdin: { type: "boolean" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -178,6 +181,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     reportUnusedIgnores: false,
     fix: false,
     fixDryRun: false,
+    fixUnsafe: false,
     stdin: false,
     quiet: false,
     help: false,
@@ -203,6 +207,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     applyOption(args, token.name as OptionName, token.value, token.rawName);
   }
+  // --fix-unsafe writes (as --fix does) unless it only widens --fix-dry-run.
+  if (args.fixUnsafe && !args.fixDryRun) args.fix = true;
   return args;
 }
 
@@ -290,6 +296,9 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
     case "fix-dry-run":
       args.fixDryRun = true;
       break;
+    case "fix-unsafe":
+      args.fixUnsafe = true;
+      break;
     case "stdin":
       args.stdin = true;
       break;
@@ -357,7 +366,11 @@ Options:
   --print-config PATH       print the effective config for PATH and exit
   --no-inline-config        ignore tfcapi-lint-ignore comments
   --report-unused-ignores   report ignore comments that suppress nothing
-  --fix                     apply automatic fixes, then report what remains
+  --fix                     apply the safe automatic fixes (they cannot
+                            change the plan), then report what remains
+  --fix-unsafe              apply the unsafe fixes too (they change the
+                            plan: ignore_changes, sensitive, ...); implies
+                            --fix, or with --fix-dry-run shows them too
   --fix-dry-run             print the fixes as a diff without writing
   --stdin                   read one file's text from standard input
   --stdin-filename PATH     the file the --stdin text stands for

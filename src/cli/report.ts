@@ -40,8 +40,10 @@ interface Collected {
 
 /** Reports the run's modules (in plan order) and returns the exit code. Throws UsageError for a named module whose role cannot be told. */
 export async function reportRun(args: CliArgs, io: Io, format: string, found: Targets, plans: readonly ModulePlan[], linted: readonly LintedTarget[]): Promise<number> {
-  const fixes = new FixTally();
+  const fixes = new FixTally(args.fixUnsafe ? "all" : "safe");
   const { results, reported } = shownResults(found, plans, linted, fixes);
+  // The unsafe fixes --fix left, counted once per module shown (a local child is part of its parent's report).
+  if (args.fix) for (const r of results) if (r.outcome.kind === "report") fixes.countLeft(r.outcome.report);
   const c = collect(args, io, found, results, fixes);
   sayEmptyWalks(found, reported, io);
   const problems = found.problems;
@@ -62,7 +64,7 @@ export async function reportRun(args: CliArgs, io: Io, format: string, found: Ta
   };
   const full: RunReport = args.quiet && args.fullReport.length > 0 ? { ...run, modules: c.fullModules } : run;
   if (!(await writeRun(run, format, args, io, { full, diffs: c.diffs, roleNotes: !args.quiet }))) return EXIT_READ;
-  const fixWriteFailed = fixes.print(io.stderr, args.fix);
+  const fixWriteFailed = fixes.print(io.stderr, args.fix, args.fixDryRun);
   if (problems.length > 0) {
     for (const e of problems) io.stderr(`tfcapi-lint: ${e.message}\n`);
     return c.roleUnknown ? EXIT_USAGE : EXIT_READ;

@@ -31,7 +31,7 @@ function apply(file: SourceFile, fix: Fix | null | undefined): string {
 function insert(text: string, name = "sensitive", value = "true"): string {
   const file = source(text);
   const block = file.hcl.body.blocks[0]!;
-  const fix = insertAttributeFix(file, block, name, value, "add");
+  const fix = insertAttributeFix(file, block, name, value, "add", "unsafe");
   if (fix) expect(fix.within).toEqual({ start: block.range.start.offset, end: block.range.end.offset });
   return apply(file, fix);
 }
@@ -77,7 +77,7 @@ describe("insertAttributeFix", () => {
   it("offers nothing for a block HCL rejects or whose first argument is on the line of its brace", () => {
     for (const text of ['variable "v" { type = string }\n', 'variable "v" { type = string\n}\n']) {
       const file = source(text);
-      expect(insertAttributeFix(file, file.hcl.body.blocks[0]!, "sensitive", "true", "add")).toBeUndefined();
+      expect(insertAttributeFix(file, file.hcl.body.blocks[0]!, "sensitive", "true", "add", "unsafe")).toBeUndefined();
     }
   });
 });
@@ -108,10 +108,10 @@ describe("replaceFix and wrapInCallFix", () => {
   it("replace a node, wrap native and JSON values", () => {
     const native = source('output "x" {\n  value = distinct(local.ids)\n}\n');
     const value = native.hcl.body.blocks[0]!.body.attributes[0]!.expr;
-    expect(apply(native, wrapInCallFix(native, value, "sort", "wrap"))).toBe('output "x" {\n  value = sort(distinct(local.ids))\n}\n');
-    expect(apply(native, replaceFix(native, value, "local.ids", "replace"))).toBe('output "x" {\n  value = local.ids\n}\n');
+    expect(apply(native, wrapInCallFix(native, value, "sort", "wrap", "safe"))).toBe('output "x" {\n  value = sort(distinct(local.ids))\n}\n');
+    expect(apply(native, replaceFix(native, value, "local.ids", "replace", "safe"))).toBe('output "x" {\n  value = local.ids\n}\n');
     const json = source('{"output": {"x": {"value": "${distinct(local.ids)}"}}}\n', "main.tf.json");
     const jvalue = json.hcl.body.blocks[0]!.body.attributes[0]!.expr;
-    expect(apply(json, wrapInCallFix(json, jvalue, "sort", "wrap"))).toBe('{"output": {"x": {"value": "${sort(distinct(local.ids))}"}}}\n');
+    expect(apply(json, wrapInCallFix(json, jvalue, "sort", "wrap", "safe"))).toBe('{"output": {"x": {"value": "${sort(distinct(local.ids))}"}}}\n');
   });
 });
