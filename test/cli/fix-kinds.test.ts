@@ -168,6 +168,27 @@ describe("--fix applies safe fixes only; --fix-unsafe applies both", () => {
     expect(quiet.stdout).toBe("");
   });
 
+  it("--recursive counts the unsafe fixes left over every module, the same on one thread and on workers", () => {
+    const files = poolFiles();
+    const twice: Record<string, string> = {};
+    for (const [name, text] of Object.entries(files)) {
+      twice[`a/${name}`] = text;
+      twice[`b/${name}`] = text;
+    }
+    for (const jobs of ["1", "2"]) {
+      const dir = tree(twice);
+      const r = runCli(["--recursive", "--fix", "--jobs", jobs, "-f", "compact", "."], { cwd: dir });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe([GROUP, BOOTSTRAP].map((l) => `a/${l}`).join("") + [GROUP, BOOTSTRAP].map((l) => `b/${l}`).join(""));
+      expect(r.stderr).toBe(
+        "tfcapi-lint: a: role machinepool (detected)\ntfcapi-lint: b: role machinepool (detected)\n" +
+          "tfcapi-lint: fixed 2 problems in 2 files\n" +
+          "tfcapi-lint: 4 unsafe fixes left (they change the plan): review them with --fix-dry-run --fix-unsafe, then apply them with --fix-unsafe\n",
+      );
+      for (const m of ["a", "b"]) expect(read(dir, `${m}/outputs.tf`)).toBe(replaced(files["outputs.tf"]!, UNSORTED_IDS, SORTED_IDS));
+    }
+  });
+
   it("--fix-unsafe cannot write --stdin text; with --fix-dry-run it shows the unsafe fix of the text", () => {
     const files = poolFiles();
     const dir = tree(files);
