@@ -237,12 +237,14 @@ export class FixTally {
     }
     const left = this.unsafeLeft;
     if (left > 0 && (fixed || dryRun)) {
-      const what = left === 1 ? "1 unsafe fix" : `${left} unsafe fixes`;
-      const [it, does] = left === 1 ? ["it", "changes"] : ["them", "change"];
+      const one = left === 1;
+      const what = one ? "1 unsafe fix" : `${left} unsafe fixes`;
+      const why = one ? "it changes the plan" : "they change the plan";
+      const it = one ? "it" : "them";
       stderr(
         fixed
-          ? `tfcapi-lint: ${what} left (${left === 1 ? "it" : "they"} ${does} the plan): review ${it} with --fix-dry-run --fix-unsafe, then apply ${it} with --fix-unsafe\n`
-          : `tfcapi-lint: ${what} not shown (${left === 1 ? "it" : "they"} ${does} the plan): add --fix-unsafe to show ${it}\n`,
+          ? `tfcapi-lint: ${what} left (${why}): review ${it} with --fix-dry-run --fix-unsafe, then apply ${it} with --fix-unsafe\n`
+          : `tfcapi-lint: ${what} not shown (${why}): add --fix-unsafe to show ${it}\n`,
       );
     }
     return this.writeErrors.length > 0;
