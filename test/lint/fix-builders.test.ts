@@ -115,3 +115,21 @@ describe("replaceFix and wrapInCallFix", () => {
     expect(apply(json, wrapInCallFix(json, jvalue, "sort", "wrap", "safe"))).toBe('{"output": {"x": {"value": "${sort(distinct(local.ids))}"}}}\n');
   });
 });
+
+describe("fix kinds", () => {
+  it("replace, wrap and insert carry the kind their caller gives; a split is safe; a plain-JavaScript call without one gives none (unsafe)", () => {
+    const native = source('output "x" {\n  value = distinct(local.ids)\n}\n');
+    const block = native.hcl.body.blocks[0]!;
+    const value = block.body.attributes[0]!.expr;
+    expect(wrapInCallFix(native, value, "sort", "wrap", "safe")!.kind).toBe("safe");
+    expect(replaceFix(native, value, "local.ids", "replace", "unsafe").kind).toBe("unsafe");
+    expect(insertAttributeFix(native, block, "sensitive", "true", "add", "unsafe")!.kind).toBe("unsafe");
+    const json = source('{"variable": {"x": {"type": "string"}}}\n', "main.tf.json");
+    expect(insertAttributeFix(json, json.hcl.body.blocks[0]!, "sensitive", "true", "add", "safe")!.kind).toBe("safe");
+    const oneLine = source("locals { a = 1, b = 2 }\n");
+    expect(splitOneLineBlockFix(oneLine, oneLine.hcl.body.blocks[0]!, splitOneLineBody)!.kind).toBe("safe");
+    // What a JavaScript plugin gets when it leaves the kind out: no kind, which the engine counts unsafe.
+    const untyped = replaceFix as (...args: unknown[]) => Fix;
+    expect("kind" in untyped(native, value, "local.ids", "replace")).toBe(false);
+  });
+});
