@@ -12,6 +12,12 @@ function roles(rule) {
   return list.length === ROLE_ORDER.length ? "all" : list.join(", ");
 }
 
+/** The Fix column: the kinds of fix a rule gives (safe: --fix applies it; unsafe: only --fix-unsafe). */
+function fixKinds(rule) {
+  if (!rule.fixable) return "";
+  return (rule.fixKinds ?? ["unsafe"]).join(" + ");
+}
+
 function cell(text) {
   return String(text).replace(/\|/g, "\\|").replace(/\n/g, " ");
 }
@@ -19,7 +25,7 @@ function cell(text) {
 function table(rules) {
   const rows = rules.map(
     (r) =>
-      `| [\`${r.id}\`](rules/${r.id}.md) | ${r.severity} | ${roles(r)} | ${r.scope === "all" ? "root + local children" : "root"} | ${r.fixable ? "yes" : ""} | ${cell(r.summary)} |`,
+      `| [\`${r.id}\`](rules/${r.id}.md) | ${r.severity} | ${roles(r)} | ${r.scope === "all" ? "root + local children" : "root"} | ${fixKinds(r)} | ${cell(r.summary)} |`,
   );
   return ["| Rule | Default | Roles | Checks | Fix | What it checks |", "| --- | --- | --- | --- | --- | --- |", ...rows].join("\n");
 }
@@ -30,7 +36,7 @@ function table(rules) {
  */
 export function renderRuleSection(allRules, metaRules) {
   return [
-    `${allRules.length} contract rules. "Default" is the severity before configuration; "Checks" says whether the rule also runs on local child modules.`,
+    `${allRules.length} contract rules. "Default" is the severity before configuration; "Checks" says whether the rule also runs on local child modules; "Fix" says whether its fix is safe (\`--fix\` applies it) or unsafe (it changes the plan: only \`--fix-unsafe\` applies it).`,
     "",
     table(allRules),
     "",

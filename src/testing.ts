@@ -49,6 +49,14 @@ export interface LintFixtureOptions {
   inlineConfig?: boolean;
 }
 
+export interface FixFixtureOptions extends LintFixtureOptions {
+  /**
+   * Apply the unsafe fixes too, as `--fix-unsafe` does (default false: the
+   * safe ones only, as `--fix`). A fix that does not say its kind is unsafe.
+   */
+  unsafe?: boolean;
+}
+
 function rulesOf(opts: LintFixtureOptions): RuleDefinition[] {
   const own: RuleDefinition[] = [...(opts.rules ?? [])];
   if (opts.plugin !== undefined) own.push(...checkPlugin(opts.plugin, "plugin under test", "about:blank").rules);
@@ -103,11 +111,12 @@ export function lintFixture(dir: string, opts: LintFixtureOptions): FixtureFindi
 /**
  * The module's files after one pass of the fixes of the rules under test
  * (nothing is written): relative path → new text, for the files that change.
+ * Only the safe fixes, as `--fix`, unless `unsafe: true` (as `--fix-unsafe`).
  */
-export function fixFixture(dir: string, opts: LintFixtureOptions): Map<string, string> {
+export function fixFixture(dir: string, opts: FixFixtureOptions): Map<string, string> {
   const report = run(dir, opts);
   const out = new Map<string, string>();
-  for (const [file, fixes] of fixesByFile(report.findings)) {
+  for (const [file, fixes] of fixesByFile(report.findings, undefined, opts.unsafe === true ? "all" : "safe")) {
     const before = report.sources.get(file);
     if (before === undefined) continue;
     const after = applyFixes(before, file, fixes).text;

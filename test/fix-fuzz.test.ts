@@ -102,7 +102,7 @@ function fixChecked(dir: string, opts: LintOptions, label: string): void {
     const outcome = lintModule(dir, opts);
     if (outcome.kind !== "report") return;
     const refused: Finding[] = [];
-    const byFile = fixesByFile(outcome.report.findings, refused);
+    const byFile = fixesByFile(outcome.report.findings, refused, "all");
     let changed = false;
     for (const [file, fixes] of byFile) {
       const text = outcome.report.sources.get(file)!;
@@ -125,7 +125,7 @@ function fixChecked(dir: string, opts: LintOptions, label: string): void {
 function cliFix(dir: string, opts: LintOptions): number {
   const first = lintModule(dir, opts);
   if (first.kind !== "report") return 0;
-  return fixOnDisk(dir, engineOptions(opts), first).applied;
+  return fixOnDisk(dir, engineOptions(opts), first, "all").applied;
 }
 
 describe("fix pipeline fuzz", () => {

@@ -50,7 +50,7 @@ function parses(file: string, text: string): boolean {
 function fixRun(dir: string, opts: LintOptions): number {
   const first = lintModule(dir, opts);
   if (first.kind !== "report") throw new Error(first.message);
-  return fixOnDisk(dir, engineOptions(opts), first).applied;
+  return fixOnDisk(dir, engineOptions(opts), first, "all").applied;
 }
 
 const fixable = ALL_RULES.filter((r) => r.fixable);

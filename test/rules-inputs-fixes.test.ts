@@ -38,7 +38,7 @@ function fixIn(role: Role, populate: (dir: string) => void): Fixed {
     populate(work);
     const before = lint(work, role);
     const files = new Map<string, { before: string; after: string }>();
-    for (const [file, fixes] of fixesByFile(before)) {
+    for (const [file, fixes] of fixesByFile(before, undefined, "all")) {
       const abs = path.join(work, file);
       const text = readFileSync(abs, "utf8");
       const { text: after, applied } = applyFixes(text, file, fixes);

@@ -41,7 +41,7 @@ function fixCase(rel: string, rule: string): Fixed {
     cpSync(moduleDirOf(src), work, { recursive: true });
     const before = lint(work, role, rule);
     const files = new Map<string, { before: string; after: string }>();
-    for (const [file, fixes] of fixesByFile(before)) {
+    for (const [file, fixes] of fixesByFile(before, undefined, "all")) {
       const abs = path.join(work, file);
       const text = readFileSync(abs, "utf8");
       const { text: after, applied } = applyFixes(text, file, fixes);

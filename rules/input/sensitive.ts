@@ -13,6 +13,8 @@ export default defineRule({
   summary: "bootstrap_data is declared with sensitive = true",
   scope: "root",
   fixable: true,
+  // Unsafe: the sensitive mark changes the plan (see the docs page, "How to fix").
+  fixKinds: ["unsafe"],
   tags: ["contract", "inputs", "security"],
   check(ctx) {
     for (const input of ctx.contract.inputs[ctx.role]) {
@@ -34,6 +36,6 @@ function sensitiveFix(variable: Variable): Fix | undefined {
   const description = `Mark variable "${variable.name}" sensitive`;
   const attr = variable.sensitiveAttr;
   // `sensitive = false` (or a non-constant value): set it to true in place.
-  if (attr) return replaceFix(fileOf(variable, attr), attr.expr, "true", description);
-  return insertAttributeFix(variable.file, variable.block, "sensitive", "true", description);
+  if (attr) return replaceFix(fileOf(variable, attr), attr.expr, "true", description, "unsafe");
+  return insertAttributeFix(variable.file, variable.block, "sensitive", "true", description, "unsafe");
 }

@@ -135,6 +135,8 @@ export default defineRule({
   summary: "provider_id_list is declared, wrapped in sort(), and not filtered to running/healthy members",
   scope: "root",
   fixable: true,
+  // Safe: an output is no infrastructure; sort() only fixes the order of its value.
+  fixKinds: ["safe"],
   tags: ["contract", "outputs", "machinepool"],
   check(ctx) {
     if (!ctx.declarations.outputs.has(OUTPUT)) {
@@ -155,7 +157,7 @@ export default defineRule({
     const file = fileOf(output, output.valueAttr);
 
     if (value.kind !== "Invalid" && !isSortedExpression(value)) {
-      const fix = wrapInCallFix(file, value, "sort", "Wrap the value in sort()");
+      const fix = wrapInCallFix(file, value, "sort", "Wrap the value in sort()", "safe");
       ctx.report({
         message: `provider_id_list is not sorted, so its order can change between refreshes: ${unsortedReason(value)}`,
         file: file.path,

@@ -105,6 +105,8 @@ export default defineRule({
   summary: "With autoscaling, the scaling group's desired count is ignored by Terraform (ignore_changes or null)",
   scope: "all",
   fixable: true,
+  // Unsafe: ignore_changes takes the attribute out of Terraform's hands.
+  fixKinds: ["unsafe"],
   tags: ["contract", "machinepool", "autoscaling", "drift"],
   check(ctx) {
     const module = ctx.expressions;

@@ -59,6 +59,8 @@ export default defineRule({
   summary: "A block written on one line holds at most one argument and no nested block",
   scope: "all",
   fixable: true,
+  // Safe: the same arguments and blocks, one per line.
+  fixKinds: ["safe"],
   tags: ["syntax"],
   check(ctx) {
     for (const file of ctx.unit.allFiles) {

@@ -53,6 +53,8 @@ export interface CliArgs {
   updateBaseline: boolean;
   /** `--prune-baseline`: drop the baseline entries that match nothing. */
   pruneBaseline: boolean;
+  /** `--fix-unsafe`: fixes that change the plan too (with --fix-dry-run: shown, not written; alone: implies --fix). */
+  fixUnsafe: boolean;
   stdin: boolean;
   stdinFilename?: string;
   color?: boolean;
@@ -99,6 +101,7 @@ const OPTIONS = {
   "report-unused-ignores": { type: "boolean" },
   fix: { type: "boolean" },
   "fix-dry-run": { type: "boolean" },
+  "fix-unsafe": { type: "boolean" },
   stdin: { type: "boolean" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -193,6 +196,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     noBaseline: false,
     updateBaseline: false,
     pruneBaseline: false,
+    fixUnsafe: false,
     stdin: false,
     quiet: false,
     help: false,
@@ -218,6 +222,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     }
     applyOption(args, token.name as OptionName, token.value, token.rawName);
   }
+  // --fix-unsafe writes (as --fix does) unless it only widens --fix-dry-run.
+  if (args.fixUnsafe && !args.fixDryRun) args.fix = true;
   return args;
 }
 
@@ -317,6 +323,9 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
     case "fix-dry-run":
       args.fixDryRun = true;
       break;
+    case "fix-unsafe":
+      args.fixUnsafe = true;
+      break;
     case "stdin":
       args.stdin = true;
       break;
@@ -386,7 +395,11 @@ Options:
   --print-config PATH       print the effective config for PATH and exit
   --no-inline-config        ignore tfcapi-lint-ignore comments
   --report-unused-ignores   report ignore comments that suppress nothing
-  --fix                     apply automatic fixes, then report what remains
+  --fix                     apply the safe automatic fixes (they cannot
+                            change the plan), then report what remains
+  --fix-unsafe              apply the unsafe fixes too (they change the
+                            plan: ignore_changes, sensitive, ...); implies
+                            --fix, or with --fix-dry-run shows them too
   --fix-dry-run             print the fixes as a diff without writing
   --baseline FILE           known findings to accept (default:
                             .tfcapi-lint-baseline.json beside the config

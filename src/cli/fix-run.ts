@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import { lintModule, type EngineOptions, type LintOutcome } from "../lint/engine.js";
-import { fixesByFile, fixFileText, FixWriteError, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic } from "../lint/apply-fixes.js";
+import { fixesByFile, fixFileText, FixWriteError, inScope, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic, type FixScope } from "../lint/apply-fixes.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
 
@@ -44,13 +44,13 @@ interface Passes {
 }
 
 /** Rules (not in `skip`) whose own fixes would change a file of `outcome` once more, with those files. */
-function rulesStillFixing(outcome: LintOutcome, textOf: (file: string) => string | undefined, skip: ReadonlySet<string>): Map<string, string[]> {
+function rulesStillFixing(outcome: LintOutcome, textOf: (file: string) => string | undefined, skip: ReadonlySet<string>, scope: FixScope): Map<string, string[]> {
   const out = new Map<string, string[]>();
   if (outcome.kind !== "report") return out;
-  const ids = new Set(outcome.report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId)).map((f) => f.ruleId));
+  const ids = new Set(outcome.report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId) && inScope(f.fix, scope)).map((f) => f.ruleId));
   for (const id of ids) {
     const files: string[] = [];
-    for (const [file, fixes] of fixesByFile(outcome.report.findings.filter((f) => f.ruleId === id))) {
+    for (const [file, fixes] of fixesByFile(outcome.report.findings.filter((f) => f.ruleId === id), undefined, scope)) {
       const text = textOf(file);
       if (text !== undefined && fixFileText(file, text, fixes).kind === "fixed") files.push(file);
     }
@@ -62,9 +62,10 @@ function rulesStillFixing(outcome: LintOutcome, textOf: (file: string) => string
 /**
  * Fix passes in memory, the module linted again with the fixed texts as an
  * overlay after each, until a pass changes nothing or MAX_FIX_PASSES is
- * reached; the fixes of the rules in `skip` are left out.
+ * reached; the fixes of the rules in `skip` are left out, and so are the
+ * unsafe ones unless `scope` is "all".
  */
-function runPasses(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }, skip: ReadonlySet<string>, notes: Set<string>): Passes {
+function runPasses(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }, skip: ReadonlySet<string>, notes: Set<string>, scope: FixScope): Passes {
   let outcome: LintOutcome = first;
   const texts = new Map<string, string>();
   const applied = new Map<string, number>();
@@ -88,7 +89,7 @@ function runPasses(dir: string, opts: EngineOptions, first: LintOutcome & { kind
   let settled = false;
   for (let pass = 0; pass < MAX_FIX_PASSES && outcome.kind === "report"; pass++) {
     const refused: Finding[] = [];
-    const byFile = fixesByFile(outcome.report.findings.filter((f) => !skip.has(f.ruleId)), refused);
+    const byFile = fixesByFile(outcome.report.findings.filter((f) => !skip.has(f.ruleId)), refused, scope);
     for (const f of refused) notes.add(refusedNote(f));
     let changed = false;
     for (const [file, fixes] of byFile) {
@@ -109,7 +110,7 @@ function runPasses(dir: string, opts: EngineOptions, first: LintOutcome & { kind
     for (const [file, text] of texts) overlay.set(path.join(dir, ...file.split("/")), text);
     outcome = lintModule(dir, { ...opts, overlay });
   }
-  const unsettled = settled ? new Map<string, string[]>() : rulesStillFixing(outcome, textOf, skip);
+  const unsettled = settled ? new Map<string, string[]>() : rulesStillFixing(outcome, textOf, skip, scope);
   return { outcome, texts, applied, unsettled };
 }
 
@@ -120,11 +121,12 @@ function runPasses(dir: string, opts: EngineOptions, first: LintOutcome & { kind
  * passes (a fix that undoes itself, or grows the text each time) does not
  * settle: the passes run again without that rule's fixes, every other fix
  * is written, and a note names the rule. Nothing is applied ten times.
+ * `scope`: the safe fixes only (--fix) or every fix (--fix-unsafe).
  */
-export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }): FixRun {
+export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }, scope: FixScope): FixRun {
   const notes = new Set<string>();
   const skip = new Set<string>();
-  let passes = runPasses(dir, opts, first, skip, notes);
+  let passes = runPasses(dir, opts, first, skip, notes, scope);
   // Each round leaves out at least one more rule, so this ends.
   while (passes.unsettled.size > 0) {
     for (const [id, files] of [...passes.unsettled].sort(([a], [b]) => (a < b ? -1 : 1))) {
@@ -137,7 +139,7 @@ export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome &
       );
       skip.add(id);
     }
-    passes = runPasses(dir, opts, first, skip, notes);
+    passes = runPasses(dir, opts, first, skip, notes, scope);
   }
   const written: string[] = [];
   const writeErrors: string[] = [];
@@ -160,10 +162,10 @@ export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome &
   return { outcome, written, applied, notes: [...notes], writeErrors };
 }
 
-export function dryRunDiff(report: ModuleReport, cwd: string, notes?: string[]): string {
+export function dryRunDiff(report: ModuleReport, cwd: string, notes?: string[], scope: FixScope = "safe"): string {
   let out = "";
   const refused: Finding[] = [];
-  const byFile = fixesByFile(report.findings, refused);
+  const byFile = fixesByFile(report.findings, refused, scope);
   for (const f of refused) notes?.push(refusedNote(f));
   for (const [file, fixes] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const before = report.sources.get(file);
@@ -185,11 +187,22 @@ export class FixTally {
   private files = 0;
   /** Modules --fix ran on (none: no summary line, e.g. every named file was skipped). */
   private modules = 0;
+  /** Unsafe fixes the run's scope left out (--fix, --fix-dry-run without --fix-unsafe), in the final reports. */
+  private unsafeLeft = 0;
   private readonly notes: string[] = [];
   private readonly writeErrors: string[] = [];
 
+  /** `scope`: "all" with --fix-unsafe, else "safe". */
+  constructor(private readonly scope: FixScope = "safe") {}
+
   private static prefix(display: string): string {
     return display === "." ? "" : `${display}/`;
+  }
+
+  /** Count the unsuppressed findings of a module's final report whose fix is unsafe, when the scope leaves them out. */
+  countLeft(report: ModuleReport): void {
+    if (this.scope === "all") return;
+    this.unsafeLeft += report.findings.filter((f) => f.fix !== undefined && !f.suppressed && !inScope(f.fix, "safe")).length;
   }
 
   /** Count what --fix did on one module (shown as `display`). */
@@ -204,18 +217,35 @@ export class FixTally {
   /** --fix-dry-run on one module: the diff to show. */
   dryRun(report: ModuleReport, cwd: string, display: string): string {
     const notes: string[] = [];
-    const diff = dryRunDiff(report, cwd, notes);
+    const diff = dryRunDiff(report, cwd, notes, this.scope);
+    this.countLeft(report);
     for (const n of notes) this.notes.push(FixTally.prefix(display) + n);
     return diff;
   }
 
-  /** Say it on stderr, ending with the --fix summary line; true when a file could not be written. */
-  print(stderr: (text: string) => void, fixed: boolean): boolean {
+  /**
+   * Say it on stderr, ending with the --fix summary line and, when unsafe
+   * fixes were left out, how many and how to apply (or show) them; true when
+   * a file could not be written. `fixed`: --fix ran; `dryRun`: --fix-dry-run.
+   */
+  print(stderr: (text: string) => void, fixed: boolean, dryRun = false): boolean {
     for (const n of [...this.notes, ...this.writeErrors]) stderr(`tfcapi-lint: ${n}\n`);
     if (fixed && this.modules > 0) {
       const p = this.problems;
       const f = this.files;
       stderr(`tfcapi-lint: fixed ${p} problem${p === 1 ? "" : "s"} in ${f} file${f === 1 ? "" : "s"}\n`);
+    }
+    const left = this.unsafeLeft;
+    if (left > 0 && (fixed || dryRun)) {
+      const one = left === 1;
+      const what = one ? "1 unsafe fix" : `${left} unsafe fixes`;
+      const why = one ? "it changes the plan" : "they change the plan";
+      const it = one ? "it" : "them";
+      stderr(
+        fixed
+          ? `tfcapi-lint: ${what} left (${why}): review ${it} with --fix-dry-run --fix-unsafe, then apply ${it} with --fix-unsafe\n`
+          : `tfcapi-lint: ${what} not shown (${why}): add --fix-unsafe to show ${it}\n`,
+      );
     }
     return this.writeErrors.length > 0;
   }

@@ -51,6 +51,7 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
     throw new UsageError(`image takes exactly one reference, oci:DIR or host/repo[:tag|@digest] (got ${args.positionals.length})`);
   }
   const unsupported: [boolean, string][] = [
+    [args.fixUnsafe, "--fix-unsafe"],
     [args.fix, "--fix"],
     [args.fixDryRun, "--fix-dry-run"],
     [args.recursive, "--recursive"],

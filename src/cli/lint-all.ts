@@ -7,6 +7,7 @@
  */
 import * as path from "node:path";
 import type { LintOptions } from "../lint/engine.js";
+import { inScope, type FixScope } from "../lint/apply-fixes.js";
 import type { CliArgs } from "./args.js";
 import { nodeOs } from "./io.js";
 import { defaultJobs, moduleBytes, readCpuQuota } from "./jobs.js";
@@ -63,7 +64,7 @@ export async function lintPlans(args: CliArgs, plans: readonly ModulePlan[], std
     const reply = replies?.[i] ?? null;
     if (reply !== null && !reply.ok) throw asCliError(new WorkerError(reply.error, reply.kind));
     let linted: LintedTarget;
-    if (reply !== null && !(args.fix && fixAgain(reply.result, plan, writtenDirs))) {
+    if (reply !== null && !(args.fix && fixAgain(reply.result, plan, writtenDirs, args.fixUnsafe ? "all" : "safe"))) {
       linted = reply.result;
       // What fixOnDisk says of a module it has nothing to fix in.
       if (args.fix && !linted.skipped && linted.outcome.kind === "report" && linted.outcome.readErrors.length === 0) {
@@ -84,8 +85,8 @@ export async function lintPlans(args: CliArgs, plans: readonly ModulePlan[], std
 }
 
 /** Whether --fix must lint a module again on this thread (see lintPlans). */
-function fixAgain(linted: LintedTarget, plan: ModulePlan, writtenDirs: ReadonlySet<string>): boolean {
+function fixAgain(linted: LintedTarget, plan: ModulePlan, writtenDirs: ReadonlySet<string>, scope: FixScope): boolean {
   if (linted.skipped) return writtenDirs.size > 0;
-  if (linted.outcome.kind === "report" && linted.outcome.report.findings.some((f) => f.fix !== undefined)) return true;
+  if (linted.outcome.kind === "report" && linted.outcome.report.findings.some((f) => f.fix !== undefined && inScope(f.fix, scope))) return true;
   return [plan.target.dir, ...linted.nested].some((d) => writtenDirs.has(realOf(d)));
 }

@@ -73,7 +73,7 @@ export async function lintTarget(args: CliArgs, plan: ModulePlan, deep: DeepLint
     if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => wanted.has(realOf(u.dir)))) return { outcome: withoutTrees(outcome).outcome, nested: [], skipped: true };
   }
   if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) {
-    const run = fixOnDisk(plan.target.dir, opts, outcome);
+    const run = fixOnDisk(plan.target.dir, opts, outcome, args.fixUnsafe ? "all" : "safe");
     return { ...withoutTrees(run.outcome), fixed: { written: run.written, applied: run.applied, notes: run.notes, writeErrors: run.writeErrors } };
   }
   return withoutTrees(outcome);

@@ -63,7 +63,9 @@ export function checkOptions(args: CliArgs, cwd: string): { role?: Role; format:
   const { role, format } = checkLintOptions(args);
   if (args.stdin && args.stdinFilename === undefined) throw new UsageError("--stdin needs --stdin-filename PATH (the file the text stands for)");
   if (!args.stdin && args.stdinFilename !== undefined) throw new UsageError("--stdin-filename is only meaningful with --stdin");
-  if (args.stdin && args.fix) throw new UsageError("--fix cannot write text read from --stdin; use --fix-dry-run");
+  if (args.stdin && args.fix) {
+    throw new UsageError(args.fixUnsafe ? "--fix-unsafe cannot write text read from --stdin; use --fix-dry-run --fix-unsafe" : "--fix cannot write text read from --stdin; use --fix-dry-run");
+  }
   if (args.stdin && args.positionals.length > 0) throw new UsageError("--stdin takes no paths; the module is the directory of --stdin-filename");
   if (args.stdin && args.recursive) throw new UsageError("--stdin cannot be combined with --recursive");
   if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");

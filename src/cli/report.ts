@@ -45,8 +45,10 @@ interface Collected {
  * config's rules). Throws UsageError for a named module whose role cannot be told.
  */
 export async function reportRun(args: CliArgs, io: Io, format: string, found: Targets, plans: readonly ModulePlan[], linted: readonly LintedTarget[], catalogue: RuleCatalogue): Promise<number> {
-  const fixes = new FixTally();
+  const fixes = new FixTally(args.fixUnsafe ? "all" : "safe");
   const { results, reported } = shownResults(found, plans, linted, fixes);
+  // The unsafe fixes --fix left, counted once per module shown (a local child is part of its parent's report).
+  if (args.fix) for (const r of results) if (r.outcome.kind === "report") fixes.countLeft(r.outcome.report);
   // The baseline stage: baselined findings leave `findings` before anything is counted.
   const baseline = applyBaseline(args, io.cwd, results.flatMap((r) => (r.outcome.kind === "report" ? [{ plan: r.plan, report: r.outcome.report, complete: r.outcome.readErrors.length === 0 }] : [])));
   const c = collect(args, io, found, results, fixes);
@@ -73,7 +75,7 @@ export async function reportRun(args: CliArgs, io: Io, format: string, found: Ta
   for (const w of baseline?.written ?? []) {
     io.stderr(`tfcapi-lint: ${w.changed ? "wrote" : "unchanged:"} baseline ${w.file} (${w.entries} ${w.entries === 1 ? "entry" : "entries"})\n`);
   }
-  const fixWriteFailed = fixes.print(io.stderr, args.fix);
+  const fixWriteFailed = fixes.print(io.stderr, args.fix, args.fixDryRun);
   if (problems.length > 0) {
     for (const e of problems) io.stderr(`tfcapi-lint: ${e.message}\n`);
     return c.roleUnknown ? EXIT_USAGE : EXIT_READ;

@@ -25,7 +25,7 @@ import {
 import * as path from "node:path";
 import type { Block, Diagnostic, File } from "../hcl/ast.js";
 import { parseModuleFile } from "../terraform/parse.js";
-import type { Finding, Fix, TextEdit } from "./types.js";
+import { fixKindOf, type Finding, type Fix, type TextEdit } from "./types.js";
 
 export const MAX_FIX_PASSES = 10;
 
@@ -65,15 +65,24 @@ export function applyFixes(text: string, file: string, fixes: readonly Fix[]): {
   return { text: out, applied };
 }
 
+/** Which fixes to apply: the safe ones (`--fix`, fix-all in editors) or every one (`--fix-unsafe`). */
+export type FixScope = "safe" | "all";
+
+/** Whether a fix is applied under `scope` (a fix that does not say its kind is unsafe). */
+export function inScope(fix: Fix, scope: FixScope): boolean {
+  return scope === "all" || fixKindOf(fix) === "safe";
+}
+
 /**
- * Fixes of unsuppressed findings, grouped by the (single) file they edit.
- * A finding whose fix edits text outside the node it was computed for is
- * left out and, when `refused` is given, added to it.
+ * Fixes of unsuppressed findings, grouped by the (single) file they edit;
+ * with `scope` "safe" (the default), only the safe ones. A finding whose fix
+ * edits text outside the node it was computed for is left out and, when
+ * `refused` is given, added to it.
  */
-export function fixesByFile(findings: readonly Finding[], refused?: Finding[]): Map<string, Fix[]> {
+export function fixesByFile(findings: readonly Finding[], refused?: Finding[], scope: FixScope = "safe"): Map<string, Fix[]> {
   const out = new Map<string, Fix[]>();
   for (const f of findings) {
-    if (!f.fix || f.suppressed || f.fix.edits.length === 0) continue;
+    if (!f.fix || f.suppressed || f.fix.edits.length === 0 || !inScope(f.fix, scope)) continue;
     const fix = f.fix;
     const file = fix.edits[0]!.file;
     if (!fix.edits.every((e) => e.file === file)) continue;

@@ -12,7 +12,7 @@ import { loadModule, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/module-types.js";
-import { SEVERITY_RANK, type Finding, type Fix, type RelatedLocation, type ReportInput, type RuleContext, type RuleDefinition, type Severity, type SeveritySetting } from "./types.js";
+import { SEVERITY_RANK, fixKindOf, fixKindsOf, type Finding, type Fix, type RelatedLocation, type ReportInput, type RuleContext, type RuleDefinition, type Severity, type SeveritySetting } from "./types.js";
 import type { ModuleReport, RoleSource, Summary } from "./result.js";
 import { ENGINE_SOURCE_ESCAPE, SOURCE_ESCAPE, META_RULES } from "./engine-rules.js";
 import type { RuleCatalogue } from "./catalogue.js";
@@ -294,6 +294,7 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
   }
   if (input.fix !== undefined && !rule.fixable) throw new Error("report(): a fix was given but the rule is not declared fixable");
   if (input.subject !== undefined && (typeof input.subject !== "string" || input.subject.trim() === "")) throw new Error("report(): subject must be a non-empty string (an HCL address such as output.exports)");
+  const fix = input.fix ? checkedFixKind(rule, input.fix) : undefined;
   return {
     ruleId: rule.id,
     severity: input.severity ?? rule.severity,
@@ -301,9 +302,26 @@ function checkedFinding(rule: RuleDefinition, input: ReportInput, knownFiles: Re
     range,
     message: input.message,
     ...(input.related !== undefined && input.related !== null ? relatedOf(checkedRelated(input.related, knownFiles)) : {}),
-    ...(input.fix ? { fix: withinOf(input.fix, file === "" ? undefined : file, input.range, unit) } : {}),
+    ...(fix ? { fix: withinOf(fix, file === "" ? undefined : file, input.range, unit) } : {}),
     ...(input.subject !== undefined ? { subject: input.subject } : {}),
   };
+}
+
+/**
+ * The fix with its kind set: a fix that does not say is unsafe. A kind that
+ * is not "safe" or "unsafe", or one the rule does not declare (fixKinds),
+ * throws: the engine reports the rule as failed.
+ */
+function checkedFixKind(rule: RuleDefinition, fix: Fix): Fix {
+  if (!fix || typeof fix !== "object") throw new Error("report(): fix must be an object { description, kind, edits }");
+  if (fix.kind !== undefined && fix.kind !== "safe" && fix.kind !== "unsafe") throw new Error('report(): fix.kind must be "safe" or "unsafe"');
+  const kind = fixKindOf(fix);
+  const declared = fixKindsOf(rule);
+  if (!declared.includes(kind)) {
+    const given = fix.kind === undefined ? "the fix does not say its kind, so it is unsafe" : `the fix is ${kind}`;
+    throw new Error(`report(): ${given}, but the rule declares only ${declared.join(" and ")} fixes (fixKinds); set fix.kind or the rule's fixKinds`);
+  }
+  return fix.kind === kind ? fix : { ...fix, kind };
 }
 
 /** An empty path is no path (formats then show nothing extra). */

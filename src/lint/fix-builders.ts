@@ -11,10 +11,17 @@
  * - `insertAttributeFix`: add an argument as a block's last argument.
  * - `ignoreChangesFix`: add an attribute to a resource's lifecycle ignore_changes.
  * - `splitOneLineBlockFix`: rewrite a one-line block HCL rejects as a multi-line block.
+ *
+ * Every fix says what it can do to the plan (`kind`, see FixKind in
+ * types.ts): the caller of `replaceFix`, `wrapInCallFix` and
+ * `insertAttributeFix` decides, since the same edit is harmless in one place
+ * and changes infrastructure in another; an `ignore_changes` entry is always
+ * unsafe (Terraform stops managing the attribute); a one-line block split
+ * is always safe (the same arguments, laid out over lines).
  */
 import type { Attribute, Block, Comment, Expression, File, Range } from "../hcl/ast.js";
 import type { Resource, SourceFile } from "../terraform/module-types.js";
-import type { Fix, TextEdit } from "./types.js";
+import type { Fix, FixKind, TextEdit } from "./types.js";
 import { lineIndentAt, newlineOf } from "../hcl/source.js";
 
 export { lineIndentAt, newlineOf };
@@ -40,25 +47,30 @@ function nodeOf(r: Range): { start: number; end: number } {
   return { start: r.start.offset, end: r.end.offset };
 }
 
+/** `{ kind }`, or nothing when a plain-JavaScript caller gave none (the engine then counts the fix unsafe). */
+function kindOf(kind: FixKind | undefined): { kind?: FixKind } {
+  return kind === undefined ? {} : { kind };
+}
+
 function edit(file: SourceFile, start: number, end: number, text: string): TextEdit {
   return { file: file.path, start, end, text };
 }
 
 // ---------------------------------------------------------------- replace, wrap
 
-/** Replace the text of `node` (an expression, an attribute, a block) with `text`. */
-export function replaceFix(file: SourceFile, node: { range: Range }, text: string, description: string): Fix {
-  return { description, edits: [edit(file, node.range.start.offset, node.range.end.offset, text)], within: nodeOf(node.range) };
+/** Replace the text of `node` (an expression, an attribute, a block) with `text`; `kind` says what that does to the plan. */
+export function replaceFix(file: SourceFile, node: { range: Range }, text: string, description: string, kind: FixKind): Fix {
+  return { description, ...kindOf(kind), edits: [edit(file, node.range.start.offset, node.range.end.offset, text)], within: nodeOf(node.range) };
 }
 
 /**
  * Wrap `expr` in a call of `fn` (`x` -> `fn(x)`). In JSON syntax only a
  * `"${ ... }"` string can be rewritten without guessing; null otherwise.
  */
-export function wrapInCallFix(file: SourceFile, expr: Expression, fn: string, description: string): Fix | null {
+export function wrapInCallFix(file: SourceFile, expr: Expression, fn: string, description: string, kind: FixKind): Fix | null {
   const { start, end } = nodeOf(expr.range);
   if (file.hcl.syntax === "native") {
-    return { description, edits: [edit(file, start, start, `${fn}(`), edit(file, end, end, ")")], within: { start, end } };
+    return { description, ...kindOf(kind), edits: [edit(file, start, start, `${fn}(`), edit(file, end, end, ")")], within: { start, end } };
   }
   if (expr.kind !== "TemplateWrap") return null;
   let decoded: unknown;
@@ -70,7 +82,7 @@ export function wrapInCallFix(file: SourceFile, expr: Expression, fn: string, de
   if (typeof decoded !== "string") return null;
   const m = /^\$\{([\s\S]*)\}$/.exec(decoded);
   if (!m || m[1]!.trim() === "") return null;
-  return { description, edits: [edit(file, start, end, JSON.stringify(`\${${fn}(${m[1]!.trim()})}`))], within: { start, end } };
+  return { description, ...kindOf(kind), edits: [edit(file, start, end, JSON.stringify(`\${${fn}(${m[1]!.trim()})}`))], within: { start, end } };
 }
 
 // ---------------------------------------------------------------- aligned arguments
@@ -134,11 +146,11 @@ function opensWithItem(block: Block): boolean {
  * (HCL allows a single argument there: expanding it is syntax/one-line-block's
  * fix) and for a block whose first item shares the line of its `{`.
  */
-export function insertAttributeFix(file: SourceFile, block: Block, name: string, value: string, description: string): Fix | undefined {
+export function insertAttributeFix(file: SourceFile, block: Block, name: string, value: string, description: string, kind: FixKind): Fix | undefined {
   const within = nodeOf(block.range);
   if (file.hcl.syntax === "json") {
     const e = insertJsonProperty(file, block, name, value);
-    return e ? { description, edits: [e], within } : undefined;
+    return e ? { description, ...kindOf(kind), edits: [e], within } : undefined;
   }
   if (block.singleLine || opensWithItem(block)) return undefined;
   const text = file.hcl.text;
@@ -160,14 +172,14 @@ export function insertAttributeFix(file: SourceFile, block: Block, name: string,
       realigned = [];
       width = name.length;
     }
-    return { description, edits: [...realigned, edit(file, at, at, `${indent}${name.padEnd(width)} = ${value}${nl}`)], within };
+    return { description, ...kindOf(kind), edits: [...realigned, edit(file, at, at, `${indent}${name.padEnd(width)} = ${value}${nl}`)], within };
   }
   const openLine = block.openBraceRange.start.line;
   if (openLine >= closeLine) return undefined;
   const firstBlock = block.body.blocks[0];
   const indent = firstBlock ? lineIndentAt(text, firstBlock.range.start.offset) : lineIndentAt(text, block.range.start.offset) + INDENT_UNIT;
   const at = file.hcl.lineStarts[openLine] ?? text.length;
-  return { description, edits: [edit(file, at, at, `${indent}${name} = ${value}${nl}`)], within };
+  return { description, ...kindOf(kind), edits: [edit(file, at, at, `${indent}${name} = ${value}${nl}`)], within };
 }
 
 function insertJsonProperty(file: SourceFile, block: Block, name: string, value: string): TextEdit | undefined {
@@ -193,7 +205,8 @@ function insertJsonProperty(file: SourceFile, block: Block, name: string, value:
  * existing list, add the argument to an existing lifecycle block (aligned
  * with its arguments), or create the lifecycle block at the end of the
  * resource. Native syntax only; null whenever the edit would be a guess (JSON,
- * override files, one-line resources).
+ * override files, one-line resources). Always unsafe: Terraform stops
+ * managing the attribute, so the next plan differs.
  */
 export function ignoreChangesFix(resource: Resource, attribute: string): Fix | null {
   const file = resource.file;
@@ -204,7 +217,7 @@ export function ignoreChangesFix(resource: Resource, attribute: string): Fix | n
   const nl = newlineOf(text);
   const description = `Add ${attribute} to lifecycle { ignore_changes }`;
   const within = nodeOf(resource.block.range);
-  const fix = (...edits: TextEdit[]): Fix => ({ description, edits, within });
+  const fix = (...edits: TextEdit[]): Fix => ({ description, kind: "unsafe", edits, within });
   const lc = resource.lifecycle;
   const inResourceBody = (offset: number): boolean =>
     offset > resource.block.openBraceRange.end.offset && offset < resource.block.closeBraceRange.start.offset;
@@ -246,7 +259,7 @@ export function ignoreChangesFix(resource: Resource, attribute: string): Fix | n
       if (expanded === null) return null;
       return fix(edit(file, block.openBraceRange.start.offset, block.closeBraceRange.end.offset, expanded));
     }
-    const added = insertAttributeFix(file, block, "ignore_changes", value, description);
+    const added = insertAttributeFix(file, block, "ignore_changes", value, description, "unsafe");
     return added ? { ...added, within } : null;
   }
 
@@ -294,12 +307,14 @@ interface Replacement {
  * line) as a multi-line block: one item per line, one level deeper than the
  * block, the `=` of consecutive arguments aligned, comments kept. Null when
  * the block's text holds something the rewrite could not account for.
+ * Always safe: the same arguments and blocks, laid out over lines.
  */
 export function splitOneLineBlockFix(file: SourceFile, block: Block, reread: ReReader): Fix | null {
   const r = expandOneLineBlock(file.hcl, block, reread);
   if (r === null) return null;
   return {
     description: "Expand the block to one argument per line",
+    kind: "safe",
     edits: [edit(file, r.start, r.end, r.text)],
     within: { start: block.range.start.offset, end: Math.max(block.range.end.offset, r.end) },
   };

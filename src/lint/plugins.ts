@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROLES, type Role } from "../contract/roles-api.js";
 import type { RuleCatalogue } from "./catalogue.js";
-import type { RuleDefinition } from "./types.js";
+import { FIX_KINDS, type FixKind, type RuleDefinition } from "./types.js";
 import { errorText } from "../terraform/files.js";
 
 /** A `plugins` entry of a config file. */
@@ -140,6 +140,19 @@ export function resolvePlugin(spec: string, baseDir: string): string | { error: 
   return resolvePackage(spec, baseDir);
 }
 
+/**
+ * A plugin rule's `fixKinds`: absent (a fixable rule then gives unsafe fixes
+ * only), or a non-empty list of "safe" and "unsafe" on a fixable rule, in
+ * that order; a string says what is wrong.
+ */
+function checkFixKinds(raw: unknown, fixable: boolean, id: string): readonly FixKind[] | undefined | string {
+  if (raw === undefined) return undefined;
+  const problem = `rule "${id}": fixKinds must be a non-empty list of "safe" and "unsafe" (the kinds of fix its findings may carry)`;
+  if (!Array.isArray(raw) || raw.length === 0 || !raw.every((k) => k === "safe" || k === "unsafe")) return problem;
+  if (!fixable) return `rule "${id}": fixKinds is set but fixable is not true; set fixable: true or drop fixKinds`;
+  return Object.freeze(FIX_KINDS.filter((k) => raw.includes(k)));
+}
+
 /** Check one rule a plugin hands over; returns the problem or the rule as the engine will run it. */
 function checkRule(raw: unknown, index: number, plugin: string, url: string): RuleDefinition | string {
   const where = `rules[${index}]`;
@@ -158,6 +171,8 @@ function checkRule(raw: unknown, index: number, plugin: string, url: string): Ru
   if (typeof r.summary !== "string" || r.summary.trim() === "") return `rule "${id}": summary must be a non-empty string (one line: what it detects)`;
   const fixable = r.fixable ?? false;
   if (typeof fixable !== "boolean") return `rule "${id}": fixable must be true or false`;
+  const fixKinds = checkFixKinds(r.fixKinds, fixable, id);
+  if (typeof fixKinds === "string") return fixKinds;
   if (typeof r.check !== "function") return `rule "${id}": check must be a function (ctx) => void`;
   if (r.docs !== undefined && typeof r.docs !== "string") return `rule "${id}": docs must be a Markdown string`;
   if (r.url !== undefined && (typeof r.url !== "string" || !/^[a-z][a-z0-9+.-]*:/i.test(r.url))) return `rule "${id}": url must be an absolute URL`;
@@ -170,6 +185,7 @@ function checkRule(raw: unknown, index: number, plugin: string, url: string): Ru
     scope,
     summary: r.summary,
     fixable,
+    ...(fixKinds ? { fixKinds } : {}),
     tags: Object.freeze(["plugin", plugin, ...((r.tags as string[] | undefined) ?? [])]),
     ...(typeof r.docs === "string" ? { docs: r.docs } : {}),
     url: typeof r.url === "string" ? r.url : url,

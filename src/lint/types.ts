@@ -22,9 +22,29 @@ export interface TextEdit {
   text: string;
 }
 
+/**
+ * What applying a fix can do to a Terraform plan. `safe`: it cannot change
+ * what Terraform creates, updates, replaces or destroys (layout, a one-line
+ * block split, an output's value reordered); `--fix`, the language server's
+ * fix-all and fix-on-save apply it. `unsafe`: it changes the plan or the
+ * resources' lifecycle (`ignore_changes`, `prevent_destroy`, a default, a
+ * type, a sensitivity mark); only `--fix-unsafe` applies it, and editors offer
+ * it as a quick fix marked unsafe.
+ */
+export type FixKind = "safe" | "unsafe";
+
+/** Every fix kind, safe first (the order lists and tables use). */
+export const FIX_KINDS: readonly FixKind[] = ["safe", "unsafe"];
+
 export interface Fix {
   description: string;
   edits: TextEdit[];
+  /**
+   * What the fix can do to the plan (see FixKind). A fix that leaves it out
+   * is unsafe: the engine sets it on every finding's fix. The built-in fix
+   * builders (src/lint/fix-builders.ts) always set it.
+   */
+  kind?: FixKind;
   /**
    * The node the fix was computed for, as offsets [start, end] in the file of
    * its edits (the fix builders of src/lint/fix-builders.ts set it). Every edit must
@@ -131,6 +151,13 @@ export interface RuleDefinition {
    */
   scope: "root" | "all";
   fixable: boolean;
+  /**
+   * The kinds of fix the rule's findings may carry (see FixKind), safe
+   * first. Every fixable built-in rule states them; a fixable plugin rule
+   * without them may give unsafe fixes only. A fix of a kind not listed is
+   * the rule's failure.
+   */
+  fixKinds?: readonly FixKind[];
   /** Tags for SARIF properties.tags. */
   tags?: readonly string[];
   /** Contract "is not declared" checks are suppressed when a file failed to parse. */
@@ -195,6 +222,17 @@ export type NodeHandler<K extends NodeKind> = (node: NodeOfKind<K>, site: WalkSi
 export type RuleVisitors = { [K in NodeKind]?: NodeHandler<K> } & { [K in NodeKind as `${K}:exit`]?: NodeHandler<K> } & {
   "Module:exit"?: () => void;
 };
+
+/** The kinds of fix a rule may give: none when it is not fixable; `["unsafe"]` for a fixable rule that does not say. */
+export function fixKindsOf(rule: Pick<RuleDefinition, "fixable" | "fixKinds">): readonly FixKind[] {
+  if (!rule.fixable) return [];
+  return rule.fixKinds ?? ["unsafe"];
+}
+
+/** The kind of a fix: unsafe unless it says safe. */
+export function fixKindOf(fix: Pick<Fix, "kind">): FixKind {
+  return fix.kind === "safe" ? "safe" : "unsafe";
+}
 
 export function defineRule(def: RuleDefinition): RuleDefinition {
   return def;

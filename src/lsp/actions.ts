@@ -1,12 +1,14 @@
 /**
  * The actions room: code actions on the findings shown at a range (a rule's
  * quick fix, an ignore comment on the line or block, or in the file) and
- * Fix all in one file, applied in passes as --fix does.
+ * Fix all in one file, applied in passes as --fix does. Fix all (and so fix
+ * on save) applies the safe fixes only; an unsafe fix is offered as a quick
+ * fix whose title says so, never as the preferred action.
  */
 import * as path from "node:path";
 import { CodeActionKind, type CodeAction, type Range } from "vscode-languageserver/node.js";
 import { lintModule } from "../lint/engine.js";
-import { fixesByFile, fixFileText, MAX_FIX_PASSES } from "../lint/apply-fixes.js";
+import { fixesByFile, fixFileText, inScope, MAX_FIX_PASSES } from "../lint/apply-fixes.js";
 import type { ModuleReport } from "../lint/result.js";
 import type { Result } from "./diagnostics.js";
 import { isModuleFile, pathOf, type Documents } from "./documents.js";
@@ -15,6 +17,9 @@ import { rangesTouch } from "./positions.js";
 import type { Scheduler, Tracked } from "./scheduler.js";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.tfcapi-lint`;
+
+/** What an unsafe fix's quick-fix title ends with. */
+export const UNSAFE_TITLE = " (unsafe: changes the plan)";
 
 export class Actions {
   /** Rule ids whose unsettled fixes the user was told about (once each). */
@@ -55,7 +60,7 @@ export class Actions {
     let text = original;
     let report: ModuleReport = (result.outcome as { report: ModuleReport }).report;
     for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-      const fixes = fixesByFile(report.findings.filter((f) => !skip.has(f.ruleId))).get(rel);
+      const fixes = fixesByFile(report.findings.filter((f) => !skip.has(f.ruleId)), undefined, "safe").get(rel);
       // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
       const r = fixes ? fixFileText(rel, text, fixes) : null;
       if (!r || r.kind !== "fixed") return { text, unsettled: [] };
@@ -66,9 +71,9 @@ export class Actions {
       if (again.kind !== "report") return { text, unsettled: [] };
       report = again.report;
     }
-    const fixable = [...new Set(report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId)).map((f) => f.ruleId))];
+    const fixable = [...new Set(report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId) && inScope(f.fix, "safe")).map((f) => f.ruleId))];
     const unsettled = fixable.filter((id) => {
-      const own = fixesByFile(report.findings.filter((f) => f.ruleId === id)).get(rel);
+      const own = fixesByFile(report.findings.filter((f) => f.ruleId === id), undefined, "safe").get(rel);
       return own !== undefined && fixFileText(rel, text, own).kind === "fixed";
     });
     return { text, unsettled };
@@ -96,7 +101,8 @@ export class Actions {
         const f = p.finding;
         if (f.fix) {
           const changes = fixChanges(f.fix, m.dir, result.indexes);
-          if (changes) add({ title: f.fix.description, kind: CodeActionKind.QuickFix, diagnostics: [p.diagnostic], isPreferred: true, edit: { changes } });
+          if (changes && inScope(f.fix, "safe")) add({ title: f.fix.description, kind: CodeActionKind.QuickFix, diagnostics: [p.diagnostic], isPreferred: true, edit: { changes } });
+          else if (changes) add({ title: f.fix.description + UNSAFE_TITLE, kind: CodeActionKind.QuickFix, diagnostics: [p.diagnostic], edit: { changes } });
         }
         const targetUri = this.documents.uriOf(abs);
         if (!p.moduleLevel) {
@@ -115,12 +121,12 @@ export class Actions {
     return actions;
   }
 
-  /** Fix all in the document `abs`, when its own module has fixable findings in it and fixing changes it. */
+  /** Fix all in the document `abs` (safe fixes only), when its own module has safe fixes in it and applying them changes it. */
   private fixAllAction(abs: string): CodeAction | null {
     const own = this.scheduler.get(path.dirname(abs));
     const result = own ? this.scheduler.current(own) : null;
     const name = path.basename(abs);
-    if (!own || !result || result.outcome.kind !== "report" || !fixesByFile(result.outcome.report.findings).has(name)) return null;
+    if (!own || !result || result.outcome.kind !== "report" || !fixesByFile(result.outcome.report.findings, undefined, "safe").has(name)) return null;
     const after = this.fixAllText(own, result, name);
     const ix = result.indexes?.get(name);
     const before = result.outcome.report.sources.get(name);

@@ -47,7 +47,7 @@ import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { problemId, type BaselineReport, type FormatOptions, type ModuleReport, type RunReport } from "../lint/result.js";
 import { compareFindings } from "../lint/engine.js";
-import type { Finding, Fix, RuleDefinition, Severity, TextEdit } from "../lint/types.js";
+import { fixKindOf, fixKindsOf, type Finding, type Fix, type RuleDefinition, type Severity, type TextEdit } from "../lint/types.js";
 import { firstParagraph, REPOSITORY_URL, ruleDoc, ruleDocUrl } from "./docs.js";
 import { displayPath, hasPosition, isModuleLevel, relativePath, ruleMap, splitLines } from "./util.js";
 
@@ -111,10 +111,13 @@ function ruleDescriptor(
     helpUri: url,
   };
   descriptor.defaultConfiguration = { level: level(severity) };
+  const fixKinds = def ? fixKindsOf(def) : [];
   descriptor.properties = {
     tags,
     precision: "very-high",
     "problem.severity": PROBLEM_SEVERITY[severity],
+    // The kinds of fix the rule gives (safe: --fix applies it; unsafe: it changes the plan), for fixable rules only.
+    ...(fixKinds.length > 0 ? { fixKinds: [...fixKinds] } : {}),
   };
   return descriptor;
 }
@@ -251,6 +254,8 @@ function sarifFix(run: RunReport, mod: ModuleReport, fix: Fix): Record<string, u
         ...(e.text !== "" ? { insertedContent: { text: e.text } } : {}),
       })),
     })),
+    // safe: --fix applies it; unsafe: it changes the plan (only --fix-unsafe applies it).
+    properties: { kind: fixKindOf(fix) },
   };
 }
 

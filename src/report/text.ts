@@ -144,7 +144,10 @@ interface Tally {
   suppressed: number;
   /** Findings a baseline entry matched (null: no baseline in use). */
   baselined: number | null;
+  /** Visible findings with a safe fix (--fix applies it). */
   fixable: number;
+  /** Visible findings with an unsafe fix (only --fix-unsafe applies it). */
+  fixableUnsafe: number;
   readErrors: number;
   /** What the run could not do, in words: "1 read error", "1 rule failure", or both. */
   unread: string;
@@ -164,14 +167,16 @@ function tallyOf(mods: ModuleReport[], errors: readonly ReadProblem[], withBasel
     counts: addSummaries(mods.map((m) => m.summary)),
     suppressed: mods.reduce((n, m) => n + suppressedFindings(m).length, 0),
     baselined: withBaseline ? mods.reduce((n, m) => n + (m.baselined?.length ?? 0), 0) : null,
-    fixable: mods.reduce((n, m) => n + visibleFindings(m).filter((f) => f.fix !== undefined).length, 0),
+    fixable: mods.reduce((n, m) => n + visibleFindings(m).filter((f) => f.fix !== undefined && f.fix.kind === "safe").length, 0),
+    fixableUnsafe: mods.reduce((n, m) => n + visibleFindings(m).filter((f) => f.fix !== undefined && f.fix.kind !== "safe").length, 0),
     readErrors,
     unread: unreadWords(errors),
   };
 }
 
 /**
- * `✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix` or `✔ no problems`.
+ * `✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix` or `✔ no problems`;
+ * findings whose fix is unsafe are counted apart: `, 1 fixable with --fix, 1 with --fix-unsafe`.
  * With read errors never "no problems": what could not be read was not checked.
  */
 function totalsLine(t: Tally, c: Colors, suffix = "", hiddenFailure: string | null = null): string {
@@ -184,7 +189,8 @@ function totalsLine(t: Tally, c: Colors, suffix = "", hiddenFailure: string | nu
   if (total === 0 && t.readErrors > 0) return `${c.red(c.bold("✖"))} ${c.bold(`not fully linted${suffix}: ${unread}`)}${sup}${hidden}`;
   if (total === 0 && hiddenFailure !== null) return `${c.red(c.bold("✖"))} ${c.bold(`no problems shown${suffix}, but ${hiddenFailure}`)}${sup}`;
   if (total === 0) return c.green(`✔ no problems${suffix}`) + (sup ? ` (${sup.slice(2)})` : "");
-  const fix = t.fixable > 0 ? `, ${t.fixable} fixable with --fix` : "";
+  const fixWords = [t.fixable > 0 ? `${t.fixable} fixable with --fix` : "", t.fixableUnsafe > 0 ? `${t.fixableUnsafe}${t.fixable > 0 ? "" : " fixable"} with --fix-unsafe` : ""];
+  const fix = fixWords.filter((w) => w !== "").map((w) => `, ${w}`).join("");
   const mark = t.counts.error > 0 || t.readErrors > 0 ? c.red(c.bold("✖")) : c.yellow(c.bold("✖"));
   const unreadText = t.readErrors > 0 ? `, and ${unread}` : "";
   return `${mark} ${c.bold(`${plural(total, "problem")}${suffix} (${countsText(t.counts)})`)}${sup}${fix}${unreadText}${hidden}`;

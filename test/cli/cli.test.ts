@@ -238,11 +238,11 @@ describe("--fix", () => {
     expect(plain.code).toBe(0);
     expect(readFileSync(file, "utf8")).toBe(before);
 
-    const dry = runCli(["--json", "--fix-dry-run", dir]);
+    const dry = runCli(["--json", "--fix-dry-run", "--fix-unsafe", dir]);
     expect(readFileSync(file, "utf8")).toBe(before);
     expect(dry.stderr).toContain("+  sensitive = true\n");
 
-    const fixed = runCli(["--json", "--strict", "--fix", dir]);
+    const fixed = runCli(["--json", "--strict", "--fix-unsafe", dir]);
     expect(fixed.code).toBe(0);
     expect(ids(json(fixed.stdout))).toEqual([]);
     const after = readFileSync(file, "utf8");
@@ -260,7 +260,7 @@ describe("--fix in passes", () => {
     ));
     const before = runCli(["--json", dir]);
     expect(ids(json(before.stdout))).toEqual(["input/sensitive warning variables.tf:28:43", "syntax/one-line-block error variables.tf:28:43"]);
-    const fixed = runCli(["--json", "--fix", dir]);
+    const fixed = runCli(["--json", "--fix-unsafe", dir]);
     expect(fixed.code).toBe(0);
     expect(ids(json(fixed.stdout))).toEqual([]);
     expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toBe(readFileSync(path.join(CLEAN, "variables.tf"), "utf8"));
@@ -388,10 +388,10 @@ describe("output options", () => {
       ' variable "bootstrap_format" {',
       "",
     ].join("\n");
-    const r = runCli(["--json", "--fix-dry-run", "."], { cwd: dir });
+    const r = runCli(["--json", "--fix-dry-run", "--fix-unsafe", "."], { cwd: dir });
     expect(r.stderr).toBe(diff);
     const text = readFileSync(path.join(dir, "variables.tf"), "utf8");
-    const piped = runCli(["--json", "--fix-dry-run", "--stdin", "--stdin-filename", "variables.tf"], { cwd: dir, input: text });
+    const piped = runCli(["--json", "--fix-dry-run", "--fix-unsafe", "--stdin", "--stdin-filename", "variables.tf"], { cwd: dir, input: text });
     expect(piped.stderr).toBe(diff);
     expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toBe(text);
     expect(runCli(["--fix", "--stdin", "--stdin-filename", "variables.tf"], { cwd: dir, input: text }).code).toBe(3);

@@ -39,13 +39,13 @@ describe("--fix on a file with syntax errors", () => {
     const file = path.join(dir, "variables.tf");
     const before = readFileSync(file, "utf8");
     for (let run = 0; run < 2; run++) {
-      const r = runCli(["--fix", "-q", "."], { cwd: dir });
+      const r = runCli(["--fix-unsafe", "-q", "."], { cwd: dir });
       expect(r.code).toBe(1);
       expect(readFileSync(file, "utf8")).toBe(before);
       expect(r.stderr).toBe("tfcapi-lint: variables.tf: not fixed: the file has syntax errors\ntfcapi-lint: fixed 0 problems in 0 files\n");
     }
     // --fix-dry-run shows no diff for it either.
-    const dry = runCli(["--fix-dry-run", "-q", "."], { cwd: dir });
+    const dry = runCli(["--fix-dry-run", "--fix-unsafe", "-q", "."], { cwd: dir });
     expect(dry.stdout).not.toContain("+++");
     expect(dry.stderr).toBe("tfcapi-lint: variables.tf: not fixed: the file has syntax errors\n");
   });
@@ -55,7 +55,7 @@ describe("--fix on a file with syntax errors", () => {
       ...fixtureFiles("machine-clean", "vm/", insensitiveBootstrap),
       "vm/broken.tf": 'locals {\n  x = "abc\n}\n',
     });
-    const r = runCli(["--fix", "-q", "vm"], { cwd: dir });
+    const r = runCli(["--fix-unsafe", "-q", "vm"], { cwd: dir });
     expect(r.stderr).toBe("tfcapi-lint: fixed 1 problem in 1 file\n");
     expect(readFileSync(path.join(dir, "vm", "variables.tf"), "utf8")).toContain(SENSITIVE);
     expect(readFileSync(path.join(dir, "vm", "broken.tf"), "utf8")).toBe('locals {\n  x = "abc\n}\n');
@@ -81,7 +81,7 @@ describe("the applier", () => {
     const inside: Fix = { description: "y", edits: [{ file: "v.tf", start: afterType, end: afterType, text: "  sensitive = true\n" }], within: inA };
     expect(applyFixes(text, "v.tf", [outside])).toEqual({ text, applied: 0 });
     const refused: Finding[] = [];
-    const byFile = fixesByFile([finding(outside), finding(inside)], refused);
+    const byFile = fixesByFile([finding(outside), finding(inside)], refused, "all");
     expect(refused.map((f) => f.fix!.description)).toEqual(["x"]);
     expect(byFile.get("v.tf")!.map((f) => f.description)).toEqual(["y"]);
   });
@@ -112,7 +112,7 @@ describe("the applier", () => {
     const f = outcome.report.findings.find((x) => x.ruleId === "input/sensitive")!;
     expect(f.fix!.within).toEqual(inA);
     const refused: Finding[] = [];
-    expect(fixesByFile(outcome.report.findings, refused).size).toBe(0);
+    expect(fixesByFile(outcome.report.findings, refused, "all").size).toBe(0);
     expect(refused).toEqual([f]);
   });
 
@@ -135,10 +135,10 @@ describe("the applier", () => {
 describe("--fix writes", () => {
   it("ends with how many problems it fixed in how many files", () => {
     const dir = tree({ ...fixtureFiles("machine-clean", "a/", insensitiveBootstrap), ...fixtureFiles("machine-clean", "b/", insensitiveBootstrap) });
-    const r = runCli(["--fix", "-q", "a", "b"], { cwd: dir });
+    const r = runCli(["--fix-unsafe", "-q", "a", "b"], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("tfcapi-lint: fixed 2 problems in 2 files\n");
-    expect(runCli(["--fix", "-q", "a", "b"], { cwd: dir }).stderr).toBe("tfcapi-lint: fixed 0 problems in 0 files\n");
+    expect(runCli(["--fix-unsafe", "-q", "a", "b"], { cwd: dir }).stderr).toBe("tfcapi-lint: fixed 0 problems in 0 files\n");
   });
 
   it("keeps the file's owner, group and mode (a root run does not give a user's file to root)", () => {
@@ -148,7 +148,7 @@ describe("--fix writes", () => {
     chownSync(file, 65534, 65534);
     chmodSync(file, 0o604);
     const ino = statSync(file).ino;
-    expect(runCli(["--fix", "-q", dir]).code).toBe(0);
+    expect(runCli(["--fix-unsafe", "-q", dir]).code).toBe(0);
     const st = statSync(file);
     expect([st.uid, st.gid, st.mode & 0o7777]).toEqual([65534, 65534, 0o604]);
     expect(st.ino).not.toBe(ino); // written by rename (atomic), not in place
@@ -162,7 +162,7 @@ describe("--fix writes", () => {
     const other = path.join(dir, "backup", "variables.tf.orig");
     linkSync(file, other);
     const ino = statSync(file).ino;
-    expect(runCli(["--fix", "-q", dir]).code).toBe(0);
+    expect(runCli(["--fix-unsafe", "-q", dir]).code).toBe(0);
     const st = statSync(file);
     expect([st.ino, st.nlink]).toEqual([ino, 2]);
     expect(readFileSync(other, "utf8")).toContain(SENSITIVE);
@@ -174,7 +174,7 @@ describe("--fix writes", () => {
     mkdirSync(path.join(dir, "shared"));
     renameSync(path.join(dir, "variables.tf"), path.join(dir, "shared", "inputs.txt"));
     symlinkSync(path.join("shared", "inputs.txt"), path.join(dir, "variables.tf"));
-    expect(runCli(["--fix", "-q", dir]).code).toBe(0);
+    expect(runCli(["--fix-unsafe", "-q", dir]).code).toBe(0);
     expect(lstatSync(path.join(dir, "variables.tf")).isSymbolicLink()).toBe(true);
     expect(readlinkSync(path.join(dir, "variables.tf"))).toBe(path.join("shared", "inputs.txt"));
     expect(readFileSync(path.join(dir, "shared", "inputs.txt"), "utf8")).toContain(SENSITIVE);
@@ -189,7 +189,7 @@ describe("--fix writes", () => {
       // Root may write anywhere: run the CLI as nobody, who owns the file but not the directory.
       chmodSync(dir, 0o755);
       for (const f of ["main.tf", "outputs.tf", "variables.tf", "versions.tf"]) chownSync(path.join(dir, f), 65534, 65534);
-      const p = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, "--fix", "-q", "."], {
+      const p = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, "--fix-unsafe", "-q", "."], {
         cwd: dir,
         encoding: "utf8",
         env: { ...process.env, NO_COLOR: "1", HOME: dir },
@@ -198,7 +198,7 @@ describe("--fix writes", () => {
       r = { code: p.status ?? -1, stderr: p.stderr };
     } else {
       chmodSync(dir, 0o555);
-      r = runCli(["--fix", "-q", "."], { cwd: dir });
+      r = runCli(["--fix-unsafe", "-q", "."], { cwd: dir });
       chmodSync(dir, 0o755);
     }
     expect(r.stderr).toBe(
@@ -215,7 +215,7 @@ describe("--fix writes", () => {
     chmodSync(dir, 0o777);
     const file = path.join(dir, "variables.tf");
     chmodSync(file, 0o666);
-    const p = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, "--fix", "-q", "."], {
+    const p = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, BIN, "--fix-unsafe", "-q", "."], {
       cwd: dir,
       encoding: "utf8",
       env: { ...process.env, NO_COLOR: "1", HOME: dir },

@@ -29,8 +29,19 @@ describe("applyFixes", () => {
       ruleId: "x/y", severity: "warning", file, range: at, message: "m", fix: fix(file, 0, 0, "a"),
       ...(suppressed ? { suppressed: { justification: "", file, line: 1 } } : {}),
     });
-    expect([...fixesByFile([f("a.tf", false), f("b.tf", true), f("a.tf", false)]).keys()]).toEqual(["a.tf"]);
-    expect(fixesByFile([f("a.tf", false), f("a.tf", false)]).get("a.tf")).toHaveLength(2);
+    expect([...fixesByFile([f("a.tf", false), f("b.tf", true), f("a.tf", false)], undefined, "all").keys()]).toEqual(["a.tf"]);
+    expect(fixesByFile([f("a.tf", false), f("a.tf", false)], undefined, "all").get("a.tf")).toHaveLength(2);
+  });
+
+  it("takes the safe fixes only unless told to take every one; a fix that does not say its kind is unsafe", () => {
+    const f = (file: string, kind: "safe" | "unsafe" | undefined): Finding => ({
+      ruleId: "x/y", severity: "warning", file, range: at, message: "m", fix: { ...fix(file, 0, 0, kind ?? "none"), ...(kind ? { kind } : {}) },
+    });
+    const findings = [f("a.tf", "safe"), f("a.tf", "unsafe"), f("b.tf", undefined), f("c.tf", "unsafe")];
+    const texts = (m: Map<string, Fix[]>): [string, string[]][] => [...m].map(([file, fixes]) => [file, fixes.map((x) => x.edits[0]!.text)]);
+    expect(texts(fixesByFile(findings))).toEqual([["a.tf", ["safe"]]]);
+    expect(texts(fixesByFile(findings, undefined, "safe"))).toEqual([["a.tf", ["safe"]]]);
+    expect(texts(fixesByFile(findings, undefined, "all"))).toEqual([["a.tf", ["safe", "unsafe"]], ["b.tf", ["none"]], ["c.tf", ["unsafe"]]]);
   });
 });
 

@@ -43,6 +43,20 @@ describe("parseArgs", () => {
     expect(a.command).toBe("lint");
   });
 
+  it("--fix-unsafe implies --fix, unless it widens --fix-dry-run", () => {
+    const pick = (args: string[]) => {
+      const a = parseArgs(args);
+      return [a.fix, a.fixUnsafe, a.fixDryRun];
+    };
+    expect(pick(["--fix"])).toEqual([true, false, false]);
+    expect(pick(["--fix-unsafe"])).toEqual([true, true, false]);
+    expect(pick(["--fix-unsafe", "--fix"])).toEqual([true, true, false]);
+    expect(pick(["--fix-unsafe", "--fix-dry-run"])).toEqual([false, true, true]);
+    expect(pick(["--fix-dry-run", "--fix-unsafe"])).toEqual([false, true, true]);
+    expect(pick(["--fix-dry-run"])).toEqual([false, false, true]);
+    expect(() => parseArgs(["--fix-unsafe=yes"])).toThrow(new UsageError("option --fix-unsafe takes no value"));
+  });
+
   it("recognises commands only as the first positional", () => {
     expect(parseArgs(["rules", "--format", "json"]).command).toBe("rules");
     expect(parseArgs(["./rules"]).positionals).toEqual(["./rules"]);

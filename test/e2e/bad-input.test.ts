@@ -242,7 +242,7 @@ describe("encodings and line endings", () => {
       ["input/sensitive", "bootstrap.tf", 1, 10, 1, 26],
     ]);
     // --fix keeps the BOM.
-    const fixed = runCli(["--role", "machine", "--fix", "."], { cwd: dir });
+    const fixed = runCli(["--role", "machine", "--fix-unsafe", "."], { cwd: dir });
     expect(fixed.code).toBe(0);
     expect(readFileSync(path.join(dir, "bootstrap.tf"), "utf8")).toBe('\ufeffvariable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}\n');
   });
@@ -258,7 +258,7 @@ describe("encodings and line endings", () => {
     expect(parseDoc(r.stdout).findings.map((f) => [f.id, f.file, f.line, f.column, f.endLine, f.endColumn])).toEqual([
       ["input/sensitive", "bootstrap.tf", 3, 10, 3, 26],
     ]);
-    const fixed = runCli(["--role", "machine", "--fix", "."], { cwd: dir });
+    const fixed = runCli(["--role", "machine", "--fix-unsafe", "."], { cwd: dir });
     expect(fixed.code).toBe(0);
     expect(firstLine(fixed.stdout)).toBe("✔ no problems");
     const bytes = readFileSync(path.join(dir, "bootstrap.tf"));

@@ -78,7 +78,7 @@ describe(`${N} levels of nesting`, () => {
     });
     const before = runCli(["--role", "machine", "--format", "compact", "."], { cwd: dir });
     expect(before.stdout).toMatch(/^variables\.tf:\d+:10: warning: Variable "bootstrap_data" carries .*\[input\/sensitive\]\n$/);
-    const fixed = runCli(["--role", "machine", "--fix", "--format", "compact", "."], { cwd: dir });
+    const fixed = runCli(["--role", "machine", "--fix-unsafe", "--format", "compact", "."], { cwd: dir });
     expect(fixed.code).toBe(0);
     expect(fixed.stdout).toBe("");
     expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toContain('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}');

@@ -58,7 +58,7 @@ describe("--jobs: the same run on one thread and on workers", () => {
     const a = corpus();
     const b = corpus();
     const before = contents(a);
-    const args = ["--recursive", "--fix", "--format", "compact", "examples", "e2e"];
+    const args = ["--recursive", "--fix-unsafe", "--format", "compact", "examples", "e2e"];
     const one = runCli([...args, "--jobs", "1"], { cwd: a });
     const four = runCli([...args, "--jobs", "4"], { cwd: b });
     expect(shown(four)).toEqual(shown(one));

@@ -81,7 +81,7 @@ describe("--fix", () => {
     const mod = path.join(root, "pools", "broken");
     chmodSync(path.join(mod, "variables.tf"), 0o640);
     const before = snapshot(root);
-    const r = runCli(["--role", "machinepool", "--fix", "--format", "json", "pools/broken"], { cwd: root });
+    const r = runCli(["--role", "machinepool", "--fix-unsafe", "--format", "json", "pools/broken"], { cwd: root });
     expect(r.stderr).toBe("tfcapi-lint: fixed 4 problems in 3 files\n");
     expect(r.code).toBe(1);
     const after = snapshot(root);
@@ -103,7 +103,7 @@ describe("--fix", () => {
     expect(readFileSync(path.join(mod, "variables.tf"), "utf8")).toContain("sensitive = true");
     // A second --fix changes nothing at all.
     const again = snapshot(root);
-    const second = runCli(["--role", "machinepool", "--fix", "pools/broken"], { cwd: root });
+    const second = runCli(["--role", "machinepool", "--fix-unsafe", "pools/broken"], { cwd: root });
     expect(second.code).toBe(1);
     expect(firstLine(second.stdout)).toBe("pools/broken/main.tf");
     expect(changed(again, snapshot(root))).toEqual([]);
@@ -115,7 +115,7 @@ describe("--fix", () => {
     symlinkSync("shared/bootstrap.tf", path.join(root, "m", "bootstrap.tf"));
     const before = runCli(["--role", "machine", "--format", "compact", "m"], { cwd: root });
     expect(before.stdout).toContain("m/bootstrap.tf:1:10: warning: ");
-    const r = runCli(["--role", "machine", "--fix", "m"], { cwd: root });
+    const r = runCli(["--role", "machine", "--fix-unsafe", "m"], { cwd: root });
     expect(r.stderr).toBe("tfcapi-lint: fixed 1 problem in 1 file\n");
     expect(r.code).toBe(0);
     expect(firstLine(r.stdout)).toBe("✔ no problems");

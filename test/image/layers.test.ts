@@ -366,6 +366,7 @@ describe("references and options", () => {
       [["image", "--platform", "linux/amd64/v1/x", `oci:${l.dir}`], 'tfcapi-lint: invalid --platform "linux/amd64/v1/x": expected OS/ARCH or OS/ARCH/VARIANT, e.g. linux/amd64\n'],
       [["image"], "tfcapi-lint: image takes exactly one reference, oci:DIR or host/repo[:tag|@digest] (got 0)\nRun tfcapi-lint --help for usage.\n"],
       [["image", "--fix", `oci:${l.dir}`], "tfcapi-lint: --fix cannot be used with the image command\nRun tfcapi-lint --help for usage.\n"],
+      [["image", "--fix-unsafe", `oci:${l.dir}`], "tfcapi-lint: --fix-unsafe cannot be used with the image command\nRun tfcapi-lint --help for usage.\n"],
       [["image", "--role", "pool", `oci:${l.dir}`], 'tfcapi-lint: unknown role "pool" (use cluster, machine or machinepool)\nRun tfcapi-lint --help for usage.\n'],
       [["image", "--platform", "linux/amd64", "--all-platforms", `oci:${l.dir}`], "tfcapi-lint: use either --platform or --all-platforms, not both\nRun tfcapi-lint --help for usage.\n"],
       [["image", "oci:"], "tfcapi-lint: oci: needs a directory, e.g. oci:./img\n"],

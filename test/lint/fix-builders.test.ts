@@ -31,7 +31,7 @@ function apply(file: SourceFile, fix: Fix | null | undefined): string {
 function insert(text: string, name = "sensitive", value = "true"): string {
   const file = source(text);
   const block = file.hcl.body.blocks[0]!;
-  const fix = insertAttributeFix(file, block, name, value, "add");
+  const fix = insertAttributeFix(file, block, name, value, "add", "unsafe");
   if (fix) expect(fix.within).toEqual({ start: block.range.start.offset, end: block.range.end.offset });
   return apply(file, fix);
 }
@@ -77,7 +77,7 @@ describe("insertAttributeFix", () => {
   it("offers nothing for a block HCL rejects or whose first argument is on the line of its brace", () => {
     for (const text of ['variable "v" { type = string }\n', 'variable "v" { type = string\n}\n']) {
       const file = source(text);
-      expect(insertAttributeFix(file, file.hcl.body.blocks[0]!, "sensitive", "true", "add")).toBeUndefined();
+      expect(insertAttributeFix(file, file.hcl.body.blocks[0]!, "sensitive", "true", "add", "unsafe")).toBeUndefined();
     }
   });
 });
@@ -108,10 +108,28 @@ describe("replaceFix and wrapInCallFix", () => {
   it("replace a node, wrap native and JSON values", () => {
     const native = source('output "x" {\n  value = distinct(local.ids)\n}\n');
     const value = native.hcl.body.blocks[0]!.body.attributes[0]!.expr;
-    expect(apply(native, wrapInCallFix(native, value, "sort", "wrap"))).toBe('output "x" {\n  value = sort(distinct(local.ids))\n}\n');
-    expect(apply(native, replaceFix(native, value, "local.ids", "replace"))).toBe('output "x" {\n  value = local.ids\n}\n');
+    expect(apply(native, wrapInCallFix(native, value, "sort", "wrap", "safe"))).toBe('output "x" {\n  value = sort(distinct(local.ids))\n}\n');
+    expect(apply(native, replaceFix(native, value, "local.ids", "replace", "safe"))).toBe('output "x" {\n  value = local.ids\n}\n');
     const json = source('{"output": {"x": {"value": "${distinct(local.ids)}"}}}\n', "main.tf.json");
     const jvalue = json.hcl.body.blocks[0]!.body.attributes[0]!.expr;
-    expect(apply(json, wrapInCallFix(json, jvalue, "sort", "wrap"))).toBe('{"output": {"x": {"value": "${sort(distinct(local.ids))}"}}}\n');
+    expect(apply(json, wrapInCallFix(json, jvalue, "sort", "wrap", "safe"))).toBe('{"output": {"x": {"value": "${sort(distinct(local.ids))}"}}}\n');
+  });
+});
+
+describe("fix kinds", () => {
+  it("replace, wrap and insert carry the kind their caller gives; a split is safe; a plain-JavaScript call without one gives none (unsafe)", () => {
+    const native = source('output "x" {\n  value = distinct(local.ids)\n}\n');
+    const block = native.hcl.body.blocks[0]!;
+    const value = block.body.attributes[0]!.expr;
+    expect(wrapInCallFix(native, value, "sort", "wrap", "safe")!.kind).toBe("safe");
+    expect(replaceFix(native, value, "local.ids", "replace", "unsafe").kind).toBe("unsafe");
+    expect(insertAttributeFix(native, block, "sensitive", "true", "add", "unsafe")!.kind).toBe("unsafe");
+    const json = source('{"variable": {"x": {"type": "string"}}}\n', "main.tf.json");
+    expect(insertAttributeFix(json, json.hcl.body.blocks[0]!, "sensitive", "true", "add", "safe")!.kind).toBe("safe");
+    const oneLine = source("locals { a = 1, b = 2 }\n");
+    expect(splitOneLineBlockFix(oneLine, oneLine.hcl.body.blocks[0]!, splitOneLineBody)!.kind).toBe("safe");
+    // What a JavaScript plugin gets when it leaves the kind out: no kind, which the engine counts unsafe.
+    const untyped = replaceFix as (...args: unknown[]) => Fix;
+    expect("kind" in untyped(native, value, "local.ids", "replace")).toBe(false);
   });
 });

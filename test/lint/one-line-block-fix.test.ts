@@ -25,7 +25,7 @@ function fixed(name: string): { message: string; before: string; after: string }
     if (first.kind !== "report") throw new Error(first.message);
     expect(first.report.findings.map((f) => [f.ruleId, f.fix?.description])).toEqual([["syntax/one-line-block", "Expand the block to one argument per line"]]);
     const before = readFileSync(path.join(work, "instance.tf"), "utf8");
-    const run = fixOnDisk(work, engineOptions(opts), first);
+    const run = fixOnDisk(work, engineOptions(opts), first, "safe");
     expect(run.applied).toBe(1);
     const after = readFileSync(path.join(work, "instance.tf"), "utf8");
     expect(parseHcl(after, "instance.tf").diagnostics).toEqual([]);

@@ -211,22 +211,36 @@ describe("tfcapi-lint lsp over stdio", () => {
     expect(list.map((d) => d.code)).toEqual(["output/provider-id-list-shape"]);
   });
 
-  it("fixes everything fixable in a file with source.fixAll.tfcapi-lint, as --fix does", async () => {
-    const actions = await c.codeActions(f("variables.tf"), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, ["source.fixAll"]);
+  it("fixes everything safely fixable in a file with source.fixAll.tfcapi-lint, as --fix does; an unsafe fix stays a quick fix marked unsafe", async () => {
+    const top = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = await c.codeActions(f("variables.tf"), top, ["source.fixAll"]);
     expect(actions.map((a) => [a.title, a.kind])).toEqual([["Fix all auto-fixable tfcapi-lint findings in this file", "source.fixAll.tfcapi-lint"]]);
     const fixed = await apply(actions[0]!);
-    // The CLI's --fix on a copy writes the same text.
+    // The CLI's --fix (safe fixes only) on a copy writes the same text.
     const cliDir = mkdtempSync(path.join(root, "fix-"));
     cpSync(mod, cliDir, { recursive: true });
     spawnSync(process.execPath, [BIN, "--fix", "."], { cwd: cliDir });
     const cliFixed = readFileSync(path.join(cliDir, "variables.tf"), "utf8");
     rmSync(cliDir, { recursive: true, force: true });
     expect(fixed).toBe(cliFixed);
-    expect(fixed.split("\n").slice(37, 41)).toEqual(['variable "bootstrap_data" {', "  type      = string", "  sensitive = true", "}"]);
-    const list = await c.latest(uri(f("variables.tf")), (d) => byRule(d, "input/sensitive").length === 0);
-    expect(byRule(list, "syntax/one-line-block")).toEqual([]);
-    // Nothing left to fix: no fix-all action.
-    expect(await c.codeActions(f("variables.tf"), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, ["source.fixAll"])).toEqual([]);
+    // The one-line block (safe) is split; bootstrap_data is not marked sensitive (unsafe: it changes the plan).
+    expect(fixed.split("\n").slice(37, 40)).toEqual(['variable "bootstrap_data" {', "  type = string", "}"]);
+    expect(fixed.split("\n").slice(46, 50)).toEqual(['variable "failure_domains" {', "  type    = list(string)", "  default = []", "}"]);
+    const list = await c.latest(uri(f("variables.tf")), (d) => byRule(d, "syntax/one-line-block").length === 0);
+    const sensitive = byRule(list, "input/sensitive");
+    expect(sensitive.map((d) => d.range.start)).toEqual([{ line: 37, character: 9 }]);
+    // Only unsafe fixes left: no fix-all action.
+    expect(await c.codeActions(f("variables.tf"), top, ["source.fixAll"])).toEqual([]);
+    // The unsafe fix is a quick fix whose title says so, never the preferred one.
+    const quick = await c.codeActions(f("variables.tf"), sensitive[0]!.range);
+    expect(quick.map((a) => [a.title, a.kind, a.isPreferred ?? false])).toEqual([
+      ['Mark variable "bootstrap_data" sensitive (unsafe: changes the plan)', "quickfix", false],
+      ["Ignore input/sensitive on this line/block", "quickfix", false],
+      ["Ignore input/sensitive in this file", "quickfix", false],
+    ]);
+    const marked = await apply(quick[0]!);
+    expect(marked.split("\n").slice(37, 41)).toEqual(['variable "bootstrap_data" {', "  type      = string", "  sensitive = true", "}"]);
+    await c.latest(uri(f("variables.tf")), (d) => byRule(d, "input/sensitive").length === 0);
     // The file on disk is untouched.
     expect(text("variables.tf")).toBe(readFileSync(path.join(REPO, "examples", "broken-machinepool", "variables.tf"), "utf8"));
   });

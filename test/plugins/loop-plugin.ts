@@ -2,6 +2,8 @@
  * A plugin with two fixable rules on examples/machinepool-aws's launch
  * template: loop/described, whose fix settles after one pass, and
  * loop/stamp, whose fix adds its line again on every pass (it never settles).
+ * Both fixes only add a comment, and say so: they are declared safe, so
+ * --fix and the editors' fix-all apply them.
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
@@ -18,17 +20,18 @@ export default {
       id: "loop/described",
       severity: "warning",
       roles: ["machinepool"],
-      summary: "Launch templates have a description",
+      summary: "Launch templates have a comment that says what they are for",
       fixable: true,
+      fixKinds: ["safe"],
       check(ctx) {
         for (const r of templates(ctx)) {
-          if (r.body.attributes.some((a) => a.name === "description")) continue;
+          if (r.file.hcl.text.slice(r.block.range.start.offset, r.block.range.end.offset).includes("# for: pool nodes")) continue;
           const at = r.block.closeBraceRange.start.offset;
           ctx.report({
             message: r.address + " has no description; add one",
             file: r.file,
             range: r.block.labelRanges[1],
-            fix: { description: "add a description", edits: [{ file: r.file.path, start: at, end: at, text: '  description = "pool nodes"\\n' }] },
+            fix: { description: "add a description", kind: "safe", edits: [{ file: r.file.path, start: at, end: at, text: "  # for: pool nodes\\n" }] },
           });
         }
       },
@@ -39,6 +42,7 @@ export default {
       roles: ["machinepool"],
       summary: "Stamps every launch template, again and again",
       fixable: true,
+      fixKinds: ["safe"],
       check(ctx) {
         for (const r of templates(ctx)) {
           const at = r.block.openBraceRange.end.offset;
@@ -46,7 +50,7 @@ export default {
             message: r.address + " is not stamped",
             file: r.file,
             range: r.block.labelRanges[1],
-            fix: { description: "stamp it", edits: [{ file: r.file.path, start: at, end: at, text: "\\n  # stamped" }] },
+            fix: { description: "stamp it", kind: "safe", edits: [{ file: r.file.path, start: at, end: at, text: "\\n  # stamped" }] },
           });
         }
       },
@@ -59,6 +63,6 @@ export const ORIGINAL = readFileSync(path.join(REPO, "examples", "machinepool-aw
 /** main.tf with loop/described's fix, the one that settles. */
 export const DESCRIBED = ORIGINAL.replace(
   /(resource "aws_launch_template" "node" \{[\s\S]*?\n)(\}\n)/,
-  (_m, body: string, close: string) => `${body}  description = "pool nodes"\n${close}`,
+  (_m, body: string, close: string) => `${body}  # for: pool nodes\n${close}`,
 );
 

@@ -285,6 +285,8 @@ describe("sarif fixes", () => {
             replacements: [{ deletedRegion: { charOffset: 0, charLength: 84 } }],
           },
         ],
+        // A fix that does not say its kind is unsafe.
+        properties: { kind: "unsafe" },
       },
     ]);
     expect(log.runs[0].results[0].fixes).toBeUndefined();

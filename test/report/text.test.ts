@@ -203,11 +203,22 @@ describe("code frame", () => {
 describe("text totals", () => {
   it("counts findings that have a fix", () => {
     const mod = poolModule();
-    mod.findings[1].fix = { description: "wrap in sort()", edits: [{ file: "outputs.tf", start: 38, end: 47, text: "sort(local.ids)" }] };
+    mod.findings[1].fix = { description: "wrap in sort()", kind: "safe", edits: [{ file: "outputs.tf", start: 38, end: 47, text: "sort(local.ids)" }] };
     const out = formatText(sampleRun([mod]), { color: false });
     expect(out).toContain("\n✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix\n");
     const both = formatText(sampleRun([mod, clusterModule()]), { color: false });
     expect(both.endsWith("\n✖ 5 problems in 2 modules (2 errors, 2 warnings, 1 info), 1 suppressed, 1 fixable with --fix\n")).toBe(true);
+  });
+
+  it("counts findings whose fix is unsafe apart, with the option that applies them", () => {
+    const mod = poolModule();
+    mod.findings[0].fix = { description: "ignore the count", kind: "unsafe", edits: [{ file: "outputs.tf", start: 0, end: 0, text: "" }] };
+    expect(formatText(sampleRun([mod]), { color: false })).toContain("\n✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix-unsafe\n");
+    mod.findings[1].fix = { description: "wrap in sort()", kind: "safe", edits: [{ file: "outputs.tf", start: 38, end: 47, text: "sort(local.ids)" }] };
+    expect(formatText(sampleRun([mod]), { color: false })).toContain("\n✖ 3 problems (2 errors, 1 warning, 0 info), 1 suppressed, 1 fixable with --fix, 1 with --fix-unsafe\n");
+    // A fix that does not say its kind is unsafe.
+    delete mod.findings[0].fix.kind;
+    expect(formatText(sampleRun([mod]), { color: false })).toContain(", 1 fixable with --fix, 1 with --fix-unsafe\n");
   });
 });
 
