@@ -45,6 +45,10 @@ export interface CliArgs {
   reportUnusedIgnores: boolean;
   fix: boolean;
   fixDryRun: boolean;
+  /** `--cache`: reuse each module's stored results when nothing they depend on changed (cache.ts). */
+  cache: boolean;
+  /** `--cache-location PATH`: the cache file, or a directory to keep it in. */
+  cacheLocation?: string;
   stdin: boolean;
   stdinFilename?: string;
   color?: boolean;
@@ -87,6 +91,8 @@ const OPTIONS = {
   "report-unused-ignores": { type: "boolean" },
   fix: { type: "boolean" },
   "fix-dry-run": { type: "boolean" },
+  cache: { type: "boolean" },
+  "cache-location": { type: "string" },
   stdin: { type: "boolean" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -178,6 +184,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     reportUnusedIgnores: false,
     fix: false,
     fixDryRun: false,
+    cache: false,
     stdin: false,
     quiet: false,
     help: false,
@@ -290,6 +297,12 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
     case "fix-dry-run":
       args.fixDryRun = true;
       break;
+    case "cache":
+      args.cache = true;
+      break;
+    case "cache-location":
+      args.cacheLocation = v;
+      break;
     case "stdin":
       args.stdin = true;
       break;
@@ -359,6 +372,12 @@ Options:
   --report-unused-ignores   report ignore comments that suppress nothing
   --fix                     apply automatic fixes, then report what remains
   --fix-dry-run             print the fixes as a diff without writing
+  --cache                   reuse each module's results from the last run
+                            when nothing they depend on changed (contents,
+                            never file times; not with --stdin)
+  --cache-location PATH     the cache file, or a directory for it
+                            (default: .tfcapi-lint-cache in the working
+                            directory)
   --stdin                   read one file's text from standard input
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours

@@ -57,6 +57,8 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
     [args.stdin, "--stdin"],
     [args.stdinFilename !== undefined, "--stdin-filename"],
     [args.printConfig !== undefined, "--print-config"],
+    [args.cache, "--cache"],
+    [args.cacheLocation !== undefined, "--cache-location"],
   ];
   for (const [set, name] of unsupported) if (set) throw new UsageError(`${name} cannot be used with the image command`);
   const { role, format } = checkLintOptions(args);

@@ -66,6 +66,10 @@ export function checkOptions(args: CliArgs, cwd: string): { role?: Role; format:
   if (args.stdin && args.positionals.length > 0) throw new UsageError("--stdin takes no paths; the module is the directory of --stdin-filename");
   if (args.stdin && args.recursive) throw new UsageError("--stdin cannot be combined with --recursive");
   if (args.fix && args.fixDryRun) throw new UsageError("use either --fix or --fix-dry-run, not both");
+  if (args.cacheLocation !== undefined && !args.cache) throw new UsageError("--cache-location is only meaningful with --cache");
+  if (args.cacheLocation !== undefined && isModuleFileName(path.basename(args.cacheLocation))) {
+    throw new UsageError(`--cache-location ${args.cacheLocation}: refusing to write the cache over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
   if (args.platform !== undefined || args.allPlatforms || args.insecure) {
     throw new UsageError(`${args.platform !== undefined ? "--platform" : args.allPlatforms ? "--all-platforms" : "--insecure"} is an option of the image command (tfcapi-lint image REF)`);
   }
