@@ -6,8 +6,8 @@
  * sha256, never by file times: a result is reused only when every question
  * the loader asked the file system gets the same answer again.
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 import type { Body, Expression } from "../hcl/ast.js";
 import { stripBom } from "../hcl/source.js";
@@ -34,7 +34,12 @@ export interface ReadInputs {
   dated: boolean;
 }
 
-const hex = (data: Uint8Array | string): string => createHash("sha256").update(data).digest("hex");
+let crypto: typeof import("node:crypto") | undefined;
+/** sha256 in hex; node:crypto is loaded on first use (a run without --cache never loads it). */
+export function hex(data: Uint8Array | string): string {
+  crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  return crypto.createHash("sha256").update(data).digest("hex");
+}
 
 /** A file's contents as a stamp: its hash, or why it cannot be read. */
 function stampOf(bytes: Uint8Array | null, error: string | null): string {

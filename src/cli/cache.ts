@@ -16,7 +16,6 @@
  * rewritten. --fix reads nothing from it (a module it may write is always
  * linted); --stdin does not use it.
  */
-import { createRequire } from "node:module";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { CONTRACT } from "../contract/roles.js";
@@ -26,7 +25,7 @@ import type { RuleCatalogue } from "../lint/catalogue.js";
 import type { EngineOptions } from "../lint/engine.js";
 import type { RuleDefinition } from "../lint/types.js";
 import type { CliArgs } from "./args.js";
-import { changedInput, sourcesFrom, type ReadInputs } from "./cache-inputs.js";
+import { changedInput, hex, sourcesFrom, type ReadInputs } from "./cache-inputs.js";
 import { toolVersion } from "./commands.js";
 import { bundleFile } from "./deep-stack.js";
 import type { Io } from "./io.js";
@@ -55,10 +54,7 @@ interface CacheFile {
   entries: Record<string, Entry>;
 }
 
-function sha256(text: string | Uint8Array): string {
-  const crypto = createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
-  return crypto.createHash("sha256").update(text).digest("hex");
-}
+const sha256 = hex;
 
 /** Where the cache file is: --cache-location (a directory gets the default name), else the default name in the working directory. */
 export function cacheFileOf(location: string | undefined, cwd: string): string {
