@@ -219,14 +219,15 @@ export class ResultCache {
           bundleHash = "unreadable";
         }
       }
-      this.toolKey = { version: toolVersion(), bundle: bundleHash, contract: CONTRACT.version, node: process.version };
+      this.toolKey = sha256(JSON.stringify({ version: toolVersion(), bundle: bundleHash, contract: CONTRACT.version, node: process.version }));
     }
     return this.toolKey;
   }
 
+  /** A catalogue's rules, hashed once per catalogue (every plan of a run shares one). */
   private catalogueKey = (c: RuleCatalogue): unknown => {
     let k = this.catalogueKeys.get(c);
-    if (k === undefined) this.catalogueKeys.set(c, (k = rulesKey(c.all)));
+    if (k === undefined) this.catalogueKeys.set(c, (k = sha256(JSON.stringify(rulesKey(c.all)))));
     return k;
   };
 
@@ -246,7 +247,7 @@ export class ResultCache {
         if (typeof file !== "string") return [s.spec, file.error];
         return [s.spec, file, pluginTree(pluginRoot(file))];
       });
-      this.configKeys.set(config.path, (k = { path: config.path, sha256: text, plugins }));
+      this.configKeys.set(config.path, (k = sha256(JSON.stringify({ path: config.path, sha256: text, plugins }))));
     }
     return k;
   }
