@@ -6,7 +6,7 @@
  * rule that logs each time it runs.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { BIN, REPO, runCli, tempDir, writeTree, type CliResult } from "../e2e/helpers.js";
@@ -411,5 +411,71 @@ describe("--cache with --fix, --stdin and --jobs", () => {
     expect(warm.cached.stdout).toBe(warm.fresh.stdout);
     expect(warm.cached.code).toBe(warm.fresh.code);
     expect((JSON.parse(warm.fresh.stdout) as { module: string; findings: unknown[] }[]).map((m) => `${m.module} ${m.findings.length}`)).toEqual(["pool 2", "pool2 3", "pool3 2"]);
+  });
+});
+
+describe("--cache with what else a module holds", () => {
+  const cacheData = (root: string) => JSON.parse(readFileSync(path.join(root, ".tfcapi-lint-cache"), "utf8")) as { entries: Record<string, { dir: string; day?: string }> };
+
+  it("an ignore comment with an expiry date: the result holds for the day only", () => {
+    const root = repo();
+    const child = path.join(root, "pool", "modules", "tags", "main.tf");
+    writeFileSync(child, "# tfcapi-lint-ignore-file: acme/variables exp:2999-01-01 -- until the tags move\n" + CHILD_TF);
+    const r = both(root, COMPACT);
+    expectSame(r, MISS);
+    expect(r.fresh.stdout).toBe(MOTD);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(Object.values(cacheData(root).entries).map((e) => e.day)).toEqual([today]);
+    expectSame(both(root, COMPACT), HIT);
+    // As if it had been stored yesterday: linted again.
+    const data = cacheData(root);
+    for (const e of Object.values(data.entries)) e.day = "2000-01-01";
+    writeFileSync(path.join(root, ".tfcapi-lint-cache"), JSON.stringify(data));
+    expectSame(both(root, COMPACT), ["linted pool (an ignore comment's expiry date may have passed)", "0 reused, 1 linted"]);
+    // Without such a comment, no day.
+    const plain = repo();
+    expectSame(both(plain, COMPACT), MISS);
+    expect(Object.values(cacheData(plain).entries).map((e) => e.day)).toEqual([undefined]);
+  });
+
+  it("--fix-dry-run prints the same diff from a stored result", () => {
+    const root = repo();
+    const file = path.join(root, "pool", "variables.tf");
+    writeFileSync(file, readFileSync(file, "utf8").replace(/(variable "bootstrap_data" \{[^}]*?)\n\s*sensitive\s*=\s*true/, "$1"));
+    const cold = both(root, ["--fix-dry-run", ...COMPACT]);
+    expectSame(cold, MISS);
+    expect(cold.fresh.stderr).toContain("+  sensitive = true");
+    expectSame(both(root, ["--fix-dry-run", ...COMPACT]), HIT);
+    expect(readFileSync(file, "utf8")).not.toMatch(/variable "bootstrap_data" \{[^}]*sensitive/);
+  });
+
+  it("a file that cannot be read is reported the same from a stored result (exit 2)", () => {
+    const root = repo();
+    writeFileSync(path.join(root, "pool", "blob.tf"), Buffer.from([0x61, 0x00, 0x62]));
+    const cold = both(root, COMPACT);
+    expectSame(cold, MISS);
+    expect(cold.fresh.code).toBe(2);
+    expect(cold.fresh.stderr).toContain("blob.tf contains a NUL byte at offset 1");
+    expectSame(both(root, COMPACT), HIT);
+    writeFileSync(path.join(root, "pool", "blob.tf"), "# now text\n");
+    const fixed = both(root, COMPACT);
+    expect(split(fixed.cached.stderr).cache).toEqual([`linted pool (${path.join(root, "pool", "blob.tf")} changed)`, "0 reused, 1 linted"]);
+    expect(fixed.cached.code).toBe(0);
+  });
+
+  it("a module file that is a symbolic link: pointing it elsewhere is a change", () => {
+    const root = repo();
+    writeTree(root, { "pool/shared/a.txt": 'variable "alpha" {\n  type = string\n}\n', "pool/shared/b.txt": 'variable "beta" {\n  type = string\n}\n' });
+    symlinkSync(path.join("..", "..", "shared", "a.txt"), path.join(root, "pool", "modules", "tags", "linked.tf"));
+    const cold = both(root, COMPACT);
+    expectSame(cold, MISS);
+    expect(cold.fresh.stdout).toBe(MOTD + "pool/modules/tags/linked.tf:1:1: warning: variable alpha [acme/variables]\n" + TEAM);
+    expectSame(both(root, COMPACT), HIT);
+    unlinkSync(path.join(root, "pool", "modules", "tags", "linked.tf"));
+    symlinkSync(path.join("..", "..", "shared", "b.txt"), path.join(root, "pool", "modules", "tags", "linked.tf"));
+    const r = both(root, COMPACT);
+    expect(split(r.cached.stderr).cache).toEqual([`linted pool (${path.join(root, "pool", "modules", "tags", "linked.tf")} changed)`, "0 reused, 1 linted"]);
+    expect(r.cached.stdout).toBe(r.fresh.stdout);
+    expect(r.fresh.stdout).toBe(MOTD + "pool/modules/tags/linked.tf:1:1: warning: variable beta [acme/variables]\n" + TEAM);
   });
 });
