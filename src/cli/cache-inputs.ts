@@ -33,8 +33,11 @@ export interface ReadInputs {
   named: [string, string][];
   /** The report's sources, in order: [path relative to the module, absolute path it was read from]. */
   sources: [string, string][];
-  /** The sources contain an ignore comment with an expiry date (`exp:`): the result holds for the day only. */
-  dated: boolean;
+  /**
+   * The UTC day the lint started on, when the sources contain an ignore
+   * comment with an expiry date (`exp:`): the result holds on that day only.
+   */
+  day: string | null;
 }
 
 let crypto: typeof import("node:crypto") | undefined;
@@ -73,6 +76,8 @@ export class InputRecorder implements LoadLog {
   private readonly files: [string, string][] = [];
   /** Bytes of the files read, until finish() checks the report's sources against them. */
   private readonly bytes = new Map<string, Uint8Array>();
+  /** Taken before the lint judges any expiry date (a lint that runs past midnight then holds for no day). */
+  private readonly day = new Date().toISOString().slice(0, 10);
 
   realpath(p: string, real: string | null, error: string | null): void {
     this.realpaths.push([p, real ?? `!${error ?? "unresolved"}`]);
@@ -116,7 +121,7 @@ export class InputRecorder implements LoadLog {
       files: this.files,
       named: load === null ? [] : namedFiles(load).map((p) => [p, namedStamp(p)]),
       sources: sourcePaths,
-      dated,
+      day: dated ? this.day : null,
     };
   }
 }

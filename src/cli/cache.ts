@@ -245,7 +245,9 @@ export class ResultCache {
       const plugins = config.plugins.map((s) => {
         const file = this.resolvePlugin?.(s.spec, config.dir) ?? { error: "not resolved" };
         if (typeof file !== "string") return [s.spec, file.error];
-        return [s.spec, file, pluginTree(pluginRoot(file))];
+        // A local plugin's own directory (not the repository's package around it); a package's directory.
+        const local = s.spec.startsWith("./") || s.spec.startsWith("../") || path.isAbsolute(s.spec);
+        return [s.spec, file, pluginTree(local ? path.dirname(file) : pluginRoot(file))];
       });
       this.configKeys.set(config.path, (k = sha256(JSON.stringify({ path: config.path, sha256: text, plugins }))));
     }
@@ -307,7 +309,7 @@ export class ResultCache {
     // Serialised now: the report stage changes reports in place (--quiet).
     const saved = outcome.kind === "report" ? { ...outcome, report: { ...outcome.report, sources: undefined } } : outcome;
     const result = JSON.parse(JSON.stringify({ outcome: saved, nested: linted.nested, ...(linted.skipped ? { skipped: true } : {}) })) as Entry["result"];
-    this.stored[key] = { dir, ...(linted.inputs.dated ? { day: today() } : {}), inputs: linted.inputs, result };
+    this.stored[key] = { dir, ...(linted.inputs.day !== null ? { day: linted.inputs.day } : {}), inputs: linted.inputs, result };
     this.dirs.add(dir);
     this.changed = true;
   }

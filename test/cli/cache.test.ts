@@ -246,6 +246,27 @@ function checkoutWithVersion(version: string): string {
   return path.join(dir, "bin", "tfcapi-lint.js");
 }
 
+describe("--cache and plugin packages", () => {
+  it("a plugin installed as a package: a new version of it lints again", () => {
+    const root = repo();
+    const pkg = (version: string) => JSON.stringify({ name: "tfcapi-lint-plugin-acme", version, type: "module", exports: "./index.mjs" });
+    writeTree(root, {
+      ".tfcapi-lint.hcl": 'plugins = ["tfcapi-lint-plugin-acme"]\n',
+      "node_modules/tfcapi-lint-plugin-acme/package.json": pkg("1.0.0"),
+      "node_modules/tfcapi-lint-plugin-acme/index.mjs": PLUGIN.replace("./runs.log", "../../lint/runs.log"),
+      "node_modules/tfcapi-lint-plugin-acme/helper.mjs": 'export const PREFIX = "";\n',
+    });
+    expectSame(both(root, COMPACT), MISS);
+    expectSame(both(root, COMPACT), HIT);
+    writeTree(root, { "node_modules/tfcapi-lint-plugin-acme/package.json": pkg("1.0.1") });
+    clearRuns(root);
+    const r = both(root, COMPACT);
+    expectSame(r, ["linted pool (not in the cache)", "0 reused, 1 linted"]);
+    expect(r.fresh.stdout).toBe(MOTD + TEAM);
+    expect(runs(root)).toEqual(["pool", "pool"]);
+  });
+});
+
 describe("--cache and the tool", () => {
   it("another version of the tool lints again", () => {
     const root = repo();
