@@ -55,6 +55,10 @@ export interface CliArgs {
   pruneBaseline: boolean;
   /** `--fix-unsafe`: fixes that change the plan too (with --fix-dry-run: shown, not written; alone: implies --fix). */
   fixUnsafe: boolean;
+  /** `--cache`: reuse each module's stored results when nothing they depend on changed (cache.ts). */
+  cache: boolean;
+  /** `--cache-location PATH`: the cache file, or a directory to keep it in. */
+  cacheLocation?: string;
   stdin: boolean;
   stdinFilename?: string;
   color?: boolean;
@@ -102,6 +106,8 @@ const OPTIONS = {
   fix: { type: "boolean" },
   "fix-dry-run": { type: "boolean" },
   "fix-unsafe": { type: "boolean" },
+  cache: { type: "boolean" },
+  "cache-location": { type: "string" },
   stdin: { type: "boolean" },
   color: { type: "boolean" },
   "no-color": { type: "boolean" },
@@ -197,6 +203,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     updateBaseline: false,
     pruneBaseline: false,
     fixUnsafe: false,
+    cache: false,
     stdin: false,
     quiet: false,
     help: false,
@@ -326,6 +333,12 @@ function applyOption(args: CliArgs, name: OptionName, value: string | undefined,
     case "fix-unsafe":
       args.fixUnsafe = true;
       break;
+    case "cache":
+      args.cache = true;
+      break;
+    case "cache-location":
+      args.cacheLocation = v;
+      break;
     case "stdin":
       args.stdin = true;
       break;
@@ -408,6 +421,12 @@ Options:
   --update-baseline         write every current error and warning into the
                             baseline (keeps reasons and expiry dates)
   --prune-baseline          drop baseline entries that match nothing
+  --cache                   reuse each module's results from the last run
+                            when nothing they depend on changed (contents,
+                            never file times; not with --stdin)
+  --cache-location PATH     the cache file, or a directory for it
+                            (default: .tfcapi-lint-cache in the working
+                            directory)
   --stdin                   read one file's text from standard input
   --stdin-filename PATH     the file the --stdin text stands for
   --color, --no-color       force or disable colours

@@ -61,6 +61,8 @@ function checkArgs(args: CliArgs): { role?: Role; contract: string; format: stri
     [args.baseline !== undefined, "--baseline"],
     [args.updateBaseline, "--update-baseline"],
     [args.pruneBaseline, "--prune-baseline"],
+    [args.cache, "--cache"],
+    [args.cacheLocation !== undefined, "--cache-location"],
   ];
   for (const [set, name] of unsupported) if (set) throw new UsageError(`${name} cannot be used with the image command`);
   const { role, format } = checkLintOptions(args);

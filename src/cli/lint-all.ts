@@ -9,6 +9,7 @@ import * as path from "node:path";
 import type { LintOptions } from "../lint/engine.js";
 import { inScope, type FixScope } from "../lint/apply-fixes.js";
 import type { CliArgs } from "./args.js";
+import type { ResultCache } from "./cache.js";
 import { nodeOs } from "./io.js";
 import { defaultJobs, moduleBytes, readCpuQuota } from "./jobs.js";
 import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
@@ -44,24 +45,44 @@ function jobsFor(args: CliArgs, plans: readonly ModulePlan[]): number {
  * (a module's fixes may write its local children's files, which other
  * targets also read). A worker that died leaves its module to this thread;
  * an error a worker met is thrown here when that module's turn comes.
+ *
+ * With a result cache (--cache, never with --fix), a module whose stored
+ * outcome still holds is not linted; the others are, here or on the
+ * workers, and stored.
  */
-export async function lintPlans(args: CliArgs, plans: readonly ModulePlan[], stdin: LintOptions["stdin"], onlyIfLoads: (plan: ModulePlan) => string[] | undefined): Promise<LintedTarget[]> {
-  const jobs = jobsFor(args, plans);
-  let replies: WorkerReply[] | null = null;
+export async function lintPlans(
+  args: CliArgs,
+  plans: readonly ModulePlan[],
+  stdin: LintOptions["stdin"],
+  onlyIfLoads: (plan: ModulePlan) => string[] | undefined,
+  cache: ResultCache | null = null,
+): Promise<LintedTarget[]> {
+  // The cache is looked up on this thread; only the misses go to the workers.
+  const cached = plans.map((plan) => (cache !== null && !args.fix ? cache.lookup(plan, onlyIfLoads(plan)) : null));
+  const toLint = plans.flatMap((plan, i) => (cached[i] === null ? [i] : []));
+  const jobs = jobsFor(args, toLint.map((i) => plans[i]!));
+  const replies: WorkerReply[] = new Array<WorkerReply>(plans.length).fill(null);
   if (jobs >= 2 && stdin === undefined && workersAvailable()) {
     const readOnly: CliArgs = { ...args, fix: false };
-    replies = await lintOnWorkers(
-      plans.map((plan) => {
+    const got = await lintOnWorkers(
+      toLint.map((i) => {
+        const plan = plans[i]!;
         const only = onlyIfLoads(plan);
         return { args: readOnly, target: plan.target, cwd: plan.cwd, home: plan.home, ...(only ? { onlyIfLoads: only } : {}) };
       }),
       jobs,
     );
+    if (got !== null) for (const [n, i] of toLint.entries()) replies[i] = got[n] ?? null;
   }
   const out: LintedTarget[] = [];
   const writtenDirs = new Set<string>();
   for (const [i, plan] of plans.entries()) {
-    const reply = replies?.[i] ?? null;
+    const hit = cached[i];
+    if (hit) {
+      out.push(hit);
+      continue;
+    }
+    const reply = replies[i] ?? null;
     if (reply !== null && !reply.ok) throw asCliError(new WorkerError(reply.error, reply.kind));
     let linted: LintedTarget;
     if (reply !== null && !(args.fix && fixAgain(reply.result, plan, writtenDirs, args.fixUnsafe ? "all" : "safe"))) {
@@ -73,6 +94,7 @@ export async function lintPlans(args: CliArgs, plans: readonly ModulePlan[], std
     } else {
       linted = await lintTarget(args, plan, lintOnDeepStack, onlyIfLoads(plan));
     }
+    cache?.store(plan, onlyIfLoads(plan), linted);
     for (const file of linted.fixed?.written ?? []) {
       // A module file may be a symbolic link: the directory of the file it points to changed too.
       const abs = path.join(plan.target.dir, ...file.split("/"));

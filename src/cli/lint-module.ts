@@ -9,6 +9,7 @@ import { lintModule, type LintOptions, type LintOutcome, type ReadError } from "
 import type { ModuleReport } from "../lint/result.js";
 import { nestingLimitHits } from "../hcl/parser-core.js";
 import type { CliArgs } from "./args.js";
+import { InputRecorder, type ReadInputs } from "./cache-inputs.js";
 import { fixOnDisk, type FixSummary } from "./fix-run.js";
 import type { ModulePlan } from "./module-plans.js";
 import { realOf, type Target } from "./paths.js";
@@ -24,6 +25,8 @@ export interface LintedTarget {
   fixed?: FixSummary;
   /** Set when the module was linted only for the files named below it, and loads none of them. */
   skipped?: true;
+  /** With --cache: what the lint read (cache.ts stores the result under it); absent when the result must not be stored. */
+  inputs?: ReadInputs;
 }
 
 /** A module to lint on another thread: what that thread needs to plan it again. */
@@ -61,20 +64,31 @@ export async function lintTarget(args: CliArgs, plan: ModulePlan, deep: DeepLint
   const opts = plan.lint.options;
   const stdin = opts.stdin;
   const hits = nestingLimitHits();
-  const outcome = lintModule(plan.target.dir, opts);
+  // --cache records what the lint reads (never for --stdin's text).
+  const recorder = args.cache && !stdin ? new InputRecorder() : null;
+  const outcome = lintModule(plan.target.dir, recorder ? { ...opts, loadLog: recorder } : opts);
   if (deep !== null && nestingLimitHits() > hits) {
     // Deeper than this thread's stack allows: lint (and fix) it again on a
     // thread with a large stack. Nothing was written yet.
     const again = await deep({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) });
     if (again !== null) return again;
   }
+  const inputs = recorder ? recorded(recorder, outcome) : null;
+  const withInputs = (t: LintedTarget): LintedTarget => (inputs ? { ...t, inputs } : t);
   if (onlyIfLoads) {
     const wanted = new Set(onlyIfLoads);
-    if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => wanted.has(realOf(u.dir)))) return { outcome: withoutTrees(outcome).outcome, nested: [], skipped: true };
+    if (outcome.kind !== "report" || !outcome.load.units.slice(1).some((u) => wanted.has(realOf(u.dir)))) return withInputs({ outcome: withoutTrees(outcome).outcome, nested: [], skipped: true });
   }
   if (args.fix && outcome.kind === "report" && outcome.readErrors.length === 0) {
     const run = fixOnDisk(plan.target.dir, opts, outcome, args.fixUnsafe ? "all" : "safe");
-    return { ...withoutTrees(run.outcome), fixed: { written: run.written, applied: run.applied, notes: run.notes, writeErrors: run.writeErrors } };
+    const linted: LintedTarget = { ...withoutTrees(run.outcome), fixed: { written: run.written, applied: run.applied, notes: run.notes, writeErrors: run.writeErrors } };
+    // The outcome is of what was read only when --fix wrote nothing.
+    return run.written.length === 0 && run.writeErrors.length === 0 ? withInputs(linted) : linted;
   }
-  return withoutTrees(outcome);
+  return withInputs(withoutTrees(outcome));
+}
+
+/** What the recorder saw, made ReadInputs for the outcome (null: not to be stored). */
+function recorded(recorder: InputRecorder, outcome: LintOutcome): ReadInputs | null {
+  return outcome.kind === "report" ? recorder.finish(outcome.load, outcome.report.sources) : recorder.finish(null, null);
 }

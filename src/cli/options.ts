@@ -74,6 +74,10 @@ export function checkOptions(args: CliArgs, cwd: string): { role?: Role; format:
   }
   if (args.updateBaseline && args.pruneBaseline) throw new UsageError("use either --update-baseline or --prune-baseline, not both (--update-baseline also drops what matches nothing)");
   if (args.baseline !== undefined && args.baseline.trim() === "") throw new UsageError("--baseline needs a file name");
+  if (args.cacheLocation !== undefined && !args.cache) throw new UsageError("--cache-location is only meaningful with --cache");
+  if (args.cacheLocation !== undefined && isModuleFileName(path.basename(args.cacheLocation))) {
+    throw new UsageError(`--cache-location ${args.cacheLocation}: refusing to write the cache over a module file name (.tf, .tf.json, .tofu, .tofu.json)`);
+  }
   if (args.platform !== undefined || args.allPlatforms || args.insecure) {
     throw new UsageError(`${args.platform !== undefined ? "--platform" : args.allPlatforms ? "--all-platforms" : "--insecure"} is an option of the image command (tfcapi-lint image REF)`);
   }

@@ -2,7 +2,8 @@
  * The lint command, as a pipeline: the modules to lint (targets.ts), each
  * one's config and lint options (module-plans.ts, on plan.ts), linting and
  * fixing them (lint-all.ts, on the worker pool when there are several),
- * and the report with its exit code (report.ts).
+ * with a result cache in front when asked (cache.ts), and the report with its
+ * exit code (report.ts).
  */
 import { describeDetection } from "../lint/engine.js";
 import { ConfigError } from "../config/load.js";
@@ -11,6 +12,7 @@ import { catalogueOf } from "../config/plugins.js";
 import { printEffective } from "../config/effective.js";
 import type { CliArgs } from "./args.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, nodeOs, type Io } from "./io.js";
+import { ResultCache } from "./cache.js";
 import { lintPlans } from "./lint-all.js";
 import { cliOverrides, configResolver, moduleConfig, planModule, runCatalogue, type ModuleConfig, type ModulePlan } from "./module-plans.js";
 import { checkOptions, checkRuleFlags } from "./options.js";
@@ -44,7 +46,9 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const catalogue = runCatalogue(configs);
     checkRuleFlags(args, catalogue);
     // Lint (and fix) every module first, then report.
-    const linted = await lintPlans(args, plans, found.stdin, (p) => found.onlyIfLoads(p.target));
+    const cache = await ResultCache.open(args, io, plans);
+    const linted = await lintPlans(args, plans, found.stdin, (p) => found.onlyIfLoads(p.target), cache);
+    cache?.save();
     return await reportRun(args, io, checked.format, found, plans, linted, catalogue);
   } catch (err) {
     if (err instanceof PathError) {

@@ -8,7 +8,7 @@ import type { Range } from "../hcl/ast.js";
 import { plainRange } from "../hcl/source.js";
 import type { Role } from "../contract/roles-api.js";
 import { CONTRACT, detectRole, identifyingInputs, type WeakEvidence } from "../contract/roles.js";
-import { loadModule, type ParseCache } from "../terraform/load.js";
+import { loadModule, type LoadLog, type ParseCache } from "../terraform/load.js";
 import { buildGraph } from "../terraform/graph.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { LoadResult, Module, ModuleUnit } from "../terraform/module-types.js";
@@ -50,6 +50,8 @@ export interface LintOptions {
   overlay?: ReadonlyMap<string, string>;
   /** Parses kept across runs (the language server). */
   parseCache?: ParseCache;
+  /** Told what loading the module reads from the file system (the CLI's result cache). */
+  loadLog?: LoadLog;
   /** Drop findings in files matching (relative path, `/`-separated). */
   excludeFile?: (relPath: string) => boolean;
   /** The module path as the user gave it (defaults to `dir`). */
@@ -363,6 +365,7 @@ export function* lintSteps(dir: string, opts: EngineOptions): Generator<void, Li
     ...(opts.stdin ? { stdin: opts.stdin } : {}),
     ...(opts.overlay ? { overlay: opts.overlay } : {}),
     ...(opts.parseCache ? { parseCache: opts.parseCache } : {}),
+    ...(opts.loadLog ? { log: opts.loadLog } : {}),
   };
   const load = loadModule(absDir, loadOpts);
   if (load.root.allFiles.length === 0) {

@@ -262,14 +262,17 @@ const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 /**
  * Read a module file as UTF-8 text. A byte-order mark is kept (the parser
  * removes it); NUL bytes mean a binary file; invalid UTF-8 is reported.
+ * `seen` is told the bytes read, or why none could be (a LoadLog).
  */
-export function readModuleFile(absPath: string, name: string): ReadResult {
+export function readModuleFile(absPath: string, name: string, seen?: (bytes: Uint8Array | null, error: string | null) => void): ReadResult {
   let buf: Buffer;
   try {
     buf = fs.readFileSync(absPath);
   } catch (err) {
+    seen?.(null, errorText(err));
     return { ok: false, kind: "unreadable", message: `cannot read ${name}: ${errorText(err)}` };
   }
+  seen?.(buf, null);
   if (buf.length > MAX_FILE_BYTES) {
     return { ok: false, kind: "too-large", message: `${name} is over the ${MAX_FILE_BYTES}-byte limit for a module file` };
   }

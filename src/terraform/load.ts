@@ -19,6 +19,11 @@
  *   directory, or else against the root module directory. It is an overlay
  *   of (at most) two candidate paths.
  *
+ * - `opts.log` is told everything the load asked the file system (real
+ *   paths, directory checks, listings, file bytes), so that a caller can
+ *   tell later whether the same load would see the same (the CLI's result
+ *   cache).
+ *
  * Never throws on user input.
  */
 import * as fs from "node:fs";
@@ -27,6 +32,7 @@ import { parseModuleFile } from "./parse.js";
 import type { LoadProblem, LoadResult, Module, ModuleCall, ModuleUnit, SourceFile } from "./module-types.js";
 import {
   type FileEntry,
+  type ListResult,
   errorText,
   fileSets,
   isIgnoredFileName,
@@ -47,6 +53,23 @@ export interface LoadOptions {
    * keeps one across runs; syntax trees are never modified after parsing).
    */
   parseCache?: ParseCache;
+  /** Told what the load reads from the file system (see LoadLog). */
+  log?: LoadLog;
+}
+
+/**
+ * What a load asked the file system, told as it happens: enough to replay
+ * the same questions later and see whether the answers changed.
+ */
+export interface LoadLog {
+  /** `fs.realpathSync(p)` gave `real`, or failed with `error` (errorText). */
+  realpath(p: string, real: string | null, error: string | null): void;
+  /** Whether `p` is a directory (`fs.statSync`; false when it cannot be stat'ed). */
+  isDirectory(p: string, yes: boolean): void;
+  /** `listModuleFiles(dir, rootReal)` gave `listed`. */
+  listing(dir: string, rootReal: string, listed: ListResult): void;
+  /** A module file read from disk: its bytes, or why it could not be read. */
+  file(absPath: string, bytes: Uint8Array | null, error: string | null): void;
 }
 
 /** Parse results by file path (relative to the root) and absolute path, with the text they are of. */
@@ -71,15 +94,19 @@ interface LoadState {
   parseCache: ParseCache | null;
   /** Cache keys seen by this load (entries of files no longer loaded are dropped). */
   parsedKeys: Set<string>;
+  log: LoadLog | null;
 }
 
 export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
   const rootAbs = path.resolve(dir);
   const problems: LoadProblem[] = [];
   let rootReal = rootAbs;
+  const log = opts.log ?? null;
   try {
     rootReal = fs.realpathSync(rootAbs);
+    log?.realpath(rootAbs, rootReal, null);
   } catch (err) {
+    log?.realpath(rootAbs, null, errorText(err));
     problems.push({ kind: "unreadable", message: `cannot read module directory ${dir}: ${errorText(err)}`, file: "", range: null });
   }
   const state: LoadState = {
@@ -91,6 +118,7 @@ export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
     overlay: overlayEntries(rootAbs, opts),
     parseCache: opts.parseCache ?? null,
     parsedKeys: new Set(),
+    log,
   };
   const root = loadUnit(state, rootAbs, rootReal, "", []);
   if (state.parseCache) for (const k of state.parseCache.keys()) if (!state.parsedKeys.has(k)) state.parseCache.delete(k);
@@ -191,7 +219,9 @@ function resolveChild(state: LoadState, unit: ModuleUnit, call: ModuleCall, load
   let childReal: string;
   try {
     childReal = fs.realpathSync(childAbs);
+    state.log?.realpath(childAbs, childReal, null);
   } catch (err) {
+    state.log?.realpath(childAbs, null, errorText(err));
     return escape(`cannot be resolved (${errorText(err)})`);
   }
   if (!isInside(childReal, state.rootReal)) return escape(`resolves to ${childReal}, outside the root module directory; only what is inside it ships with the module`);
@@ -201,6 +231,7 @@ function resolveChild(state: LoadState, unit: ModuleUnit, call: ModuleCall, load
   } catch {
     isDir = false;
   }
+  state.log?.isDirectory(childReal, isDir);
   if (!isDir) return escape("is not a directory");
   if (loadPath.includes(childReal)) return null;
   const existing = state.byReal.get(childReal);
@@ -218,6 +249,7 @@ function readUnitFiles(
   const before = state.problems.length;
   const rel = (name: string) => (relDir === "" ? name : `${relDir}/${name}`);
   const listed = listModuleFiles(dirAbs, state.rootReal);
+  state.log?.listing(dirAbs, state.rootReal, listed);
   if (listed.dirError !== null) {
     state.problems.push({
       kind: "unreadable",
@@ -249,7 +281,8 @@ function readUnitFiles(
     if (given !== undefined) {
       text = given;
     } else {
-      const read = readModuleFile(e.absPath, e.name);
+      const log = state.log;
+      const read = readModuleFile(e.absPath, e.name, log ? (bytes, error) => log.file(e.absPath, bytes, error) : undefined);
       if (!read.ok) {
         state.problems.push({ kind: read.kind, message: read.message, file: rel(e.name), range: null });
         continue;

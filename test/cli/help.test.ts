@@ -17,6 +17,21 @@ describe("tfcapi-lint --help", () => {
   });
 });
 
+describe("tfcapi-lint --help: the result cache", () => {
+  it("lists --cache and --cache-location with the general options", () => {
+    const general = HELP.slice(HELP.indexOf("\nOptions:\n"), HELP.indexOf("\nImage options"));
+    expect(general).toContain(
+      "\n  --cache                   reuse each module's results from the last run\n" +
+        "                            when nothing they depend on changed (contents,\n" +
+        "                            never file times; not with --stdin)\n" +
+        "  --cache-location PATH     the cache file, or a directory for it\n" +
+        "                            (default: .tfcapi-lint-cache in the working\n" +
+        "                            directory)\n",
+    );
+    expect(runCli(["--help"]).stdout).toBe(HELP);
+  });
+});
+
 describe("tfcapi-lint lsp --help", () => {
   it("prints the command's help and exits 0 instead of starting the server", async () => {
     let out = "";

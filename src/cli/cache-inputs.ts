@@ -1,0 +1,270 @@
+/**
+ * What one module's lint read, for the result cache (cache.ts): recorded
+ * while the module is linted (a LoadLog handed to the loader, plus the
+ * files its `file()`/`templatefile()` calls name with a constant path), and
+ * checked again before a stored result is reused. Contents are compared by
+ * sha256, never by file times: a result is reused only when every question
+ * the loader asked the file system gets the same answer again.
+ */
+import * as fs from "node:fs";
+import { createRequire } from "node:module";
+import * as path from "node:path";
+import type { Body, Expression } from "../hcl/ast.js";
+import { stripBom } from "../hcl/source.js";
+import { collectCalls, constString } from "../hcl/walk.js";
+import { byteOrder, errorText, isIgnoredFileName, listModuleFiles, moduleFileExtension, type ListResult } from "../terraform/files.js";
+import type { LoadLog } from "../terraform/load.js";
+import type { LoadResult } from "../terraform/module-types.js";
+
+/** What a module's lint read, as data (JSON, and structured-clone safe: it crosses threads). */
+export interface ReadInputs {
+  /** [path, real path or "!" + error]: the loader's real-path questions. */
+  realpaths: [string, string][];
+  /** [path, is a directory]. */
+  dirs: [string, boolean][];
+  /**
+   * [directory, root real path, digest of its module-file listing, its file
+   * names when the listing is plain (regular files, no problem), else null].
+   */
+  listings: [string, string, string, string[] | null][];
+  /** [absolute path, "sha256:…" or "!" + error]: module files read. */
+  files: [string, string][];
+  /** [absolute path, "sha256:…", "absent" or "!" + error]: files named by file()/templatefile() calls. */
+  named: [string, string][];
+  /** The report's sources, in order: [path relative to the module, absolute path it was read from]. */
+  sources: [string, string][];
+  /**
+   * The UTC day the lint started on, when the sources contain an ignore
+   * comment with an expiry date (`exp:`): the result holds on that day only.
+   */
+  day: string | null;
+}
+
+let crypto: typeof import("node:crypto") | undefined;
+/** sha256 in hex; node:crypto is loaded on first use (a run without --cache never loads it). */
+export function hex(data: Uint8Array | string): string {
+  crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
+  // crypto.hash (Node 21.7+) hashes in one call, faster on many small files.
+  const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "hex") => string }).hash;
+  return oneShot ? oneShot("sha256", data, "hex") : crypto.createHash("sha256").update(data).digest("hex");
+}
+
+/** A file's contents as a stamp: its hash, or why it cannot be read. */
+function stampOf(bytes: Uint8Array | null, error: string | null): string {
+  return bytes !== null ? `sha256:${hex(bytes)}` : `!${error ?? "unreadable"}`;
+}
+
+/** A listing as one string (entries and problems, in order). */
+function listingDigest(listed: ListResult): string {
+  return hex(JSON.stringify([listed.dirError, listed.entries.map((e) => [e.name, e.absPath, e.extension]), listed.problems.map((p) => [p.name, p.kind, p.message, p.unresolved === true])]));
+}
+
+/** The text a report shows for file bytes: UTF-8 without a byte-order mark (as the loader and parser make it). */
+function sourceText(bytes: Uint8Array): string | null {
+  try {
+    return stripBom(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes)).text;
+  } catch {
+    return null;
+  }
+}
+
+/** Records what one lint reads (a LoadLog), then makes ReadInputs of it. */
+export class InputRecorder implements LoadLog {
+  private readonly realpaths: [string, string][] = [];
+  private readonly dirs: [string, boolean][] = [];
+  private readonly listings: [string, string, string, string[] | null][] = [];
+  private readonly files: [string, string][] = [];
+  /** Bytes of the files read, until finish() checks the report's sources against them. */
+  private readonly bytes = new Map<string, Uint8Array>();
+  /** Taken before the lint judges any expiry date (a lint that runs past midnight then holds for no day). */
+  private readonly day = new Date().toISOString().slice(0, 10);
+
+  realpath(p: string, real: string | null, error: string | null): void {
+    this.realpaths.push([p, real ?? `!${error ?? "unresolved"}`]);
+  }
+  isDirectory(p: string, yes: boolean): void {
+    this.dirs.push([p, yes]);
+  }
+  listing(dir: string, rootReal: string, listed: ListResult): void {
+    const plain = listed.dirError === null && listed.problems.length === 0;
+    this.listings.push([dir, rootReal, listingDigest(listed), plain ? listed.entries.map((e) => e.name) : null]);
+  }
+  file(absPath: string, bytes: Uint8Array | null, error: string | null): void {
+    this.files.push([absPath, stampOf(bytes, error)]);
+    if (bytes !== null) this.bytes.set(absPath, bytes);
+  }
+
+  /**
+   * The inputs of a lint that loaded `load` (null when there was no load)
+   * and reported `sources`; null when a source's text cannot be rebuilt
+   * from the bytes read (the result is then not stored).
+   */
+  finish(load: LoadResult | null, sources: ReadonlyMap<string, string> | null): ReadInputs | null {
+    const sourcePaths: [string, string][] = [];
+    let dated = false;
+    if (load !== null && sources !== null) {
+      const absOf = new Map<string, string>();
+      for (const u of load.units) for (const f of u.allFiles) absOf.set(f.path, f.absPath);
+      for (const [rel, text] of sources) {
+        const abs = absOf.get(rel);
+        const bytes = abs === undefined ? undefined : this.bytes.get(abs);
+        if (abs === undefined || bytes === undefined || sourceText(bytes) !== text) return null;
+        sourcePaths.push([rel, abs]);
+        if (text.includes("exp:")) dated = true;
+      }
+    }
+    this.bytes.clear();
+    return {
+      realpaths: this.realpaths,
+      dirs: this.dirs,
+      listings: this.listings,
+      files: this.files,
+      named: load === null ? [] : namedFiles(load).map((p) => [p, namedStamp(p)]),
+      sources: sourcePaths,
+      day: dated ? this.day : null,
+    };
+  }
+}
+
+/** Functions whose first argument is a file path Terraform reads. */
+const FILE_FUNCTIONS = new Set(["file", "templatefile", "filebase64", "filemd5", "filesha1", "filesha256", "filesha512", "filebase64sha256", "filebase64sha512", "fileexists"]);
+
+/**
+ * A constant path argument, resolved: a literal (relative to the root
+ * module, where Terraform runs), or a template starting with
+ * `${path.module}` / `${path.root}` / `${path.cwd}` and constant after it.
+ */
+function constantPath(arg: Expression | undefined, unitDir: string, rootDir: string): string | null {
+  if (arg === undefined) return null;
+  const literal = constString(arg);
+  if (literal !== null) return path.resolve(rootDir, literal);
+  if (arg.kind !== "Template" || arg.parts.length < 1) return null;
+  const [first, ...rest] = arg.parts;
+  if (first?.kind !== "TemplateInterp" || first.expr.kind !== "ScopeTraversal") return null;
+  const t = first.expr.traversal;
+  if (t.length !== 2 || t[0]!.kind !== "TraverseRoot" || t[0]!.name !== "path" || t[1]!.kind !== "TraverseAttr") return null;
+  const base = t[1]!.name === "module" ? unitDir : t[1]!.name === "root" || t[1]!.name === "cwd" ? rootDir : null;
+  if (base === null) return null;
+  let tail = "";
+  for (const p of rest) {
+    if (p.kind !== "TemplateLiteral") return null;
+    tail += p.value;
+  }
+  return path.join(base, tail);
+}
+
+function bodyExpressions(body: Body, out: Expression[]): void {
+  for (const a of body.attributes) out.push(a.expr);
+  for (const b of body.blocks) bodyExpressions(b.body, out);
+}
+
+/** Absolute paths of the files the module's file()/templatefile() calls name with a constant path, sorted, each once. */
+export function namedFiles(load: LoadResult): string[] {
+  const out = new Set<string>();
+  const rootDir = load.root.dir;
+  for (const unit of load.units) {
+    for (const file of unit.allFiles) {
+      const exprs: Expression[] = [];
+      bodyExpressions(file.hcl.body, exprs);
+      for (const e of exprs) {
+        for (const call of collectCalls(e)) {
+          if (!FILE_FUNCTIONS.has(call.name)) continue;
+          const p = constantPath(call.args[0], unit.dir, rootDir);
+          if (p !== null) out.add(p);
+        }
+      }
+    }
+  }
+  return [...out].sort();
+}
+
+/** A named file's stamp: its hash, "absent", or why it cannot be read. */
+function namedStamp(p: string): string {
+  try {
+    return `sha256:${hex(fs.readFileSync(p))}`;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "ENOENT" || code === "ENOTDIR" ? "absent" : `!${errorText(err)}`;
+  }
+}
+
+/**
+ * Whether `dir` still holds exactly the module files `names` (a listing
+ * that had only regular files and no problem), from its entries' types
+ * alone: true or false; null when an entry's type needs the full listing
+ * (a symbolic link, a special file). A regular file is what the full
+ * listing's stat would find; its size limit and readability are judged by
+ * reading it (its stamp).
+ */
+function plainListing(dir: string, names: readonly string[]): boolean | null {
+  let dirents: fs.Dirent[];
+  try {
+    dirents = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  const files: string[] = [];
+  for (const d of dirents) {
+    if (isIgnoredFileName(d.name) || moduleFileExtension(d.name) === null) continue;
+    if (d.isFile()) files.push(d.name);
+    else if (!d.isDirectory()) return null;
+  }
+  if (files.length !== names.length) return false;
+  files.sort(byteOrder);
+  return files.every((n, i) => n === names[i]);
+}
+
+/** Why the inputs no longer hold, in a few words; null when they all do. On success `texts` receives the module files' bytes read. */
+export function changedInput(inputs: ReadInputs, texts: Map<string, Uint8Array>): string | null {
+  for (const [p, was] of inputs.realpaths) {
+    let now: string;
+    try {
+      // One system call (the loader's realpathSync walks the path); on a difference the module is only linted again.
+      now = fs.realpathSync.native(p);
+    } catch (err) {
+      now = `!${errorText(err)}`;
+    }
+    if (now !== was) return `${p} resolves differently`;
+  }
+  for (const [p, was] of inputs.dirs) {
+    let now = false;
+    try {
+      now = fs.statSync(p).isDirectory();
+    } catch {
+      now = false;
+    }
+    if (now !== was) return `${p} is ${was ? "no longer" : "now"} a directory`;
+  }
+  for (const [dir, rootReal, was, names] of inputs.listings) {
+    const same = names !== null ? plainListing(dir, names) : null;
+    if (same === false || (same === null && listingDigest(listModuleFiles(dir, rootReal)) !== was)) return `the module files in ${dir} changed`;
+  }
+  for (const [p, was] of inputs.files) {
+    let bytes: Uint8Array | null = null;
+    let error: string | null = null;
+    try {
+      bytes = fs.readFileSync(p);
+    } catch (err) {
+      error = errorText(err);
+    }
+    if (stampOf(bytes, error) !== was) return `${p} changed`;
+    if (bytes !== null) texts.set(p, bytes);
+  }
+  for (const [p, was] of inputs.named) if (namedStamp(p) !== was) return `${p} changed`;
+  return null;
+}
+
+/**
+ * The report's sources again, from the bytes changedInput read; null when
+ * one is missing. The bytes are those that decoded as UTF-8 when the result
+ * was stored (their hash is), so the quick, lenient decoder gives the same text.
+ */
+export function sourcesFrom(inputs: ReadInputs, texts: ReadonlyMap<string, Uint8Array>): Map<string, string> | null {
+  const out = new Map<string, string>();
+  for (const [rel, abs] of inputs.sources) {
+    const bytes = texts.get(abs);
+    if (bytes === undefined) return null;
+    out.set(rel, stripBom(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")).text);
+  }
+  return out;
+}
