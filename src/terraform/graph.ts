@@ -142,7 +142,8 @@ class Graph implements DependencyGraph {
   private readonly resolveCache = new WeakMap<Expression, { expr: Expression; via: string[] }>();
   private readonly targets = new Map<string, { address: string; path: string } | null>();
   private allRefs: { ref: Reference; owner: string }[] | null = null;
-  private refIndex: Map<string, { ref: Reference; owner: string }[]> | null = null;
+  /** allReferences by address, each with its path normalised (isReferenced). */
+  private refIndex: Map<string, { ref: Reference; owner: string; path: string }[]> | null = null;
 
   constructor(module: Module) {
     this.module = module;
@@ -154,10 +155,20 @@ class Graph implements DependencyGraph {
     if (this.indexed) return this.indexed;
     const out: OwnedExpr[] = [];
     const m = this.module;
+    // One walk per indexed expression records the scopes of its
+    // sub-expressions and scans its references (allReferences reads them all).
+    const walker = new IndexWalk(this.scopes);
+    const scanned = new Set<Expression>();
     const add = (owner: string, items: { expr: Expression; scope: Scope }[]) => {
       for (const it of items) {
         out.push({ owner, expr: it.expr, scope: it.scope });
-        this.markScopes(it.expr, it.scope);
+        const result: ScanResult = { refs: [], iteratorSources: [] };
+        walker.out = result;
+        walker.visit(it.expr, it.scope);
+        // An expression indexed twice is scanned when asked, with the scope it was marked with last.
+        if (scanned.has(it.expr)) this.scanCache.delete(it.expr);
+        else this.scanCache.set(it.expr, result);
+        scanned.add(it.expr);
       }
     };
     for (const v of m.variables.values()) {
@@ -183,45 +194,6 @@ class Graph implements DependencyGraph {
     }
     this.indexed = out;
     return out;
-  }
-
-  /** Record the scope of every sub-expression that has bound names. (Not private: markChild calls it.) */
-  markScopes(expr: Expression, scope: Scope): void {
-    if (scope.size > 0) this.scopes.set(expr, scope);
-    if (expr.kind === "For") {
-      this.markScopes(expr.collection, scope);
-      const inner = bind(scope, [expr.keyVar, expr.valVar]);
-      if (expr.keyExpr) this.markScopes(expr.keyExpr, inner);
-      this.markScopes(expr.valExpr, inner);
-      if (expr.condition) this.markScopes(expr.condition, inner);
-      return;
-    }
-    if (expr.kind === "Template") {
-      this.markParts(expr.parts, scope);
-      return;
-    }
-    forEachChild(expr, markChild, this, scope);
-  }
-
-  private markParts(parts: readonly TemplatePart[], scope: Scope): void {
-    for (const p of parts) {
-      switch (p.kind) {
-        case "TemplateInterp":
-          this.markScopes(p.expr, scope);
-          break;
-        case "TemplateIf":
-          this.markScopes(p.condition, scope);
-          this.markParts(p.then, scope);
-          if (p.else) this.markParts(p.else, scope);
-          break;
-        case "TemplateFor":
-          this.markScopes(p.collection, scope);
-          this.markParts(p.body, bind(scope, [p.keyVar, p.valVar]));
-          break;
-        case "TemplateLiteral":
-          break;
-      }
-    }
   }
 
   // ------------------------------------------------------------ references
@@ -480,9 +452,9 @@ class Graph implements DependencyGraph {
     if (!this.refIndex) {
       this.refIndex = new Map();
       for (const item of this.allReferences()) {
-        const list = this.refIndex.get(item.ref.address) ?? [];
-        list.push(item);
-        this.refIndex.set(item.ref.address, list);
+        let list = this.refIndex.get(item.ref.address);
+        if (!list) this.refIndex.set(item.ref.address, (list = []));
+        list.push({ ref: item.ref, owner: item.owner, path: normalizePath(item.ref.path) });
       }
     }
     const t = this.target(address);
@@ -493,7 +465,7 @@ class Graph implements DependencyGraph {
       (item) =>
         item.owner !== selfOwner &&
         !(opts?.excludeModuleCalls && item.owner.startsWith("module.")) &&
-        hasPathPrefix(normalizePath(item.ref.path), t.path),
+        hasPathPrefix(item.path, t.path),
     );
   }
 }
@@ -506,25 +478,82 @@ function bind(scope: Scope, names: (string | null)[], value: Expression | null =
   return next;
 }
 
-/** forEachChild callback of Graph.markScopes. */
-function markChild(child: Expression, graph: Graph, scope: Scope): void {
-  graph.markScopes(child, scope);
+/**
+ * The index's walk of one expression: records the scope of every
+ * sub-expression that has bound names, and scans the expression's
+ * references into `out` (the same references, in the same order, as
+ * scanExpr finds).
+ */
+class IndexWalk {
+  out: ScanResult = { refs: [], iteratorSources: [] };
+  constructor(private readonly scopes: Map<Expression, Scope>) {}
+
+  visit(expr: Expression, scope: Scope): void {
+    if (scope.size > 0) this.scopes.set(expr, scope);
+    switch (expr.kind) {
+      case "ScopeTraversal":
+        scanTraversal(expr, scope, this.out);
+        return;
+      case "For": {
+        this.visit(expr.collection, scope);
+        const inner = bind(scope, [expr.keyVar, expr.valVar]);
+        if (expr.keyExpr) this.visit(expr.keyExpr, inner);
+        this.visit(expr.valExpr, inner);
+        if (expr.condition) this.visit(expr.condition, inner);
+        return;
+      }
+      case "Template":
+        this.visitParts(expr.parts, scope);
+        return;
+      default:
+        forEachChild(expr, visitChild, this, scope);
+    }
+  }
+
+  private visitParts(parts: readonly TemplatePart[], scope: Scope): void {
+    for (const p of parts) {
+      switch (p.kind) {
+        case "TemplateInterp":
+          this.visit(p.expr, scope);
+          break;
+        case "TemplateIf":
+          this.visit(p.condition, scope);
+          this.visitParts(p.then, scope);
+          if (p.else) this.visitParts(p.else, scope);
+          break;
+        case "TemplateFor":
+          this.visit(p.collection, scope);
+          this.visitParts(p.body, bind(scope, [p.keyVar, p.valVar]));
+          break;
+        case "TemplateLiteral":
+          break;
+      }
+    }
+  }
+}
+
+/** forEachChild callback of IndexWalk.visit. */
+function visitChild(child: Expression, walk: IndexWalk, scope: Scope): void {
+  walk.visit(child, scope);
+}
+
+function scanTraversal(expr: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: ScanResult): void {
+  const root = expr.traversal[0];
+  if (!root || root.kind !== "TraverseRoot") return;
+  if (scope.has(root.name)) {
+    const src = scope.get(root.name);
+    if (src) out.iteratorSources.push(src);
+    return;
+  }
+  const ref = classify(expr);
+  if (ref) out.refs.push(ref);
 }
 
 function scanExpr(expr: Expression, scope: Scope, out: ScanResult): void {
   switch (expr.kind) {
-    case "ScopeTraversal": {
-      const root = expr.traversal[0];
-      if (!root || root.kind !== "TraverseRoot") return;
-      if (scope.has(root.name)) {
-        const src = scope.get(root.name);
-        if (src) out.iteratorSources.push(src);
-        return;
-      }
-      const ref = classify(expr);
-      if (ref) out.refs.push(ref);
+    case "ScopeTraversal":
+      scanTraversal(expr, scope, out);
       return;
-    }
     case "For": {
       scanExpr(expr.collection, scope, out);
       const inner = bind(scope, [expr.keyVar, expr.valVar]);
@@ -576,14 +605,12 @@ const SIMPLE_ROOTS: Record<string, RefKind> = {
 function classify(expr: Extract<Expression, { kind: "ScopeTraversal" }>): Reference | null {
   const steps = expr.traversal;
   const root = steps[0] as Extract<Traverser, { kind: "TraverseRoot" }>;
-  const make = (kind: RefKind, n: number): Reference => ({
-    kind,
-    address: traversalText(steps.slice(0, n)),
-    path: traversalText(steps.slice(n)),
-    text: traversalText(steps),
-    range: expr.range,
-    expr,
-  });
+  const make = (kind: RefKind, n: number): Reference => {
+    // The text of a traversal is its steps' texts in a row.
+    const address = traversalText(steps.slice(0, n));
+    const path = n < steps.length ? traversalText(steps.slice(n)) : "";
+    return { kind, address, path, text: address + path, range: expr.range, expr };
+  };
   const attrAt = (i: number) => steps[i]?.kind === "TraverseAttr";
   if (root.name === "self") return make("self", 1);
   const simple = SIMPLE_ROOTS[root.name];
@@ -686,6 +713,7 @@ function parseTarget(target: string): { address: string; path: string } | null {
 
 /** `["enabled"]` -> `.enabled` so both spellings compare equal. */
 function normalizePath(path: string): string {
+  if (!path.includes('["')) return path;
   return path.replace(/\["([A-Za-z_][A-Za-z0-9_-]*)"\]/g, ".$1");
 }
 

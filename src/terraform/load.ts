@@ -78,7 +78,8 @@ export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
   const problems: LoadProblem[] = [];
   let rootReal = rootAbs;
   try {
-    rootReal = fs.realpathSync(rootAbs);
+    // One realpath(3) call, not an lstat of every component of the path.
+    rootReal = fs.realpathSync.native(rootAbs);
   } catch (err) {
     problems.push({ kind: "unreadable", message: `cannot read module directory ${dir}: ${errorText(err)}`, file: "", range: null });
   }
