@@ -133,6 +133,8 @@ class Graph implements DependencyGraph {
   private indexed: OwnedExpr[] | null = null;
   private readonly scopes = new Map<Expression, Scope>();
   private readonly scanCache = new WeakMap<Expression, ScanResult>();
+  /** What the index's walk found in an indexed expression, classified into a ScanResult when first asked. */
+  private readonly found = new Map<Expression, Found>();
   private readonly depCache = [new WeakMap<Expression, Map<string, ChainStep[]>>(), new WeakMap<Expression, Map<string, ChainStep[]>>()];
   private readonly effCache = new WeakMap<Reference, EffectiveRef[]>();
   private readonly edgeCache = [new Map<string, ChainStep[]>(), new Map<string, ChainStep[]>()];
@@ -158,17 +160,16 @@ class Graph implements DependencyGraph {
     // One walk per indexed expression records the scopes of its
     // sub-expressions and scans its references (allReferences reads them all).
     const walker = new IndexWalk(this.scopes);
-    const scanned = new Set<Expression>();
+    const twice = new Set<Expression>();
     const add = (owner: string, items: { expr: Expression; scope: Scope }[]) => {
       for (const it of items) {
         out.push({ owner, expr: it.expr, scope: it.scope });
-        const result: ScanResult = { refs: [], iteratorSources: [] };
-        walker.out = result;
+        const found: Found = { traversals: [], iteratorSources: [] };
+        walker.out = found;
         walker.visit(it.expr, it.scope);
         // An expression indexed twice is scanned when asked, with the scope it was marked with last.
-        if (scanned.has(it.expr)) this.scanCache.delete(it.expr);
-        else this.scanCache.set(it.expr, result);
-        scanned.add(it.expr);
+        if (this.found.has(it.expr)) twice.add(it.expr);
+        this.found.set(it.expr, found);
       }
     };
     for (const v of m.variables.values()) {
@@ -192,6 +193,7 @@ class Graph implements DependencyGraph {
         if (b.type === "check" && b.labels.length === 1) add(`check.${b.labels[0]}`, bodyExprs(b.body, EMPTY_SCOPE, NO_SKIP));
       }
     }
+    for (const e of twice) this.found.delete(e);
     this.indexed = out;
     return out;
   }
@@ -202,8 +204,20 @@ class Graph implements DependencyGraph {
     const cached = this.scanCache.get(expr);
     if (cached) return cached;
     this.index();
-    const result: ScanResult = { refs: [], iteratorSources: [] };
-    scanExpr(expr, this.scopes.get(expr) ?? EMPTY_SCOPE, result);
+    let result: ScanResult;
+    const found = this.found.get(expr);
+    if (found) {
+      // The index's walk found the references of this expression already.
+      result = { refs: [], iteratorSources: found.iteratorSources };
+      for (const t of found.traversals) {
+        const ref = classify(t);
+        if (ref) result.refs.push(ref);
+      }
+      this.found.delete(expr);
+    } else {
+      result = { refs: [], iteratorSources: [] };
+      scanExpr(expr, this.scopes.get(expr) ?? EMPTY_SCOPE, result);
+    }
     this.scanCache.set(expr, result);
     return result;
   }
@@ -478,22 +492,36 @@ function bind(scope: Scope, names: (string | null)[], value: Expression | null =
   return next;
 }
 
+/** The traversals of an expression that are references or not (classify decides), and the iterator sources it uses. */
+interface Found {
+  traversals: Extract<Expression, { kind: "ScopeTraversal" }>[];
+  iteratorSources: Expression[];
+}
+
 /**
  * The index's walk of one expression: records the scope of every
- * sub-expression that has bound names, and scans the expression's
- * references into `out` (the same references, in the same order, as
- * scanExpr finds).
+ * sub-expression that has bound names, and finds what scanExpr would scan
+ * (the same traversals and iterator sources, in the same order) into `out`.
  */
 class IndexWalk {
-  out: ScanResult = { refs: [], iteratorSources: [] };
+  out: Found = { traversals: [], iteratorSources: [] };
   constructor(private readonly scopes: Map<Expression, Scope>) {}
 
   visit(expr: Expression, scope: Scope): void {
     if (scope.size > 0) this.scopes.set(expr, scope);
     switch (expr.kind) {
-      case "ScopeTraversal":
-        scanTraversal(expr, scope, this.out);
+      case "ScopeTraversal": {
+        // As scanTraversal, with the classification left for when it is asked for.
+        const root = expr.traversal[0];
+        if (!root || root.kind !== "TraverseRoot") return;
+        if (scope.has(root.name)) {
+          const src = scope.get(root.name);
+          if (src) this.out.iteratorSources.push(src);
+          return;
+        }
+        this.out.traversals.push(expr);
         return;
+      }
       case "For": {
         this.visit(expr.collection, scope);
         const inner = bind(scope, [expr.keyVar, expr.valVar]);
