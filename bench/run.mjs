@@ -332,6 +332,25 @@ ${renderScaleSections(scale)}
 
 Profiles taken with \`node --cpu-prof\` on this machine (2026-12-01):
 
+- **(a) cold start, 2026-12-02 (issue 21 part 6: ≤ 1.5× on one module,
+  ≤ 1.7× on a large one).** Main-thread instructions under callgrind (the
+  all-threads count moved by ±10% between runs of the same build on a
+  loaded machine: TurboFan and the parallel scavenger run on helper
+  threads): \`examples/machinepool-aws\` ~195–203 M, the large module
+  \`bench/large\` (\`bench/large-module.mjs\`: 40 files, 88 KB, a cluster
+  module) ~450–477 M, \`node -e ""\` ~80 M. The large module is not a
+  start-up problem: linted again in the same process it still costs about
+  as much as Node's whole start. Of that warm run, parsing is ~17% and the
+  cluster rules' analyses about half (\`cluster/lb-hairpin\` and
+  \`cluster/sg-control-plane-ports\` expanding the instances of every
+  resource); \`constantValue\` (\`src/hcl/walk.ts\`) was ~15%, nearly all
+  of it V8 capturing a stack trace for every \`Unknown\` error it throws
+  to say "not a constant": throwing one preallocated instance instead gave
+  −5% main-thread instructions cold, ~−15% warm, the same outputs (left to
+  the \`src/hcl\` rework). Tried and not kept: training the code cache on
+  \`examples/cluster-aws\` too (cache 759 → 925 KB): the large module −26 M
+  (−6%), a machine pool module +15 M (+7%). The findings below (2026-12-01)
+  still hold for the one-module start.
 - **(a) cold start** (measured 2026-12-01). Instructions are the measure that the load
   does not move: \`node bench/cold-instructions.mjs\` (callgrind, 5
   interleaved runs, all threads): \`node -e ""\` 83–84 M, the clean module

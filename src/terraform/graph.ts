@@ -668,22 +668,21 @@ const PROVIDER_SKIP: Skip = { attrs: new Set(["alias"]), blocks: new Set() };
  * inside `dynamic "x" { content { ... } }` the iterator name is bound to the
  * dynamic block's `for_each`.
  */
-function bodyExprs(body: Body, scope: Scope, skip: Skip, top = true): { expr: Expression; scope: Scope }[] {
-  const out: { expr: Expression; scope: Scope }[] = [];
+function bodyExprs(body: Body, scope: Scope, skip: Skip, top = true, out: { expr: Expression; scope: Scope }[] = []): { expr: Expression; scope: Scope }[] {
   for (const a of body.attributes) {
     if (top && (skip.attrs.has(a.name) || skip.blocks.has(a.name))) continue;
     out.push({ expr: a.expr, scope });
   }
   for (const b of body.blocks) {
     if (top && skip.blocks.has(b.type)) continue;
-    if (b.type === "dynamic") out.push(...dynamicExprs(b, scope, skip));
-    else out.push(...bodyExprs(b.body, scope, skip, false));
+    if (b.type === "dynamic") dynamicExprs(b, scope, skip, out);
+    else bodyExprs(b.body, scope, skip, false, out);
   }
   return out;
 }
 
-function dynamicExprs(b: Block, scope: Scope, skip: Skip): { expr: Expression; scope: Scope }[] {
-  const out: { expr: Expression; scope: Scope }[] = [];
+/** bodyExprs of a `dynamic` block, appended to `out`. */
+function dynamicExprs(b: Block, scope: Scope, skip: Skip, out: { expr: Expression; scope: Scope }[]): void {
   const forEach = b.body.attributes.find((a) => a.name === "for_each") ?? null;
   const iterAttr = b.body.attributes.find((a) => a.name === "iterator") ?? null;
   let name = b.labels[0] ?? null;
@@ -697,8 +696,7 @@ function dynamicExprs(b: Block, scope: Scope, skip: Skip): { expr: Expression; s
   for (const a of b.body.attributes) {
     if (a.name === "labels") out.push({ expr: a.expr, scope: inner });
   }
-  for (const c of blocksOf(b.body, "content")) out.push(...bodyExprs(c.body, inner, skip, false));
-  return out;
+  for (const c of blocksOf(b.body, "content")) bodyExprs(c.body, inner, skip, false, out);
 }
 
 function lifecycleReferenceExprs(r: Resource): Expression[] {
