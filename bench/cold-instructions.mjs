@@ -12,7 +12,9 @@
 //   load the bundle        bin's loader only: dist/cli.cjs read, compiled
 //                          with its code cache, its modules evaluated;
 //   lint, clean module     `node bin/tfcapi-lint.js examples/machinepool-aws`;
-//   lint, with findings    the same for examples/broken-machinepool.
+//   lint, with findings    the same for examples/broken-machinepool;
+//   lint, large module     the same for bench/large (bench/large-module.mjs:
+//                          a cluster module, ~88 KB of .tf in 40 files).
 //
 // Not part of `npm run bench` (a run takes a minute or two); see the cold
 // start section of bench/RESULTS.md for what the numbers were.
@@ -22,6 +24,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./common.mjs";
+import { ensureLargeModule } from "./large-module.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(ROOT, "bin", "tfcapi-lint.js");
@@ -62,6 +65,7 @@ const COMMANDS = [
   { label: "load the bundle", args: [loadOnly], status: 0 },
   { label: "lint, clean module", args: [CLI, "examples/machinepool-aws"], status: 0 },
   { label: "lint, with findings", args: [CLI, "examples/broken-machinepool"], status: 1 },
+  { label: "lint, large module", args: [CLI, path.relative(ROOT, ensureLargeModule().dir)], status: 0 },
 ];
 
 /** Instructions of one run of `node ...args`: all threads and the main thread. */

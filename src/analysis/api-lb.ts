@@ -435,8 +435,12 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
   const { lbs, addresses } = nodes;
   if (lbs.size === 0 && addresses.size === 0 && nodes.directFrontends.size === 0) return null;
 
-  // A resource that certainly has no instance (`count = 0`) takes no part.
+  // The resources the steps below look at: every one of them reads only
+  // resources of a type with a row in these tables (so the others' instances
+  // are never worked out), and a resource that certainly has no instance
+  // (`count = 0`) takes no part.
   const resources = [...module.resources.values()].filter((r) => {
+    if (!hasTopologyRow(r.type)) return false;
     const inst = instancesOf(module, r);
     return inst.instances.length > 0 || !inst.complete;
   });
@@ -479,6 +483,17 @@ function build(module: Module, graph: DependencyGraph): ApiTopology | null {
     rke2Aware: isRke2Aware(module),
     frontendsComplete: !childMayAdd && !unlinkedFrontend,
   };
+}
+
+/** A resource type the topology's steps read: an LB, an address association, a frontend, a backend group or a probe. */
+function hasTopologyRow(type: string): boolean {
+  return (
+    loadBalancerRow(type) !== undefined ||
+    associationRow(type) !== undefined ||
+    frontendRows(type).length > 0 ||
+    backendGroupRow(type) !== undefined ||
+    probeRows(type).length > 0
+  );
 }
 
 /** The API LBs and addresses found so far, by address, in the order found. */

@@ -103,19 +103,16 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
   let excludedCount = 0;
   let rootReal: string;
   try {
-    rootReal = realpathSync(root.dir);
+    rootReal = realpathSync.native(root.dir);
   } catch (err) {
     return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)], excluded: 0 };
   }
-  const walk = (abs: string, rel: string): void => {
+  // `real` is the directory's real path: the root's is resolved once, and a
+  // subdirectory the walk enters is never a symbolic link (links to
+  // directories are not followed), so its real path is its parent's plus
+  // its name, without asking the file system for every directory.
+  const walk = (abs: string, rel: string, real: string): void => {
     const shown = joinDisplay(root.display, rel);
-    let real: string;
-    try {
-      real = realpathSync(abs);
-    } catch (err) {
-      problems.push(new PathError(ioErrorText(err, shown), abs, true));
-      return;
-    }
     if (!isInside(real, rootReal)) return;
     if (seen.has(real)) return;
     seen.add(real);
@@ -158,9 +155,9 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
       }
     }
     if (hasModuleFile) out.push({ dir: abs, display: shown, found: true });
-    for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name));
+    for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name), path.join(real, name));
   };
-  walk(root.dir, "");
+  walk(root.dir, "", rootReal);
   return { targets: out, problems, excluded: excludedCount };
 }
 
@@ -177,7 +174,7 @@ export function realOf(dir: string): string {
   let r = realPaths.get(dir);
   if (r === undefined) {
     try {
-      r = realpathSync(dir);
+      r = realpathSync.native(dir);
     } catch {
       r = path.resolve(dir);
     }

@@ -430,14 +430,24 @@ function ruleActivation(opts: EngineOptions): RuleActivation {
   const rules = opts.ruleSet ?? catalogue.builtin;
   const only = opts.only ? new Set(opts.only) : null;
   const settingOf = (id: string, def: Severity): SeveritySetting => opts.severities?.get(id) ?? def;
-  const defaults = new Map<string, Severity>();
-  for (const r of [...catalogue.lint, ...rules]) defaults.set(r.id, r.severity);
+  const defaults = defaultSeverities(catalogue, rules);
   const active = (id: string): boolean => {
     if (only && !only.has(id)) return false;
     const def = defaults.get(id);
     return def !== undefined && settingOf(id, def) !== "off";
   };
   return { catalogue, rules, defaults, active };
+}
+
+/** Default severities by rule id, made once per catalogue and rule list (a --recursive run lints every module with the same ones). */
+const severityTables = new WeakMap<readonly RuleDefinition[], { catalogue: RuleCatalogue; defaults: Map<string, Severity> }>();
+function defaultSeverities(catalogue: RuleCatalogue, rules: readonly RuleDefinition[]): Map<string, Severity> {
+  const known = severityTables.get(rules);
+  if (known && known.catalogue === catalogue) return known.defaults;
+  const defaults = new Map<string, Severity>();
+  for (const r of [...catalogue.lint, ...rules]) defaults.set(r.id, r.severity);
+  severityTables.set(rules, { catalogue, defaults });
+  return defaults;
 }
 
 /** Runs every active rule's check on its units, yielding after each rule; returns the visitors they subscribed. */

@@ -260,11 +260,35 @@ export type ReadResult =
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /**
+ * Most files are plain UTF-8 without NUL bytes: read them as text in one
+ * step. A NUL, or a U+FFFD (an invalid sequence replaced, or a real one),
+ * gives null: the caller reads the bytes again to tell which.
+ */
+function readPlainText(absPath: string, name: string): ReadResult | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(absPath, "utf8");
+  } catch (err) {
+    return { ok: false, kind: "unreadable", message: `cannot read ${name}: ${errorText(err)}` };
+  }
+  if (text.includes("\0") || text.includes("\ufffd")) return null;
+  if (text.length > MAX_FILE_BYTES / 3 && Buffer.byteLength(text) > MAX_FILE_BYTES) {
+    return { ok: false, kind: "too-large", message: `${name} is over the ${MAX_FILE_BYTES}-byte limit for a module file` };
+  }
+  return { ok: true, text };
+}
+
+/**
  * Read a module file as UTF-8 text. A byte-order mark is kept (the parser
  * removes it); NUL bytes mean a binary file; invalid UTF-8 is reported.
  * `seen` is told the bytes read, or why none could be (a LoadLog).
  */
 export function readModuleFile(absPath: string, name: string, seen?: (bytes: Uint8Array | null, error: string | null) => void): ReadResult {
+  // A LoadLog (`seen`) is told the bytes, so it takes the byte path below.
+  if (seen === undefined) {
+    const fast = readPlainText(absPath, name);
+    if (fast !== null) return fast;
+  }
   let buf: Buffer;
   try {
     buf = fs.readFileSync(absPath);

@@ -133,6 +133,8 @@ class Graph implements DependencyGraph {
   private indexed: OwnedExpr[] | null = null;
   private readonly scopes = new Map<Expression, Scope>();
   private readonly scanCache = new WeakMap<Expression, ScanResult>();
+  /** What the index's walk found in an indexed expression, classified into a ScanResult when first asked. */
+  private readonly found = new Map<Expression, Found>();
   private readonly depCache = [new WeakMap<Expression, Map<string, ChainStep[]>>(), new WeakMap<Expression, Map<string, ChainStep[]>>()];
   private readonly effCache = new WeakMap<Reference, EffectiveRef[]>();
   private readonly edgeCache = [new Map<string, ChainStep[]>(), new Map<string, ChainStep[]>()];
@@ -142,7 +144,8 @@ class Graph implements DependencyGraph {
   private readonly resolveCache = new WeakMap<Expression, { expr: Expression; via: string[] }>();
   private readonly targets = new Map<string, { address: string; path: string } | null>();
   private allRefs: { ref: Reference; owner: string }[] | null = null;
-  private refIndex: Map<string, { ref: Reference; owner: string }[]> | null = null;
+  /** allReferences by address, each with its path normalised (isReferenced). */
+  private refIndex: Map<string, { ref: Reference; owner: string; path: string }[]> | null = null;
 
   constructor(module: Module) {
     this.module = module;
@@ -154,10 +157,19 @@ class Graph implements DependencyGraph {
     if (this.indexed) return this.indexed;
     const out: OwnedExpr[] = [];
     const m = this.module;
+    // One walk per indexed expression records the scopes of its
+    // sub-expressions and scans its references (allReferences reads them all).
+    const walker = new IndexWalk(this.scopes);
+    const twice = new Set<Expression>();
     const add = (owner: string, items: { expr: Expression; scope: Scope }[]) => {
       for (const it of items) {
         out.push({ owner, expr: it.expr, scope: it.scope });
-        this.markScopes(it.expr, it.scope);
+        const found: Found = { traversals: [], iteratorSources: [] };
+        walker.out = found;
+        walker.visit(it.expr, it.scope);
+        // An expression indexed twice is scanned when asked, with the scope it was marked with last.
+        if (this.found.has(it.expr)) twice.add(it.expr);
+        this.found.set(it.expr, found);
       }
     };
     for (const v of m.variables.values()) {
@@ -181,47 +193,9 @@ class Graph implements DependencyGraph {
         if (b.type === "check" && b.labels.length === 1) add(`check.${b.labels[0]}`, bodyExprs(b.body, EMPTY_SCOPE, NO_SKIP));
       }
     }
+    for (const e of twice) this.found.delete(e);
     this.indexed = out;
     return out;
-  }
-
-  /** Record the scope of every sub-expression that has bound names. (Not private: markChild calls it.) */
-  markScopes(expr: Expression, scope: Scope): void {
-    if (scope.size > 0) this.scopes.set(expr, scope);
-    if (expr.kind === "For") {
-      this.markScopes(expr.collection, scope);
-      const inner = bind(scope, [expr.keyVar, expr.valVar]);
-      if (expr.keyExpr) this.markScopes(expr.keyExpr, inner);
-      this.markScopes(expr.valExpr, inner);
-      if (expr.condition) this.markScopes(expr.condition, inner);
-      return;
-    }
-    if (expr.kind === "Template") {
-      this.markParts(expr.parts, scope);
-      return;
-    }
-    forEachChild(expr, markChild, this, scope);
-  }
-
-  private markParts(parts: readonly TemplatePart[], scope: Scope): void {
-    for (const p of parts) {
-      switch (p.kind) {
-        case "TemplateInterp":
-          this.markScopes(p.expr, scope);
-          break;
-        case "TemplateIf":
-          this.markScopes(p.condition, scope);
-          this.markParts(p.then, scope);
-          if (p.else) this.markParts(p.else, scope);
-          break;
-        case "TemplateFor":
-          this.markScopes(p.collection, scope);
-          this.markParts(p.body, bind(scope, [p.keyVar, p.valVar]));
-          break;
-        case "TemplateLiteral":
-          break;
-      }
-    }
   }
 
   // ------------------------------------------------------------ references
@@ -230,8 +204,20 @@ class Graph implements DependencyGraph {
     const cached = this.scanCache.get(expr);
     if (cached) return cached;
     this.index();
-    const result: ScanResult = { refs: [], iteratorSources: [] };
-    scanExpr(expr, this.scopes.get(expr) ?? EMPTY_SCOPE, result);
+    let result: ScanResult;
+    const found = this.found.get(expr);
+    if (found) {
+      // The index's walk found the references of this expression already.
+      result = { refs: [], iteratorSources: found.iteratorSources };
+      for (const t of found.traversals) {
+        const ref = classify(t);
+        if (ref) result.refs.push(ref);
+      }
+      this.found.delete(expr);
+    } else {
+      result = { refs: [], iteratorSources: [] };
+      scanExpr(expr, this.scopes.get(expr) ?? EMPTY_SCOPE, result);
+    }
     this.scanCache.set(expr, result);
     return result;
   }
@@ -480,9 +466,9 @@ class Graph implements DependencyGraph {
     if (!this.refIndex) {
       this.refIndex = new Map();
       for (const item of this.allReferences()) {
-        const list = this.refIndex.get(item.ref.address) ?? [];
-        list.push(item);
-        this.refIndex.set(item.ref.address, list);
+        let list = this.refIndex.get(item.ref.address);
+        if (!list) this.refIndex.set(item.ref.address, (list = []));
+        list.push({ ref: item.ref, owner: item.owner, path: normalizePath(item.ref.path) });
       }
     }
     const t = this.target(address);
@@ -493,7 +479,7 @@ class Graph implements DependencyGraph {
       (item) =>
         item.owner !== selfOwner &&
         !(opts?.excludeModuleCalls && item.owner.startsWith("module.")) &&
-        hasPathPrefix(normalizePath(item.ref.path), t.path),
+        hasPathPrefix(item.path, t.path),
     );
   }
 }
@@ -506,25 +492,96 @@ function bind(scope: Scope, names: (string | null)[], value: Expression | null =
   return next;
 }
 
-/** forEachChild callback of Graph.markScopes. */
-function markChild(child: Expression, graph: Graph, scope: Scope): void {
-  graph.markScopes(child, scope);
+/** The traversals of an expression that are references or not (classify decides), and the iterator sources it uses. */
+interface Found {
+  traversals: Extract<Expression, { kind: "ScopeTraversal" }>[];
+  iteratorSources: Expression[];
+}
+
+/**
+ * The index's walk of one expression: records the scope of every
+ * sub-expression that has bound names, and finds what scanExpr would scan
+ * (the same traversals and iterator sources, in the same order) into `out`.
+ */
+class IndexWalk {
+  out: Found = { traversals: [], iteratorSources: [] };
+  constructor(private readonly scopes: Map<Expression, Scope>) {}
+
+  visit(expr: Expression, scope: Scope): void {
+    if (scope.size > 0) this.scopes.set(expr, scope);
+    switch (expr.kind) {
+      case "ScopeTraversal": {
+        // As scanTraversal, with the classification left for when it is asked for.
+        const root = expr.traversal[0];
+        if (!root || root.kind !== "TraverseRoot") return;
+        if (scope.has(root.name)) {
+          const src = scope.get(root.name);
+          if (src) this.out.iteratorSources.push(src);
+          return;
+        }
+        this.out.traversals.push(expr);
+        return;
+      }
+      case "For": {
+        this.visit(expr.collection, scope);
+        const inner = bind(scope, [expr.keyVar, expr.valVar]);
+        if (expr.keyExpr) this.visit(expr.keyExpr, inner);
+        this.visit(expr.valExpr, inner);
+        if (expr.condition) this.visit(expr.condition, inner);
+        return;
+      }
+      case "Template":
+        this.visitParts(expr.parts, scope);
+        return;
+      default:
+        forEachChild(expr, visitChild, this, scope);
+    }
+  }
+
+  private visitParts(parts: readonly TemplatePart[], scope: Scope): void {
+    for (const p of parts) {
+      switch (p.kind) {
+        case "TemplateInterp":
+          this.visit(p.expr, scope);
+          break;
+        case "TemplateIf":
+          this.visit(p.condition, scope);
+          this.visitParts(p.then, scope);
+          if (p.else) this.visitParts(p.else, scope);
+          break;
+        case "TemplateFor":
+          this.visit(p.collection, scope);
+          this.visitParts(p.body, bind(scope, [p.keyVar, p.valVar]));
+          break;
+        case "TemplateLiteral":
+          break;
+      }
+    }
+  }
+}
+
+/** forEachChild callback of IndexWalk.visit. */
+function visitChild(child: Expression, walk: IndexWalk, scope: Scope): void {
+  walk.visit(child, scope);
+}
+
+function scanTraversal(expr: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: ScanResult): void {
+  const root = expr.traversal[0];
+  if (!root || root.kind !== "TraverseRoot") return;
+  if (scope.has(root.name)) {
+    const src = scope.get(root.name);
+    if (src) out.iteratorSources.push(src);
+    return;
+  }
+  const ref = classify(expr);
+  if (ref) out.refs.push(ref);
 }
 
 function scanExpr(expr: Expression, scope: Scope, out: ScanResult): void {
   switch (expr.kind) {
-    case "ScopeTraversal": {
-      const root = expr.traversal[0];
-      if (!root || root.kind !== "TraverseRoot") return;
-      if (scope.has(root.name)) {
-        const src = scope.get(root.name);
-        if (src) out.iteratorSources.push(src);
-        return;
-      }
-      const ref = classify(expr);
-      if (ref) out.refs.push(ref);
+    case "ScopeTraversal":
+      scanTraversal(expr, scope, out);
       return;
-    }
     case "For": {
       scanExpr(expr.collection, scope, out);
       const inner = bind(scope, [expr.keyVar, expr.valVar]);
@@ -576,14 +633,12 @@ const SIMPLE_ROOTS: Record<string, RefKind> = {
 function classify(expr: Extract<Expression, { kind: "ScopeTraversal" }>): Reference | null {
   const steps = expr.traversal;
   const root = steps[0] as Extract<Traverser, { kind: "TraverseRoot" }>;
-  const make = (kind: RefKind, n: number): Reference => ({
-    kind,
-    address: traversalText(steps.slice(0, n)),
-    path: traversalText(steps.slice(n)),
-    text: traversalText(steps),
-    range: expr.range,
-    expr,
-  });
+  const make = (kind: RefKind, n: number): Reference => {
+    // The text of a traversal is its steps' texts in a row.
+    const address = traversalText(steps.slice(0, n));
+    const path = n < steps.length ? traversalText(steps.slice(n)) : "";
+    return { kind, address, path, text: address + path, range: expr.range, expr };
+  };
   const attrAt = (i: number) => steps[i]?.kind === "TraverseAttr";
   if (root.name === "self") return make("self", 1);
   const simple = SIMPLE_ROOTS[root.name];
@@ -613,22 +668,21 @@ const PROVIDER_SKIP: Skip = { attrs: new Set(["alias"]), blocks: new Set() };
  * inside `dynamic "x" { content { ... } }` the iterator name is bound to the
  * dynamic block's `for_each`.
  */
-function bodyExprs(body: Body, scope: Scope, skip: Skip, top = true): { expr: Expression; scope: Scope }[] {
-  const out: { expr: Expression; scope: Scope }[] = [];
+function bodyExprs(body: Body, scope: Scope, skip: Skip, top = true, out: { expr: Expression; scope: Scope }[] = []): { expr: Expression; scope: Scope }[] {
   for (const a of body.attributes) {
     if (top && (skip.attrs.has(a.name) || skip.blocks.has(a.name))) continue;
     out.push({ expr: a.expr, scope });
   }
   for (const b of body.blocks) {
     if (top && skip.blocks.has(b.type)) continue;
-    if (b.type === "dynamic") out.push(...dynamicExprs(b, scope, skip));
-    else out.push(...bodyExprs(b.body, scope, skip, false));
+    if (b.type === "dynamic") dynamicExprs(b, scope, skip, out);
+    else bodyExprs(b.body, scope, skip, false, out);
   }
   return out;
 }
 
-function dynamicExprs(b: Block, scope: Scope, skip: Skip): { expr: Expression; scope: Scope }[] {
-  const out: { expr: Expression; scope: Scope }[] = [];
+/** bodyExprs of a `dynamic` block, appended to `out`. */
+function dynamicExprs(b: Block, scope: Scope, skip: Skip, out: { expr: Expression; scope: Scope }[]): void {
   const forEach = b.body.attributes.find((a) => a.name === "for_each") ?? null;
   const iterAttr = b.body.attributes.find((a) => a.name === "iterator") ?? null;
   let name = b.labels[0] ?? null;
@@ -642,8 +696,7 @@ function dynamicExprs(b: Block, scope: Scope, skip: Skip): { expr: Expression; s
   for (const a of b.body.attributes) {
     if (a.name === "labels") out.push({ expr: a.expr, scope: inner });
   }
-  for (const c of blocksOf(b.body, "content")) out.push(...bodyExprs(c.body, inner, skip, false));
-  return out;
+  for (const c of blocksOf(b.body, "content")) bodyExprs(c.body, inner, skip, false, out);
 }
 
 function lifecycleReferenceExprs(r: Resource): Expression[] {
@@ -686,6 +739,7 @@ function parseTarget(target: string): { address: string; path: string } | null {
 
 /** `["enabled"]` -> `.enabled` so both spellings compare equal. */
 function normalizePath(path: string): string {
+  if (!path.includes('["')) return path;
   return path.replace(/\["([A-Za-z_][A-Za-z0-9_-]*)"\]/g, ".$1");
 }
 

@@ -103,7 +103,8 @@ export function loadModule(dir: string, opts: LoadOptions = {}): LoadResult {
   let rootReal = rootAbs;
   const log = opts.log ?? null;
   try {
-    rootReal = fs.realpathSync(rootAbs);
+    // One realpath(3) call, not an lstat of every component of the path.
+    rootReal = fs.realpathSync.native(rootAbs);
     log?.realpath(rootAbs, rootReal, null);
   } catch (err) {
     log?.realpath(rootAbs, null, errorText(err));
