@@ -380,7 +380,8 @@ describe("--cache with --fix, --stdin and --jobs", () => {
     expectSame(before, MISS);
     expect(before.fresh.stdout).toContain("input/sensitive");
     clearRuns(root);
-    const fixed = runCli(["--cache", "--fix", ...COMPACT], { cwd: root, env: DEBUG });
+    // The sensitive fix is an unsafe one: --fix-unsafe applies it.
+    const fixed = runCli(["--cache", "--fix-unsafe", ...COMPACT], { cwd: root, env: DEBUG });
     expect(split(fixed.stderr).cache).toEqual(["0 reused, 0 linted"]);
     expect(fixed.stdout).toBe(MOTD + TEAM);
     expect(runs(root).length).toBeGreaterThanOrEqual(1);
@@ -463,10 +464,10 @@ describe("--cache with what else a module holds", () => {
     const root = repo();
     const file = path.join(root, "pool", "variables.tf");
     writeFileSync(file, readFileSync(file, "utf8").replace(/(variable "bootstrap_data" \{[^}]*?)\n\s*sensitive\s*=\s*true/, "$1"));
-    const cold = both(root, ["--fix-dry-run", ...COMPACT]);
+    const cold = both(root, ["--fix-dry-run", "--fix-unsafe", ...COMPACT]);
     expectSame(cold, MISS);
     expect(cold.fresh.stderr).toContain("+  sensitive = true");
-    expectSame(both(root, ["--fix-dry-run", ...COMPACT]), HIT);
+    expectSame(both(root, ["--fix-dry-run", "--fix-unsafe", ...COMPACT]), HIT);
     expect(readFileSync(file, "utf8")).not.toMatch(/variable "bootstrap_data" \{[^}]*sensitive/);
   });
 

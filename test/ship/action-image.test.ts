@@ -52,7 +52,7 @@ describe("the Action with command: image", () => {
     expect(r.stdout).toBe(direct.stdout);
     expect(r.stdout).toContain("::warning title=image/user-root::oci:build/my image: the image runs as root (0); set USER 65532:65532\n");
     expect(r.code).toBe(0);
-    expect(r.outputs).toEqual({ findings: "2", errors: "0", warnings: "1", notices: "1", modules: "1", "sarif-file": "reports/image.sarif", "exit-code": "0" });
+    expect(r.outputs).toEqual({ findings: "2", errors: "0", warnings: "1", notices: "1", modules: "1", baselined: "0", "sarif-file": "reports/image.sarif", "exit-code": "0" });
     const sarif = JSON.parse(readFileSync(path.join(ws!, "reports", "image.sarif"), "utf8")) as { runs: { results: { ruleId: string }[] }[] };
     expect(sarif.runs[0]!.results.map((x) => x.ruleId)).toEqual(["image/entrypoint", "image/user-root"]);
   });
@@ -74,7 +74,7 @@ describe("the Action with command: image", () => {
     expect(r.stdout).toBe(direct.stdout);
     expect(r.stdout).not.toContain("::warning");
     expect(r.code).toBe(1);
-    expect(r.outputs).toEqual({ findings: "2", errors: "0", warnings: "1", notices: "1", modules: "1", "sarif-file": "", "exit-code": "1" });
+    expect(r.outputs).toEqual({ findings: "2", errors: "0", warnings: "1", notices: "1", modules: "1", baselined: "0", "sarif-file": "", "exit-code": "1" });
   });
 });
 
