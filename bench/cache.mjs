@@ -9,13 +9,12 @@
 // cold run, the warm run and a run without --cache must be byte-identical
 // (else the benchmark fails: the cache must not change the result).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { CORPUS_VERSION, generateCorpus } from "./corpus.mjs";
-import { median, childEnv } from "./common.mjs";
+import { median, childEnv, standaloneRun } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -63,18 +62,8 @@ export function benchCache(corpusDir, outDir, runs) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if (!existsSync(path.join(ROOT, "dist", "cli.js"))) {
-    process.stderr.write("bench: dist/ is missing; run `npm run build` first\n");
-    process.exit(2);
-  }
-  const corpus = path.join(BENCH, "corpus");
-  const manifest = path.join(corpus, ".manifest.json");
-  if (!existsSync(manifest) || JSON.parse(readFileSync(manifest, "utf8")).version !== CORPUS_VERSION) {
-    process.stderr.write("bench: generating the corpus...\n");
-    writeFileSync(manifest, JSON.stringify({ version: CORPUS_VERSION, ...generateCorpus(corpus) }, null, 2));
-  }
-  const runs = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 3;
+  const { corpus, out, runs } = standaloneRun(BENCH);
   const loadBefore = os.loadavg();
-  const result = benchCache(corpus, path.join(BENCH, ".out"), runs);
+  const result = benchCache(corpus, out, runs);
   process.stdout.write(JSON.stringify({ ...result, cores: os.cpus().length, loadBefore, loadAfter: os.loadavg() }, null, 2) + "\n");
 }

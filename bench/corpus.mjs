@@ -4,7 +4,7 @@
 // `.tofu` files. The same seed always gives the same bytes.
 //
 //   node bench/corpus.mjs [outDir]      (default bench/corpus)
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { mulberry32 } from "../scripts/mulberry32.mjs";
@@ -455,4 +455,20 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const out = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "corpus"));
   const stats = generateCorpus(out);
   process.stdout.write(`corpus: ${stats.modules} modules, ${stats.files} files, ${(stats.bytes / 1e6).toFixed(1)} MB in ${out}\n`);
+}
+
+/**
+ * The generated corpus in `dir`, made again when missing or from another
+ * generator version; returns its manifest (version, modules, bytes).
+ */
+export function ensureCorpus(dir) {
+  const manifest = path.join(dir, ".manifest.json");
+  if (existsSync(manifest)) {
+    const m = JSON.parse(readFileSync(manifest, "utf8"));
+    if (m.version === CORPUS_VERSION) return m;
+  }
+  process.stderr.write("bench: generating the corpus...\n");
+  const m = { version: CORPUS_VERSION, ...generateCorpus(dir) };
+  writeFileSync(manifest, JSON.stringify(m, null, 2));
+  return m;
 }

@@ -32,7 +32,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
-import { CORPUS_VERSION, generateCorpus } from "./corpus.mjs";
+import { CORPUS_VERSION, ensureCorpus } from "./corpus.mjs";
 import { ensureLargeModule } from "./large-module.mjs";
 import { benchLsp } from "./lsp.mjs";
 import { BenchUsageError, parseBenchArgs } from "./options.mjs";
@@ -91,18 +91,6 @@ function moduleFiles(dir, out = []) {
   return out;
 }
 
-function ensureCorpus() {
-  const manifest = path.join(CORPUS, ".manifest.json");
-  if (existsSync(manifest)) {
-    const m = JSON.parse(readFileSync(manifest, "utf8"));
-    if (m.version === CORPUS_VERSION) return m;
-  }
-  process.stderr.write("bench: generating the corpus...\n");
-  const stats = generateCorpus(CORPUS);
-  const m = { version: CORPUS_VERSION, ...stats };
-  writeFileSync(manifest, JSON.stringify(m, null, 2));
-  return m;
-}
 
 function cpuModel() {
   try {
@@ -125,7 +113,7 @@ mkdirSync(OUT, { recursive: true });
 /** The scale sections (bench/scale.mjs); a bad --corpus DIR is a clear error, not a stack trace. */
 function scaleSections() {
   try {
-    return runScaleSections(opts, { corpusFiles: () => (ensureCorpus(), moduleFiles(CORPUS).sort()), env: childEnv(), log: (s) => process.stderr.write(s), outDir: OUT });
+    return runScaleSections(opts, { corpusFiles: () => (ensureCorpus(CORPUS), moduleFiles(CORPUS).sort()), env: childEnv(), log: (s) => process.stderr.write(s), outDir: OUT });
   } catch (err) {
     process.stderr.write(`${err.message}\n`);
     process.exit(2);
@@ -181,7 +169,7 @@ if (COLD_ONLY) {
   process.exit(0);
 }
 
-const corpus = ensureCorpus();
+const corpus = ensureCorpus(CORPUS);
 const files = moduleFiles(CORPUS).sort();
 const corpusBytes = files.reduce((n, f) => n + statSync(f).size, 0);
 const corpusMB = corpusBytes / 1e6;

@@ -15,13 +15,12 @@
 // one core; medians of wall-clock and CPU time (the children's user and
 // system time, from /proc/self/stat), and the ratio of each to --jobs 1.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, statSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { CORPUS_VERSION, generateCorpus } from "./corpus.mjs";
-import { median, childEnv } from "./common.mjs";
+import { median, childEnv, standaloneRun } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -169,20 +168,10 @@ export function crossoverTable(crossover) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if (!existsSync(path.join(ROOT, "dist", "cli.js"))) {
-    process.stderr.write("bench: dist/ is missing; run `npm run build` first\n");
-    process.exit(2);
-  }
-  const corpus = path.join(BENCH, "corpus");
-  const manifest = path.join(corpus, ".manifest.json");
-  if (!existsSync(manifest) || JSON.parse(readFileSync(manifest, "utf8")).version !== CORPUS_VERSION) {
-    process.stderr.write("bench: generating the corpus...\n");
-    writeFileSync(manifest, JSON.stringify({ version: CORPUS_VERSION, ...generateCorpus(corpus) }, null, 2));
-  }
-  const runs = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 3;
+  const { corpus, out, runs } = standaloneRun(BENCH);
   const loadBefore = os.loadavg();
-  const result = benchWorkers(corpus, path.join(BENCH, ".out"), runs);
-  const crossover = benchCrossover(corpus, path.join(BENCH, ".out"), runs);
+  const result = benchWorkers(corpus, out, runs);
+  const crossover = benchCrossover(corpus, out, runs);
   process.stderr.write(crossoverTable(crossover) + "\n");
   process.stdout.write(JSON.stringify({ ...result, crossover, cores: os.cpus().length, loadBefore, loadAfter: os.loadavg() }, null, 2) + "\n");
 }

@@ -25,6 +25,7 @@ import {
   entryKey,
   type BaselineEntry,
   type EntryUse,
+  entryNotes,
 } from "../lint/baseline.js";
 import { recount } from "../lint/engine.js";
 import { writeFileAtomic } from "../lint/apply-fixes.js";
@@ -112,8 +113,7 @@ function stateOf(group: Group, use: EntryUse): BaselineEntryState {
     subject: e.subject,
     count: e.count,
     matched: use.matched,
-    ...(e.reason !== undefined ? { reason: e.reason } : {}),
-    ...(e.expires !== undefined ? { expires: e.expires } : {}),
+    ...entryNotes(e),
   };
 }
 

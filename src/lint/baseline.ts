@@ -78,6 +78,11 @@ export function parseBaseline(text: string, shown: string): BaselineEntry[] {
   });
 }
 
+/** An entry's optional `reason` and `expires`, in that order, each only when set. */
+export function entryNotes(e: { reason?: string; expires?: string }): { reason?: string; expires?: string } {
+  return { ...(e.reason !== undefined ? { reason: e.reason } : {}), ...(e.expires !== undefined ? { expires: e.expires } : {}) };
+}
+
 /** The file's text: entries sorted by module, rule, subject; fixed key order; 2-space indent; a trailing newline. */
 export function serializeBaseline(entries: readonly BaselineEntry[]): string {
   const sorted = [...entries].sort(compareEntries).map((e) => ({
@@ -85,8 +90,7 @@ export function serializeBaseline(entries: readonly BaselineEntry[]): string {
     rule: e.rule,
     subject: e.subject,
     count: e.count,
-    ...(e.reason !== undefined ? { reason: e.reason } : {}),
-    ...(e.expires !== undefined ? { expires: e.expires } : {}),
+    ...entryNotes(e),
   }));
   return JSON.stringify({ version: BASELINE_VERSION, entries: sorted }, null, 2) + "\n";
 }

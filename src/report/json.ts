@@ -27,6 +27,7 @@
  * document of the same keys of its own, with `role: ""` and no findings.
  */
 import * as path from "node:path";
+import { entryNotes } from "../lint/baseline.js";
 import type { BaselineEntryState, BaselineReport, FormatOptions, ModuleReport, ReadProblem, RunReport, Summary } from "../lint/result.js";
 import type { Finding, RuleDefinition, Severity } from "../lint/types.js";
 import { ruleDocUrl } from "./docs.js";
@@ -97,14 +98,7 @@ export interface JsonBaseline {
   pruneCommand?: string;
 }
 
-export interface JsonBaselineEntry {
-  rule: string;
-  subject: string;
-  count: number;
-  matched: number;
-  reason?: string;
-  expires?: string;
-}
+export type JsonBaselineEntry = Pick<BaselineEntryState, "rule" | "subject" | "count" | "matched" | "reason" | "expires">;
 
 /** A run's rules by id (their docs URLs: a plugin rule carries its own). */
 type RuleOf = (id: string) => RuleDefinition | undefined;
@@ -174,8 +168,7 @@ function baselineKeys(b: BaselineReport, mod: ModuleReport, ruleOf: RuleOf): Pic
     subject: e.subject,
     count: e.count,
     matched: e.matched,
-    ...(e.reason !== undefined ? { reason: e.reason } : {}),
-    ...(e.expires !== undefined ? { expires: e.expires } : {}),
+    ...entryNotes(e),
   });
   const unmatched = b.unmatched.filter((e) => e.moduleDir === mod.dir).map(entry);
   return {
