@@ -11,6 +11,7 @@
  */
 import type { Diagnostic, Expression, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
+import { InvalidNode } from "./nodes.js";
 import type { RangeMaker, Span } from "./source.js";
 
 /**
@@ -353,6 +354,6 @@ export class ParserState {
   }
 
   invalid(range: Range): Expression {
-    return { kind: "Invalid", range };
+    return new InvalidNode(range);
   }
 }

@@ -12,6 +12,7 @@ import { parseExpressionAt } from "../../src/hcl/index.js";
 import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { LineIndex, Span, computeLineStarts, endOffsetOf, plainRange, rangeBetween, startOffsetOf } from "../../src/hcl/source.js";
 import { walkExpression } from "../../src/hcl/walk.js";
+import { SyntaxNode } from "../../src/hcl/nodes.js";
 import { loadModule } from "../../src/terraform/load.js";
 import { lintModule } from "../helpers/lint.js";
 import * as api from "../../src/index.js";
@@ -24,7 +25,7 @@ function reachable(root: object): object[] {
     const o = stack.pop()!;
     if (seen.has(o)) continue;
     seen.add(o);
-    if (o instanceof Span) continue; // its line index is the file's, not part of the tree
+    if (o instanceof Span || o instanceof LineIndex) continue; // the line index is the file's, not part of the tree
     for (const v of Object.values(o)) if (v !== null && typeof v === "object") stack.push(v);
   }
   return [...seen];
@@ -54,15 +55,22 @@ resource "x" "y" {
 `;
 
 describe("ranges are spans over the file's line index", () => {
-  it("a native tree holds no position objects: every range is a Span of the file's one line index", () => {
+  it("a native tree holds no range or position objects: every node holds two offsets and the file's one line index", () => {
     const { file, diagnostics } = parseHcl(NATIVE, "main.tf");
     expect(diagnostics).toEqual([]);
     const objects = reachable(file.body);
-    const spans = objects.filter((o): o is Span => o instanceof Span);
-    expect(spans.length).toBeGreaterThan(20);
-    expect(objects.filter((o) => !(o instanceof Span) && "line" in o && "column" in o)).toEqual([]);
-    expect(new Set(spans.map((s) => s.lines)).size).toBe(1);
-    expect(spans[0]!.lines.lineStarts).toEqual(file.lineStarts);
+    expect(objects.filter((o) => o instanceof Span)).toEqual([]);
+    expect(objects.filter((o) => !(o instanceof LineIndex) && "line" in o && "column" in o)).toEqual([]);
+    const nodes = objects.filter((o): o is SyntaxNode => o instanceof SyntaxNode);
+    expect(nodes.length).toBeGreaterThan(20);
+    expect(new Set(nodes.map((n) => n.lines)).size).toBe(1);
+    expect(nodes[0]!.lines.lineStarts).toEqual(file.lineStarts);
+    // Every range read from a node is a Span over those offsets and that index.
+    for (const n of nodes) {
+      const r = (n as unknown as { range: Range }).range as Span;
+      expect(r).toBeInstanceOf(Span);
+      expect([r.lines, r.startOffset, r.endOffset]).toEqual([n.lines, n.startOffset, n.endOffset]);
+    }
   });
 
   it("positions read from a span are exact, 1-based, in UTF-16 columns", () => {

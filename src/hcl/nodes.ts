@@ -1,0 +1,582 @@
+/**
+ * The classes the parsers build the syntax tree from (one class, so one V8
+ * hidden class, per node kind). They implement the interfaces of ast.ts: a
+ * reader sees the same `kind`, fields and ranges as before.
+ *
+ * A node holds its range as two UTF-16 offsets and the file's line index,
+ * inline (`startOffset`, `endOffset`, `lines`); `range` is a getter that
+ * makes a `Span` of them when read (positions are made only when the span's
+ * `start`/`end` are read). Other ranges of a node (an attribute's name, a
+ * block's braces and labels, a call's parentheses...) are offsets inline
+ * too, each with a getter. So a tree holds no range objects at all: one
+ * object per node, and the lists and strings it needs.
+ *
+ * Code that runs per node reads the offsets directly (`startOffsetOf`,
+ * `endOffsetOf` in source.ts take a node's range, or read
+ * `node.startOffset` on a `SyntaxNode`). Assigning `range` (as the parser
+ * does when it extends a traversal) sets the offsets from a `Span`.
+ */
+import type {
+  AnonSymbol,
+  Attribute,
+  BinaryOp,
+  BinaryOperator,
+  Block,
+  Body,
+  Conditional,
+  Expression,
+  ForExpr,
+  FunctionCall,
+  IndexExpr,
+  InvalidExpr,
+  LiteralKind,
+  LiteralValue,
+  ObjectCons,
+  ObjectConsItem,
+  Parentheses,
+  Range,
+  RelativeTraversal,
+  ScopeTraversal,
+  SplatExpr,
+  TemplateExpr,
+  TemplatePart,
+  TemplateWrap,
+  Traverser,
+  TupleCons,
+  UnaryOp,
+} from "./ast.js";
+import { Span, type LineIndex } from "./source.js";
+
+/** The one empty list nodes share (frozen: a tree is never changed in place). */
+const NONE: readonly never[] = Object.freeze([]);
+
+function spanOf(r: Range): Span {
+  if (r instanceof Span) return r;
+  throw new TypeError("internal error: a syntax node's range must be a Span of its file's line index");
+}
+
+/** An offset mapping used when a parsed string's nodes are moved into the file they came from (json-strings.ts). */
+export type OffsetMap = (offset: number) => number;
+
+/** What every node class shares: its range as two offsets and the file's line index. */
+export abstract class SyntaxNode {
+  /** The line index of the file the node is in. */
+  lines: LineIndex;
+  /** 0-based UTF-16 offset of the node's first character. */
+  startOffset: number;
+  /** 0-based UTF-16 offset just past the node's last character. */
+  endOffset: number;
+
+  constructor(range: Range) {
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
+  }
+
+  /** The node's range, made from its offsets when read. */
+  get range(): Range {
+    return new Span(this.lines, this.startOffset, this.endOffset);
+  }
+
+  set range(r: Range) {
+    const s = spanOf(r);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
+  }
+
+  /** A range of this node's file. */
+  protected at(start: number, end: number): Span {
+    return new Span(this.lines, start, end);
+  }
+
+  /** Moves the node's own offsets (not its children's) into another text. */
+  moveOffsets(map: OffsetMap, lines: LineIndex): void {
+    this.lines = lines;
+    this.startOffset = map(this.startOffset);
+    this.endOffset = map(this.endOffset);
+  }
+}
+
+// ------------------------------------------------------------------ structure
+
+export class BodyNode extends SyntaxNode implements Body {
+  readonly kind = "Body" as const;
+  attributes: Attribute[];
+  blocks: Block[];
+  constructor(attributes: Attribute[], blocks: Block[], range: Range) {
+    super(range);
+    this.attributes = attributes;
+    this.blocks = blocks;
+  }
+}
+
+export class AttributeNode extends SyntaxNode implements Attribute {
+  readonly kind = "Attribute" as const;
+  name: string;
+  expr: Expression;
+  /** The name starts where the attribute does; it ends here. */
+  nameEnd: number;
+  constructor(name: string, nameRange: Range, expr: Expression, range: Range) {
+    super(range);
+    this.name = name;
+    this.expr = expr;
+    this.nameEnd = spanOf(nameRange).endOffset;
+  }
+  get nameRange(): Range {
+    return this.at(this.startOffset, this.nameEnd);
+  }
+  override moveOffsets(map: OffsetMap, lines: LineIndex): void {
+    super.moveOffsets(map, lines);
+    this.nameEnd = map(this.nameEnd);
+  }
+}
+
+export class BlockNode extends SyntaxNode implements Block {
+  readonly kind = "Block" as const;
+  type: string;
+  labels: string[];
+  body: Body;
+  singleLine: boolean;
+  /** The type keyword starts where the block does; it ends here. */
+  typeEnd: number;
+  /** Each label's start and end offset, in order (a shared empty list when there are none). */
+  labelOffsets: readonly number[];
+  openBraceStart: number;
+  openBraceEnd: number;
+  closeBraceStart: number;
+  closeBraceEnd: number;
+  constructor(
+    type: string,
+    typeRange: Range,
+    labels: string[],
+    labelRanges: readonly Range[],
+    openBraceRange: Range,
+    closeBraceRange: Range,
+    body: Body,
+    range: Range,
+    singleLine: boolean,
+  ) {
+    super(range);
+    this.type = type;
+    this.labels = labels;
+    this.body = body;
+    this.singleLine = singleLine;
+    this.typeEnd = spanOf(typeRange).endOffset;
+    if (labelRanges.length === 0) {
+      this.labelOffsets = NONE;
+    } else {
+      const offsets = new Array<number>(labelRanges.length * 2);
+      for (let i = 0; i < labelRanges.length; i++) {
+        const s = spanOf(labelRanges[i]);
+        offsets[2 * i] = s.startOffset;
+        offsets[2 * i + 1] = s.endOffset;
+      }
+      this.labelOffsets = offsets;
+    }
+    const open = spanOf(openBraceRange);
+    const close = spanOf(closeBraceRange);
+    this.openBraceStart = open.startOffset;
+    this.openBraceEnd = open.endOffset;
+    this.closeBraceStart = close.startOffset;
+    this.closeBraceEnd = close.endOffset;
+  }
+  get typeRange(): Range {
+    return this.at(this.startOffset, this.typeEnd);
+  }
+  /** The labels' ranges (a new list on each read). */
+  get labelRanges(): Range[] {
+    const o = this.labelOffsets;
+    const out = new Array<Range>(o.length >> 1);
+    for (let i = 0; i < out.length; i++) out[i] = this.at(o[2 * i], o[2 * i + 1]);
+    return out;
+  }
+  get openBraceRange(): Range {
+    return this.at(this.openBraceStart, this.openBraceEnd);
+  }
+  get closeBraceRange(): Range {
+    return this.at(this.closeBraceStart, this.closeBraceEnd);
+  }
+  override moveOffsets(map: OffsetMap, lines: LineIndex): void {
+    super.moveOffsets(map, lines);
+    this.typeEnd = map(this.typeEnd);
+    if (this.labelOffsets.length > 0) this.labelOffsets = this.labelOffsets.map(map);
+    this.openBraceStart = map(this.openBraceStart);
+    this.openBraceEnd = map(this.openBraceEnd);
+    this.closeBraceStart = map(this.closeBraceStart);
+    this.closeBraceEnd = map(this.closeBraceEnd);
+  }
+}
+
+// ---------------------------------------------------------------- expressions
+
+export class LiteralNode extends SyntaxNode implements LiteralValue {
+  readonly kind = "LiteralValue" as const;
+  type: LiteralKind;
+  value: string | number | boolean | null;
+  raw: string;
+  constructor(type: LiteralKind, value: string | number | boolean | null, raw: string, range: Range) {
+    super(range);
+    this.type = type;
+    this.value = value;
+    this.raw = raw;
+  }
+}
+
+export class TemplateNode extends SyntaxNode implements TemplateExpr {
+  readonly kind = "Template" as const;
+  parts: TemplatePart[];
+  form: "quoted" | "heredoc" | "json";
+  heredoc: { marker: string; indented: boolean } | undefined;
+  jsonValue: string | undefined;
+  constructor(
+    parts: TemplatePart[],
+    form: "quoted" | "heredoc" | "json",
+    range: Range,
+    heredoc?: { marker: string; indented: boolean },
+    jsonValue?: string,
+  ) {
+    super(range);
+    this.parts = parts;
+    this.form = form;
+    this.heredoc = heredoc;
+    this.jsonValue = jsonValue;
+  }
+}
+
+export class TemplateWrapNode extends SyntaxNode implements TemplateWrap {
+  readonly kind = "TemplateWrap" as const;
+  wrapped: Expression;
+  form: "quoted" | "heredoc" | "json";
+  constructor(wrapped: Expression, form: "quoted" | "heredoc" | "json", range: Range) {
+    super(range);
+    this.wrapped = wrapped;
+    this.form = form;
+  }
+}
+
+export class TemplateLiteralNode extends SyntaxNode {
+  readonly kind = "TemplateLiteral" as const;
+  value: string;
+  constructor(value: string, range: Range) {
+    super(range);
+    this.value = value;
+  }
+}
+
+export class TemplateInterpNode extends SyntaxNode {
+  readonly kind = "TemplateInterp" as const;
+  expr: Expression;
+  stripLeft: boolean;
+  stripRight: boolean;
+  constructor(expr: Expression, range: Range, stripLeft: boolean, stripRight: boolean) {
+    super(range);
+    this.expr = expr;
+    this.stripLeft = stripLeft;
+    this.stripRight = stripRight;
+  }
+}
+
+export class TemplateIfNode extends SyntaxNode {
+  readonly kind = "TemplateIf" as const;
+  condition: Expression;
+  then: TemplatePart[];
+  else: TemplatePart[] | null;
+  constructor(condition: Expression, thenParts: TemplatePart[], elseParts: TemplatePart[] | null, range: Range) {
+    super(range);
+    this.condition = condition;
+    this.then = thenParts;
+    this.else = elseParts;
+  }
+}
+
+export class TemplateForNode extends SyntaxNode {
+  readonly kind = "TemplateFor" as const;
+  keyVar: string | null;
+  valVar: string;
+  collection: Expression;
+  body: TemplatePart[];
+  constructor(keyVar: string | null, valVar: string, collection: Expression, body: TemplatePart[], range: Range) {
+    super(range);
+    this.keyVar = keyVar;
+    this.valVar = valVar;
+    this.collection = collection;
+    this.body = body;
+  }
+}
+
+export class TraverseRootNode extends SyntaxNode {
+  readonly kind = "TraverseRoot" as const;
+  name: string;
+  constructor(name: string, range: Range) {
+    super(range);
+    this.name = name;
+  }
+}
+
+export class TraverseAttrNode extends SyntaxNode {
+  readonly kind = "TraverseAttr" as const;
+  name: string;
+  constructor(name: string, range: Range) {
+    super(range);
+    this.name = name;
+  }
+}
+
+export class TraverseIndexNode extends SyntaxNode {
+  readonly kind = "TraverseIndex" as const;
+  key: string | number;
+  constructor(key: string | number, range: Range) {
+    super(range);
+    this.key = key;
+  }
+}
+
+export class ScopeTraversalNode extends SyntaxNode implements ScopeTraversal {
+  readonly kind = "ScopeTraversal" as const;
+  traversal: Traverser[];
+  constructor(traversal: Traverser[], range: Range) {
+    super(range);
+    this.traversal = traversal;
+  }
+}
+
+export class RelativeTraversalNode extends SyntaxNode implements RelativeTraversal {
+  readonly kind = "RelativeTraversal" as const;
+  source: Expression;
+  traversal: Traverser[];
+  constructor(source: Expression, traversal: Traverser[], range: Range) {
+    super(range);
+    this.source = source;
+    this.traversal = traversal;
+  }
+}
+
+export class IndexNode extends SyntaxNode implements IndexExpr {
+  readonly kind = "Index" as const;
+  collection: Expression;
+  key: Expression;
+  /** The brackets end where the node does; they start here. */
+  bracketStart: number;
+  constructor(collection: Expression, key: Expression, bracketRange: Range, range: Range) {
+    super(range);
+    this.collection = collection;
+    this.key = key;
+    this.bracketStart = spanOf(bracketRange).startOffset;
+  }
+  get bracketRange(): Range {
+    return this.at(this.bracketStart, this.endOffset);
+  }
+  override moveOffsets(map: OffsetMap, lines: LineIndex): void {
+    super.moveOffsets(map, lines);
+    this.bracketStart = map(this.bracketStart);
+  }
+}
+
+export class AnonSymbolNode extends SyntaxNode implements AnonSymbol {
+  readonly kind = "AnonSymbol" as const;
+}
+
+export class SplatNode extends SyntaxNode implements SplatExpr {
+  readonly kind = "Splat" as const;
+  source: Expression;
+  each: Expression;
+  item: AnonSymbol;
+  style: "full" | "attr";
+  constructor(source: Expression, each: Expression, item: AnonSymbol, style: "full" | "attr", range: Range) {
+    super(range);
+    this.source = source;
+    this.each = each;
+    this.item = item;
+    this.style = style;
+  }
+  /** The `[*]` or `.*`: the range of the item that stands for each element. */
+  get markerRange(): Range {
+    return this.item.range;
+  }
+}
+
+export class FunctionCallNode extends SyntaxNode implements FunctionCall {
+  readonly kind = "FunctionCall" as const;
+  name: string;
+  args: Expression[];
+  expandFinal: boolean;
+  /** The name starts where the call does; it ends here. */
+  nameEnd: number;
+  openParenStart: number;
+  openParenEnd: number;
+  /** -1 (with closeParenEnd -1) for HashiCorp's empty closing range after a bad argument (compat mode). */
+  closeParenStart: number;
+  closeParenEnd: number;
+  constructor(name: string, nameRange: Range, args: Expression[], expandFinal: boolean, openParenRange: Range, closeParenRange: Range, range: Range) {
+    super(range);
+    this.name = name;
+    this.args = args;
+    this.expandFinal = expandFinal;
+    this.nameEnd = spanOf(nameRange).endOffset;
+    const open = spanOf(openParenRange);
+    this.openParenStart = open.startOffset;
+    this.openParenEnd = open.endOffset;
+    if (closeParenRange instanceof Span) {
+      this.closeParenStart = closeParenRange.startOffset;
+      this.closeParenEnd = closeParenRange.endOffset;
+    } else {
+      this.closeParenStart = -1;
+      this.closeParenEnd = -1;
+    }
+  }
+  /**
+   * From the name to the closing parenthesis; in compat mode after a bad
+   * argument, HashiCorp's range ends at its empty closing range (0:0).
+   */
+  override get range(): Range {
+    if (this.closeParenStart < 0) return { start: this.lines.pos(this.startOffset), end: { line: 0, column: 0, offset: 0 } };
+    return new Span(this.lines, this.startOffset, this.endOffset);
+  }
+  override set range(r: Range) {
+    super.range = r;
+  }
+  get nameRange(): Range {
+    return this.at(this.startOffset, this.nameEnd);
+  }
+  get openParenRange(): Range {
+    return this.at(this.openParenStart, this.openParenEnd);
+  }
+  get closeParenRange(): Range {
+    if (this.closeParenStart < 0) return { start: { line: 0, column: 0, offset: 0 }, end: { line: 0, column: 0, offset: 0 } };
+    return this.at(this.closeParenStart, this.closeParenEnd);
+  }
+  override moveOffsets(map: OffsetMap, lines: LineIndex): void {
+    super.moveOffsets(map, lines);
+    this.nameEnd = map(this.nameEnd);
+    this.openParenStart = map(this.openParenStart);
+    this.openParenEnd = map(this.openParenEnd);
+    if (this.closeParenStart >= 0) {
+      this.closeParenStart = map(this.closeParenStart);
+      this.closeParenEnd = map(this.closeParenEnd);
+    }
+  }
+}
+
+export class ConditionalNode extends SyntaxNode implements Conditional {
+  readonly kind = "Conditional" as const;
+  condition: Expression;
+  trueResult: Expression;
+  falseResult: Expression;
+  constructor(condition: Expression, trueResult: Expression, falseResult: Expression, range: Range) {
+    super(range);
+    this.condition = condition;
+    this.trueResult = trueResult;
+    this.falseResult = falseResult;
+  }
+}
+
+export class BinaryOpNode extends SyntaxNode implements BinaryOp {
+  readonly kind = "BinaryOp" as const;
+  op: BinaryOperator;
+  lhs: Expression;
+  rhs: Expression;
+  constructor(op: BinaryOperator, lhs: Expression, rhs: Expression, range: Range) {
+    super(range);
+    this.op = op;
+    this.lhs = lhs;
+    this.rhs = rhs;
+  }
+}
+
+export class UnaryOpNode extends SyntaxNode implements UnaryOp {
+  readonly kind = "UnaryOp" as const;
+  op: "!" | "-";
+  operand: Expression;
+  constructor(op: "!" | "-", operand: Expression, range: Range) {
+    super(range);
+    this.op = op;
+    this.operand = operand;
+  }
+}
+
+export class TupleConsNode extends SyntaxNode implements TupleCons {
+  readonly kind = "TupleCons" as const;
+  exprs: Expression[];
+  constructor(exprs: Expression[], range: Range) {
+    super(range);
+    this.exprs = exprs;
+  }
+}
+
+export class ObjectItemNode extends SyntaxNode implements ObjectConsItem {
+  key: Expression;
+  keyIsBareIdent: boolean;
+  value: Expression;
+  constructor(key: Expression, keyIsBareIdent: boolean, value: Expression, range: Range) {
+    super(range);
+    this.key = key;
+    this.keyIsBareIdent = keyIsBareIdent;
+    this.value = value;
+  }
+}
+
+export class ObjectConsNode extends SyntaxNode implements ObjectCons {
+  readonly kind = "ObjectCons" as const;
+  items: ObjectConsItem[];
+  constructor(items: ObjectConsItem[], range: Range) {
+    super(range);
+    this.items = items;
+  }
+}
+
+export class ForNode extends SyntaxNode implements ForExpr {
+  readonly kind = "For" as const;
+  keyVar: string | null;
+  valVar: string;
+  collection: Expression;
+  keyExpr: Expression | null;
+  valExpr: Expression;
+  condition: Expression | null;
+  group: boolean;
+  form: "tuple" | "object";
+  constructor(
+    keyVar: string | null,
+    valVar: string,
+    collection: Expression,
+    keyExpr: Expression | null,
+    valExpr: Expression,
+    condition: Expression | null,
+    group: boolean,
+    form: "tuple" | "object",
+    range: Range,
+  ) {
+    super(range);
+    this.keyVar = keyVar;
+    this.valVar = valVar;
+    this.collection = collection;
+    this.keyExpr = keyExpr;
+    this.valExpr = valExpr;
+    this.condition = condition;
+    this.group = group;
+    this.form = form;
+  }
+}
+
+export class ParenthesesNode extends SyntaxNode implements Parentheses {
+  readonly kind = "Parentheses" as const;
+  expr: Expression;
+  constructor(expr: Expression, range: Range) {
+    super(range);
+    this.expr = expr;
+  }
+}
+
+export class InvalidNode extends SyntaxNode implements InvalidExpr {
+  readonly kind = "Invalid" as const;
+}
+
+/**
+ * A copy of a node with some fields replaced. Unlike `{ ...node, field }`,
+ * the copy keeps the node's class, so its ranges (getters on the class)
+ * come along; a plain-object node is copied as a plain object.
+ */
+export function copyNode<N extends object>(node: N, changes: Partial<N>): N {
+  return Object.assign(Object.create(Object.getPrototypeOf(node) as object) as N, node, changes);
+}
