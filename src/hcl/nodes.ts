@@ -61,11 +61,11 @@ export type OffsetMap = (offset: number) => number;
 /** What every node class shares: its range as two offsets and the file's line index. */
 export abstract class SyntaxNode {
   /** The line index of the file the node is in. */
-  lines: LineIndex;
+  declare lines: LineIndex;
   /** 0-based UTF-16 offset of the node's first character. */
-  startOffset: number;
+  declare startOffset: number;
   /** 0-based UTF-16 offset just past the node's last character. */
-  endOffset: number;
+  declare endOffset: number;
 
   constructor(range: Range) {
     const s = spanOf(range);
@@ -102,24 +102,26 @@ export abstract class SyntaxNode {
 // ------------------------------------------------------------------ structure
 
 export class BodyNode extends SyntaxNode implements Body {
-  readonly kind = "Body" as const;
-  attributes: Attribute[];
-  blocks: Block[];
+  declare readonly kind: "Body";
+  declare attributes: Attribute[];
+  declare blocks: Block[];
   constructor(attributes: Attribute[], blocks: Block[], range: Range) {
     super(range);
+    this.kind = "Body";
     this.attributes = attributes;
     this.blocks = blocks;
   }
 }
 
 export class AttributeNode extends SyntaxNode implements Attribute {
-  readonly kind = "Attribute" as const;
-  name: string;
-  expr: Expression;
+  declare readonly kind: "Attribute";
+  declare name: string;
+  declare expr: Expression;
   /** The name starts where the attribute does; it ends here. */
-  nameEnd: number;
+  declare nameEnd: number;
   constructor(name: string, nameRange: Range, expr: Expression, range: Range) {
     super(range);
+    this.kind = "Attribute";
     this.name = name;
     this.expr = expr;
     this.nameEnd = spanOf(nameRange).endOffset;
@@ -134,19 +136,19 @@ export class AttributeNode extends SyntaxNode implements Attribute {
 }
 
 export class BlockNode extends SyntaxNode implements Block {
-  readonly kind = "Block" as const;
-  type: string;
-  labels: string[];
-  body: Body;
-  singleLine: boolean;
+  declare readonly kind: "Block";
+  declare type: string;
+  declare labels: string[];
+  declare body: Body;
+  declare singleLine: boolean;
   /** The type keyword starts where the block does; it ends here. */
-  typeEnd: number;
+  declare typeEnd: number;
   /** Each label's start and end offset, in order (a shared empty list when there are none). */
-  labelOffsets: readonly number[];
-  openBraceStart: number;
-  openBraceEnd: number;
-  closeBraceStart: number;
-  closeBraceEnd: number;
+  declare labelOffsets: readonly number[];
+  declare openBraceStart: number;
+  declare openBraceEnd: number;
+  declare closeBraceStart: number;
+  declare closeBraceEnd: number;
   constructor(
     type: string,
     typeRange: Range,
@@ -159,6 +161,7 @@ export class BlockNode extends SyntaxNode implements Block {
     singleLine: boolean,
   ) {
     super(range);
+    this.kind = "Block";
     this.type = type;
     this.labels = labels;
     this.body = body;
@@ -212,12 +215,13 @@ export class BlockNode extends SyntaxNode implements Block {
 // ---------------------------------------------------------------- expressions
 
 export class LiteralNode extends SyntaxNode implements LiteralValue {
-  readonly kind = "LiteralValue" as const;
-  type: LiteralKind;
-  value: string | number | boolean | null;
-  raw: string;
+  declare readonly kind: "LiteralValue";
+  declare type: LiteralKind;
+  declare value: string | number | boolean | null;
+  declare raw: string;
   constructor(type: LiteralKind, value: string | number | boolean | null, raw: string, range: Range) {
     super(range);
+    this.kind = "LiteralValue";
     this.type = type;
     this.value = value;
     this.raw = raw;
@@ -225,11 +229,11 @@ export class LiteralNode extends SyntaxNode implements LiteralValue {
 }
 
 export class TemplateNode extends SyntaxNode implements TemplateExpr {
-  readonly kind = "Template" as const;
-  parts: TemplatePart[];
-  form: "quoted" | "heredoc" | "json";
-  heredoc: { marker: string; indented: boolean } | undefined;
-  jsonValue: string | undefined;
+  declare readonly kind: "Template";
+  declare parts: TemplatePart[];
+  declare form: "quoted" | "heredoc" | "json";
+  declare heredoc: { marker: string; indented: boolean } | undefined;
+  declare jsonValue: string | undefined;
   constructor(
     parts: TemplatePart[],
     form: "quoted" | "heredoc" | "json",
@@ -238,6 +242,7 @@ export class TemplateNode extends SyntaxNode implements TemplateExpr {
     jsonValue?: string,
   ) {
     super(range);
+    this.kind = "Template";
     this.parts = parts;
     this.form = form;
     this.heredoc = heredoc;
@@ -246,32 +251,35 @@ export class TemplateNode extends SyntaxNode implements TemplateExpr {
 }
 
 export class TemplateWrapNode extends SyntaxNode implements TemplateWrap {
-  readonly kind = "TemplateWrap" as const;
-  wrapped: Expression;
-  form: "quoted" | "heredoc" | "json";
+  declare readonly kind: "TemplateWrap";
+  declare wrapped: Expression;
+  declare form: "quoted" | "heredoc" | "json";
   constructor(wrapped: Expression, form: "quoted" | "heredoc" | "json", range: Range) {
     super(range);
+    this.kind = "TemplateWrap";
     this.wrapped = wrapped;
     this.form = form;
   }
 }
 
 export class TemplateLiteralNode extends SyntaxNode {
-  readonly kind = "TemplateLiteral" as const;
-  value: string;
+  declare readonly kind: "TemplateLiteral";
+  declare value: string;
   constructor(value: string, range: Range) {
     super(range);
+    this.kind = "TemplateLiteral";
     this.value = value;
   }
 }
 
 export class TemplateInterpNode extends SyntaxNode {
-  readonly kind = "TemplateInterp" as const;
-  expr: Expression;
-  stripLeft: boolean;
-  stripRight: boolean;
+  declare readonly kind: "TemplateInterp";
+  declare expr: Expression;
+  declare stripLeft: boolean;
+  declare stripRight: boolean;
   constructor(expr: Expression, range: Range, stripLeft: boolean, stripRight: boolean) {
     super(range);
+    this.kind = "TemplateInterp";
     this.expr = expr;
     this.stripLeft = stripLeft;
     this.stripRight = stripRight;
@@ -279,12 +287,13 @@ export class TemplateInterpNode extends SyntaxNode {
 }
 
 export class TemplateIfNode extends SyntaxNode {
-  readonly kind = "TemplateIf" as const;
-  condition: Expression;
-  then: TemplatePart[];
-  else: TemplatePart[] | null;
+  declare readonly kind: "TemplateIf";
+  declare condition: Expression;
+  declare then: TemplatePart[];
+  declare else: TemplatePart[] | null;
   constructor(condition: Expression, thenParts: TemplatePart[], elseParts: TemplatePart[] | null, range: Range) {
     super(range);
+    this.kind = "TemplateIf";
     this.condition = condition;
     this.then = thenParts;
     this.else = elseParts;
@@ -292,13 +301,14 @@ export class TemplateIfNode extends SyntaxNode {
 }
 
 export class TemplateForNode extends SyntaxNode {
-  readonly kind = "TemplateFor" as const;
-  keyVar: string | null;
-  valVar: string;
-  collection: Expression;
-  body: TemplatePart[];
+  declare readonly kind: "TemplateFor";
+  declare keyVar: string | null;
+  declare valVar: string;
+  declare collection: Expression;
+  declare body: TemplatePart[];
   constructor(keyVar: string | null, valVar: string, collection: Expression, body: TemplatePart[], range: Range) {
     super(range);
+    this.kind = "TemplateFor";
     this.keyVar = keyVar;
     this.valVar = valVar;
     this.collection = collection;
@@ -307,60 +317,66 @@ export class TemplateForNode extends SyntaxNode {
 }
 
 export class TraverseRootNode extends SyntaxNode {
-  readonly kind = "TraverseRoot" as const;
-  name: string;
+  declare readonly kind: "TraverseRoot";
+  declare name: string;
   constructor(name: string, range: Range) {
     super(range);
+    this.kind = "TraverseRoot";
     this.name = name;
   }
 }
 
 export class TraverseAttrNode extends SyntaxNode {
-  readonly kind = "TraverseAttr" as const;
-  name: string;
+  declare readonly kind: "TraverseAttr";
+  declare name: string;
   constructor(name: string, range: Range) {
     super(range);
+    this.kind = "TraverseAttr";
     this.name = name;
   }
 }
 
 export class TraverseIndexNode extends SyntaxNode {
-  readonly kind = "TraverseIndex" as const;
-  key: string | number;
+  declare readonly kind: "TraverseIndex";
+  declare key: string | number;
   constructor(key: string | number, range: Range) {
     super(range);
+    this.kind = "TraverseIndex";
     this.key = key;
   }
 }
 
 export class ScopeTraversalNode extends SyntaxNode implements ScopeTraversal {
-  readonly kind = "ScopeTraversal" as const;
-  traversal: Traverser[];
+  declare readonly kind: "ScopeTraversal";
+  declare traversal: Traverser[];
   constructor(traversal: Traverser[], range: Range) {
     super(range);
+    this.kind = "ScopeTraversal";
     this.traversal = traversal;
   }
 }
 
 export class RelativeTraversalNode extends SyntaxNode implements RelativeTraversal {
-  readonly kind = "RelativeTraversal" as const;
-  source: Expression;
-  traversal: Traverser[];
+  declare readonly kind: "RelativeTraversal";
+  declare source: Expression;
+  declare traversal: Traverser[];
   constructor(source: Expression, traversal: Traverser[], range: Range) {
     super(range);
+    this.kind = "RelativeTraversal";
     this.source = source;
     this.traversal = traversal;
   }
 }
 
 export class IndexNode extends SyntaxNode implements IndexExpr {
-  readonly kind = "Index" as const;
-  collection: Expression;
-  key: Expression;
+  declare readonly kind: "Index";
+  declare collection: Expression;
+  declare key: Expression;
   /** The brackets end where the node does; they start here. */
-  bracketStart: number;
+  declare bracketStart: number;
   constructor(collection: Expression, key: Expression, bracketRange: Range, range: Range) {
     super(range);
+    this.kind = "Index";
     this.collection = collection;
     this.key = key;
     this.bracketStart = spanOf(bracketRange).startOffset;
@@ -375,17 +391,22 @@ export class IndexNode extends SyntaxNode implements IndexExpr {
 }
 
 export class AnonSymbolNode extends SyntaxNode implements AnonSymbol {
-  readonly kind = "AnonSymbol" as const;
+  declare readonly kind: "AnonSymbol";
+  constructor(range: Range) {
+    super(range);
+    this.kind = "AnonSymbol";
+  }
 }
 
 export class SplatNode extends SyntaxNode implements SplatExpr {
-  readonly kind = "Splat" as const;
-  source: Expression;
-  each: Expression;
-  item: AnonSymbol;
-  style: "full" | "attr";
+  declare readonly kind: "Splat";
+  declare source: Expression;
+  declare each: Expression;
+  declare item: AnonSymbol;
+  declare style: "full" | "attr";
   constructor(source: Expression, each: Expression, item: AnonSymbol, style: "full" | "attr", range: Range) {
     super(range);
+    this.kind = "Splat";
     this.source = source;
     this.each = each;
     this.item = item;
@@ -398,19 +419,20 @@ export class SplatNode extends SyntaxNode implements SplatExpr {
 }
 
 export class FunctionCallNode extends SyntaxNode implements FunctionCall {
-  readonly kind = "FunctionCall" as const;
-  name: string;
-  args: Expression[];
-  expandFinal: boolean;
+  declare readonly kind: "FunctionCall";
+  declare name: string;
+  declare args: Expression[];
+  declare expandFinal: boolean;
   /** The name starts where the call does; it ends here. */
-  nameEnd: number;
-  openParenStart: number;
-  openParenEnd: number;
+  declare nameEnd: number;
+  declare openParenStart: number;
+  declare openParenEnd: number;
   /** -1 (with closeParenEnd -1) for HashiCorp's empty closing range after a bad argument (compat mode). */
-  closeParenStart: number;
-  closeParenEnd: number;
+  declare closeParenStart: number;
+  declare closeParenEnd: number;
   constructor(name: string, nameRange: Range, args: Expression[], expandFinal: boolean, openParenRange: Range, closeParenRange: Range, range: Range) {
     super(range);
+    this.kind = "FunctionCall";
     this.name = name;
     this.args = args;
     this.expandFinal = expandFinal;
@@ -460,12 +482,13 @@ export class FunctionCallNode extends SyntaxNode implements FunctionCall {
 }
 
 export class ConditionalNode extends SyntaxNode implements Conditional {
-  readonly kind = "Conditional" as const;
-  condition: Expression;
-  trueResult: Expression;
-  falseResult: Expression;
+  declare readonly kind: "Conditional";
+  declare condition: Expression;
+  declare trueResult: Expression;
+  declare falseResult: Expression;
   constructor(condition: Expression, trueResult: Expression, falseResult: Expression, range: Range) {
     super(range);
+    this.kind = "Conditional";
     this.condition = condition;
     this.trueResult = trueResult;
     this.falseResult = falseResult;
@@ -473,12 +496,13 @@ export class ConditionalNode extends SyntaxNode implements Conditional {
 }
 
 export class BinaryOpNode extends SyntaxNode implements BinaryOp {
-  readonly kind = "BinaryOp" as const;
-  op: BinaryOperator;
-  lhs: Expression;
-  rhs: Expression;
+  declare readonly kind: "BinaryOp";
+  declare op: BinaryOperator;
+  declare lhs: Expression;
+  declare rhs: Expression;
   constructor(op: BinaryOperator, lhs: Expression, rhs: Expression, range: Range) {
     super(range);
+    this.kind = "BinaryOp";
     this.op = op;
     this.lhs = lhs;
     this.rhs = rhs;
@@ -486,29 +510,31 @@ export class BinaryOpNode extends SyntaxNode implements BinaryOp {
 }
 
 export class UnaryOpNode extends SyntaxNode implements UnaryOp {
-  readonly kind = "UnaryOp" as const;
-  op: "!" | "-";
-  operand: Expression;
+  declare readonly kind: "UnaryOp";
+  declare op: "!" | "-";
+  declare operand: Expression;
   constructor(op: "!" | "-", operand: Expression, range: Range) {
     super(range);
+    this.kind = "UnaryOp";
     this.op = op;
     this.operand = operand;
   }
 }
 
 export class TupleConsNode extends SyntaxNode implements TupleCons {
-  readonly kind = "TupleCons" as const;
-  exprs: Expression[];
+  declare readonly kind: "TupleCons";
+  declare exprs: Expression[];
   constructor(exprs: Expression[], range: Range) {
     super(range);
+    this.kind = "TupleCons";
     this.exprs = exprs;
   }
 }
 
 export class ObjectItemNode extends SyntaxNode implements ObjectConsItem {
-  key: Expression;
-  keyIsBareIdent: boolean;
-  value: Expression;
+  declare key: Expression;
+  declare keyIsBareIdent: boolean;
+  declare value: Expression;
   constructor(key: Expression, keyIsBareIdent: boolean, value: Expression, range: Range) {
     super(range);
     this.key = key;
@@ -518,24 +544,25 @@ export class ObjectItemNode extends SyntaxNode implements ObjectConsItem {
 }
 
 export class ObjectConsNode extends SyntaxNode implements ObjectCons {
-  readonly kind = "ObjectCons" as const;
-  items: ObjectConsItem[];
+  declare readonly kind: "ObjectCons";
+  declare items: ObjectConsItem[];
   constructor(items: ObjectConsItem[], range: Range) {
     super(range);
+    this.kind = "ObjectCons";
     this.items = items;
   }
 }
 
 export class ForNode extends SyntaxNode implements ForExpr {
-  readonly kind = "For" as const;
-  keyVar: string | null;
-  valVar: string;
-  collection: Expression;
-  keyExpr: Expression | null;
-  valExpr: Expression;
-  condition: Expression | null;
-  group: boolean;
-  form: "tuple" | "object";
+  declare readonly kind: "For";
+  declare keyVar: string | null;
+  declare valVar: string;
+  declare collection: Expression;
+  declare keyExpr: Expression | null;
+  declare valExpr: Expression;
+  declare condition: Expression | null;
+  declare group: boolean;
+  declare form: "tuple" | "object";
   constructor(
     keyVar: string | null,
     valVar: string,
@@ -548,6 +575,7 @@ export class ForNode extends SyntaxNode implements ForExpr {
     range: Range,
   ) {
     super(range);
+    this.kind = "For";
     this.keyVar = keyVar;
     this.valVar = valVar;
     this.collection = collection;
@@ -560,16 +588,21 @@ export class ForNode extends SyntaxNode implements ForExpr {
 }
 
 export class ParenthesesNode extends SyntaxNode implements Parentheses {
-  readonly kind = "Parentheses" as const;
-  expr: Expression;
+  declare readonly kind: "Parentheses";
+  declare expr: Expression;
   constructor(expr: Expression, range: Range) {
     super(range);
+    this.kind = "Parentheses";
     this.expr = expr;
   }
 }
 
 export class InvalidNode extends SyntaxNode implements InvalidExpr {
-  readonly kind = "Invalid" as const;
+  declare readonly kind: "Invalid";
+  constructor(range: Range) {
+    super(range);
+    this.kind = "Invalid";
+  }
 }
 
 /**
