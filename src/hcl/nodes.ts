@@ -67,12 +67,9 @@ export abstract class SyntaxNode {
   /** 0-based UTF-16 offset just past the node's last character. */
   declare endOffset: number;
 
-  constructor(range: Range) {
-    const s = spanOf(range);
-    this.lines = s.lines;
-    this.startOffset = s.startOffset;
-    this.endOffset = s.endOffset;
-  }
+  // No constructor here: each node class sets the three fields itself, so
+  // that each store sees one hidden class (a shared constructor storing into
+  // every kind of node is megamorphic, and was a tenth of the parse time).
 
   /** The node's range, made from its offsets when read. */
   get range(): Range {
@@ -106,7 +103,11 @@ export class BodyNode extends SyntaxNode implements Body {
   declare attributes: Attribute[];
   declare blocks: Block[];
   constructor(attributes: Attribute[], blocks: Block[], range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Body";
     this.attributes = attributes;
     this.blocks = blocks;
@@ -120,7 +121,11 @@ export class AttributeNode extends SyntaxNode implements Attribute {
   /** The name starts where the attribute does; it ends here. */
   declare nameEnd: number;
   constructor(name: string, nameRange: Range, expr: Expression, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Attribute";
     this.name = name;
     this.expr = expr;
@@ -160,7 +165,11 @@ export class BlockNode extends SyntaxNode implements Block {
     range: Range,
     singleLine: boolean,
   ) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Block";
     this.type = type;
     this.labels = labels;
@@ -220,7 +229,11 @@ export class LiteralNode extends SyntaxNode implements LiteralValue {
   declare value: string | number | boolean | null;
   declare raw: string;
   constructor(type: LiteralKind, value: string | number | boolean | null, raw: string, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "LiteralValue";
     this.type = type;
     this.value = value;
@@ -241,7 +254,11 @@ export class TemplateNode extends SyntaxNode implements TemplateExpr {
     heredoc?: { marker: string; indented: boolean },
     jsonValue?: string,
   ) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Template";
     this.parts = parts;
     this.form = form;
@@ -255,7 +272,11 @@ export class TemplateWrapNode extends SyntaxNode implements TemplateWrap {
   declare wrapped: Expression;
   declare form: "quoted" | "heredoc" | "json";
   constructor(wrapped: Expression, form: "quoted" | "heredoc" | "json", range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TemplateWrap";
     this.wrapped = wrapped;
     this.form = form;
@@ -266,7 +287,11 @@ export class TemplateLiteralNode extends SyntaxNode {
   declare readonly kind: "TemplateLiteral";
   declare value: string;
   constructor(value: string, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TemplateLiteral";
     this.value = value;
   }
@@ -278,7 +303,11 @@ export class TemplateInterpNode extends SyntaxNode {
   declare stripLeft: boolean;
   declare stripRight: boolean;
   constructor(expr: Expression, range: Range, stripLeft: boolean, stripRight: boolean) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TemplateInterp";
     this.expr = expr;
     this.stripLeft = stripLeft;
@@ -292,7 +321,11 @@ export class TemplateIfNode extends SyntaxNode {
   declare then: TemplatePart[];
   declare else: TemplatePart[] | null;
   constructor(condition: Expression, thenParts: TemplatePart[], elseParts: TemplatePart[] | null, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TemplateIf";
     this.condition = condition;
     this.then = thenParts;
@@ -307,7 +340,11 @@ export class TemplateForNode extends SyntaxNode {
   declare collection: Expression;
   declare body: TemplatePart[];
   constructor(keyVar: string | null, valVar: string, collection: Expression, body: TemplatePart[], range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TemplateFor";
     this.keyVar = keyVar;
     this.valVar = valVar;
@@ -320,7 +357,11 @@ export class TraverseRootNode extends SyntaxNode {
   declare readonly kind: "TraverseRoot";
   declare name: string;
   constructor(name: string, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TraverseRoot";
     this.name = name;
   }
@@ -330,7 +371,11 @@ export class TraverseAttrNode extends SyntaxNode {
   declare readonly kind: "TraverseAttr";
   declare name: string;
   constructor(name: string, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TraverseAttr";
     this.name = name;
   }
@@ -340,7 +385,11 @@ export class TraverseIndexNode extends SyntaxNode {
   declare readonly kind: "TraverseIndex";
   declare key: string | number;
   constructor(key: string | number, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TraverseIndex";
     this.key = key;
   }
@@ -350,7 +399,11 @@ export class ScopeTraversalNode extends SyntaxNode implements ScopeTraversal {
   declare readonly kind: "ScopeTraversal";
   declare traversal: Traverser[];
   constructor(traversal: Traverser[], range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "ScopeTraversal";
     this.traversal = traversal;
   }
@@ -361,7 +414,11 @@ export class RelativeTraversalNode extends SyntaxNode implements RelativeTravers
   declare source: Expression;
   declare traversal: Traverser[];
   constructor(source: Expression, traversal: Traverser[], range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "RelativeTraversal";
     this.source = source;
     this.traversal = traversal;
@@ -375,7 +432,11 @@ export class IndexNode extends SyntaxNode implements IndexExpr {
   /** The brackets end where the node does; they start here. */
   declare bracketStart: number;
   constructor(collection: Expression, key: Expression, bracketRange: Range, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Index";
     this.collection = collection;
     this.key = key;
@@ -393,7 +454,11 @@ export class IndexNode extends SyntaxNode implements IndexExpr {
 export class AnonSymbolNode extends SyntaxNode implements AnonSymbol {
   declare readonly kind: "AnonSymbol";
   constructor(range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "AnonSymbol";
   }
 }
@@ -405,7 +470,11 @@ export class SplatNode extends SyntaxNode implements SplatExpr {
   declare item: AnonSymbol;
   declare style: "full" | "attr";
   constructor(source: Expression, each: Expression, item: AnonSymbol, style: "full" | "attr", range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Splat";
     this.source = source;
     this.each = each;
@@ -431,7 +500,11 @@ export class FunctionCallNode extends SyntaxNode implements FunctionCall {
   declare closeParenStart: number;
   declare closeParenEnd: number;
   constructor(name: string, nameRange: Range, args: Expression[], expandFinal: boolean, openParenRange: Range, closeParenRange: Range, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "FunctionCall";
     this.name = name;
     this.args = args;
@@ -487,7 +560,11 @@ export class ConditionalNode extends SyntaxNode implements Conditional {
   declare trueResult: Expression;
   declare falseResult: Expression;
   constructor(condition: Expression, trueResult: Expression, falseResult: Expression, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Conditional";
     this.condition = condition;
     this.trueResult = trueResult;
@@ -501,7 +578,11 @@ export class BinaryOpNode extends SyntaxNode implements BinaryOp {
   declare lhs: Expression;
   declare rhs: Expression;
   constructor(op: BinaryOperator, lhs: Expression, rhs: Expression, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "BinaryOp";
     this.op = op;
     this.lhs = lhs;
@@ -514,7 +595,11 @@ export class UnaryOpNode extends SyntaxNode implements UnaryOp {
   declare op: "!" | "-";
   declare operand: Expression;
   constructor(op: "!" | "-", operand: Expression, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "UnaryOp";
     this.op = op;
     this.operand = operand;
@@ -525,7 +610,11 @@ export class TupleConsNode extends SyntaxNode implements TupleCons {
   declare readonly kind: "TupleCons";
   declare exprs: Expression[];
   constructor(exprs: Expression[], range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "TupleCons";
     this.exprs = exprs;
   }
@@ -536,7 +625,11 @@ export class ObjectItemNode extends SyntaxNode implements ObjectConsItem {
   declare keyIsBareIdent: boolean;
   declare value: Expression;
   constructor(key: Expression, keyIsBareIdent: boolean, value: Expression, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.key = key;
     this.keyIsBareIdent = keyIsBareIdent;
     this.value = value;
@@ -547,7 +640,11 @@ export class ObjectConsNode extends SyntaxNode implements ObjectCons {
   declare readonly kind: "ObjectCons";
   declare items: ObjectConsItem[];
   constructor(items: ObjectConsItem[], range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "ObjectCons";
     this.items = items;
   }
@@ -574,7 +671,11 @@ export class ForNode extends SyntaxNode implements ForExpr {
     form: "tuple" | "object",
     range: Range,
   ) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "For";
     this.keyVar = keyVar;
     this.valVar = valVar;
@@ -591,7 +692,11 @@ export class ParenthesesNode extends SyntaxNode implements Parentheses {
   declare readonly kind: "Parentheses";
   declare expr: Expression;
   constructor(expr: Expression, range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Parentheses";
     this.expr = expr;
   }
@@ -600,7 +705,11 @@ export class ParenthesesNode extends SyntaxNode implements Parentheses {
 export class InvalidNode extends SyntaxNode implements InvalidExpr {
   declare readonly kind: "Invalid";
   constructor(range: Range) {
-    super(range);
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
     this.kind = "Invalid";
   }
 }
