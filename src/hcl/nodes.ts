@@ -108,7 +108,6 @@ export class BodyNode extends SyntaxNode implements Body {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Body";
     this.attributes = attributes;
     this.blocks = blocks;
   }
@@ -126,7 +125,6 @@ export class AttributeNode extends SyntaxNode implements Attribute {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Attribute";
     this.name = name;
     this.expr = expr;
     this.nameEnd = spanOf(nameRange).endOffset;
@@ -170,7 +168,6 @@ export class BlockNode extends SyntaxNode implements Block {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Block";
     this.type = type;
     this.labels = labels;
     this.body = body;
@@ -234,7 +231,6 @@ export class LiteralNode extends SyntaxNode implements LiteralValue {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "LiteralValue";
     this.type = type;
     this.value = value;
     this.raw = raw;
@@ -259,7 +255,6 @@ export class TemplateNode extends SyntaxNode implements TemplateExpr {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Template";
     this.parts = parts;
     this.form = form;
     this.heredoc = heredoc;
@@ -277,7 +272,6 @@ export class TemplateWrapNode extends SyntaxNode implements TemplateWrap {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TemplateWrap";
     this.wrapped = wrapped;
     this.form = form;
   }
@@ -292,7 +286,6 @@ export class TemplateLiteralNode extends SyntaxNode {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TemplateLiteral";
     this.value = value;
   }
 }
@@ -308,7 +301,6 @@ export class TemplateInterpNode extends SyntaxNode {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TemplateInterp";
     this.expr = expr;
     this.stripLeft = stripLeft;
     this.stripRight = stripRight;
@@ -326,7 +318,6 @@ export class TemplateIfNode extends SyntaxNode {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TemplateIf";
     this.condition = condition;
     this.then = thenParts;
     this.else = elseParts;
@@ -345,7 +336,6 @@ export class TemplateForNode extends SyntaxNode {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TemplateFor";
     this.keyVar = keyVar;
     this.valVar = valVar;
     this.collection = collection;
@@ -362,7 +352,6 @@ export class TraverseRootNode extends SyntaxNode {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TraverseRoot";
     this.name = name;
   }
 }
@@ -376,7 +365,6 @@ export class TraverseAttrNode extends SyntaxNode {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TraverseAttr";
     this.name = name;
   }
 }
@@ -390,7 +378,6 @@ export class TraverseIndexNode extends SyntaxNode {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TraverseIndex";
     this.key = key;
   }
 }
@@ -404,7 +391,6 @@ export class ScopeTraversalNode extends SyntaxNode implements ScopeTraversal {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "ScopeTraversal";
     this.traversal = traversal;
   }
 }
@@ -419,7 +405,6 @@ export class RelativeTraversalNode extends SyntaxNode implements RelativeTravers
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "RelativeTraversal";
     this.source = source;
     this.traversal = traversal;
   }
@@ -437,7 +422,6 @@ export class IndexNode extends SyntaxNode implements IndexExpr {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Index";
     this.collection = collection;
     this.key = key;
     this.bracketStart = spanOf(bracketRange).startOffset;
@@ -459,7 +443,6 @@ export class AnonSymbolNode extends SyntaxNode implements AnonSymbol {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "AnonSymbol";
   }
 }
 
@@ -475,7 +458,6 @@ export class SplatNode extends SyntaxNode implements SplatExpr {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Splat";
     this.source = source;
     this.each = each;
     this.item = item;
@@ -505,7 +487,6 @@ export class FunctionCallNode extends SyntaxNode implements FunctionCall {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "FunctionCall";
     this.name = name;
     this.args = args;
     this.expandFinal = expandFinal;
@@ -565,7 +546,6 @@ export class ConditionalNode extends SyntaxNode implements Conditional {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Conditional";
     this.condition = condition;
     this.trueResult = trueResult;
     this.falseResult = falseResult;
@@ -583,7 +563,6 @@ export class BinaryOpNode extends SyntaxNode implements BinaryOp {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "BinaryOp";
     this.op = op;
     this.lhs = lhs;
     this.rhs = rhs;
@@ -600,7 +579,6 @@ export class UnaryOpNode extends SyntaxNode implements UnaryOp {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "UnaryOp";
     this.op = op;
     this.operand = operand;
   }
@@ -615,7 +593,6 @@ export class TupleConsNode extends SyntaxNode implements TupleCons {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "TupleCons";
     this.exprs = exprs;
   }
 }
@@ -645,7 +622,6 @@ export class ObjectConsNode extends SyntaxNode implements ObjectCons {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "ObjectCons";
     this.items = items;
   }
 }
@@ -676,7 +652,6 @@ export class ForNode extends SyntaxNode implements ForExpr {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "For";
     this.keyVar = keyVar;
     this.valVar = valVar;
     this.collection = collection;
@@ -697,7 +672,6 @@ export class ParenthesesNode extends SyntaxNode implements Parentheses {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Parentheses";
     this.expr = expr;
   }
 }
@@ -710,9 +684,46 @@ export class InvalidNode extends SyntaxNode implements InvalidExpr {
     this.lines = s.lines;
     this.startOffset = s.startOffset;
     this.endOffset = s.endOffset;
-    this.kind = "Invalid";
   }
 }
+
+/**
+ * `kind` lives on each class's prototype, not in every node: one field less
+ * per node, read the same way (`node.kind`, `"kind" in node`). It is not an
+ * own property, so `Object.keys(node)` and a spread leave it out (as they
+ * leave out the range getters): copy a node with `copyNode`.
+ */
+function defineKind(cls: abstract new (...args: never[]) => SyntaxNode, kind: string): void {
+  Object.defineProperty(cls.prototype, "kind", { value: kind, enumerable: true, writable: false, configurable: false });
+}
+
+defineKind(BodyNode, "Body");
+defineKind(AttributeNode, "Attribute");
+defineKind(BlockNode, "Block");
+defineKind(LiteralNode, "LiteralValue");
+defineKind(TemplateNode, "Template");
+defineKind(TemplateWrapNode, "TemplateWrap");
+defineKind(TemplateLiteralNode, "TemplateLiteral");
+defineKind(TemplateInterpNode, "TemplateInterp");
+defineKind(TemplateIfNode, "TemplateIf");
+defineKind(TemplateForNode, "TemplateFor");
+defineKind(TraverseRootNode, "TraverseRoot");
+defineKind(TraverseAttrNode, "TraverseAttr");
+defineKind(TraverseIndexNode, "TraverseIndex");
+defineKind(ScopeTraversalNode, "ScopeTraversal");
+defineKind(RelativeTraversalNode, "RelativeTraversal");
+defineKind(IndexNode, "Index");
+defineKind(AnonSymbolNode, "AnonSymbol");
+defineKind(SplatNode, "Splat");
+defineKind(FunctionCallNode, "FunctionCall");
+defineKind(ConditionalNode, "Conditional");
+defineKind(BinaryOpNode, "BinaryOp");
+defineKind(UnaryOpNode, "UnaryOp");
+defineKind(TupleConsNode, "TupleCons");
+defineKind(ObjectConsNode, "ObjectCons");
+defineKind(ForNode, "For");
+defineKind(ParenthesesNode, "Parentheses");
+defineKind(InvalidNode, "Invalid");
 
 /**
  * A copy of a node with some fields replaced. Unlike `{ ...node, field }`,
