@@ -61,6 +61,44 @@ export function exact<T>(items: T[]): T[] {
 /** The one empty list the native parser's nodes share (frozen: a tree is never changed in place). */
 const NONE: readonly never[] = Object.freeze([]);
 
+/**
+ * Names the tree keeps (attribute names, block types and labels, traversal
+ * steps, function names) repeat a lot: `var`, `local`, `each`, `name`,
+ * `tags`... One string per distinct name, shared by the trees of the
+ * thread, instead of a copy per occurrence: a direct-mapped table hashed on
+ * the characters, so a name already in it is found without making a string.
+ * A colliding name replaces the older one (names in trees stay valid: they
+ * are plain strings).
+ */
+const NAME_SLOTS = 1 << 13;
+const NAMES = new Array<string | undefined>(NAME_SLOTS).fill(undefined);
+/** Names longer than this are rarely repeated; they are kept as read. */
+const MAX_NAME_LENGTH = 40;
+
+/** text[s, e) as a shared string (see NAMES). */
+export function internRange(text: string, s: number, e: number): string {
+  const len = e - s;
+  if (len > MAX_NAME_LENGTH) return text.slice(s, e);
+  if (len === 0) return "";
+  // A few characters are enough to tell names apart (a collision only costs a copy).
+  const last = e - 1;
+  let h = Math.imul(len, 0x9e3779b1) ^ text.charCodeAt(s);
+  h = Math.imul(h ^ text.charCodeAt(last), 0x85ebca6b);
+  h = Math.imul(h ^ text.charCodeAt(s + (len >> 1)), 0xc2b2ae35);
+  h ^= text.charCodeAt(last - 1) << 7;
+  h ^= text.charCodeAt(s + 1) << 3;
+  const slot = (h ^ (h >>> 16)) & (NAME_SLOTS - 1);
+  const known = NAMES[slot];
+  if (known !== undefined && known.length === len) {
+    let i = 0;
+    while (i < len && known.charCodeAt(i) === text.charCodeAt(s + i)) i++;
+    if (i === len) return known;
+  }
+  const str = text.slice(s, e);
+  NAMES[slot] = str;
+  return str;
+}
+
 /** Per-token range cache of one parse (see ParserState.cache). */
 type TokenCache = (Span | undefined)[];
 
@@ -195,6 +233,11 @@ export class ParserState {
 
   tokText(i: number): string {
     return this.text.slice(this.starts[i], this.ends[i]);
+  }
+
+  /** The text of an identifier token (a name the tree keeps), one string per distinct name (see intern). */
+  name(i: number): string {
+    return internRange(this.text, this.starts[i], this.ends[i]);
   }
 
   nextRange(): Range {

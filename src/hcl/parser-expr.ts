@@ -202,7 +202,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       if (aty === T.Ident) {
         p.read();
         const rng = p.tokSpan(dot, attr);
-        ret = makeRelative(ret, new TraverseAttrNode(p.tokText(attr), rng), rng);
+        ret = makeRelative(ret, new TraverseAttrNode(p.name(attr), rng), rng);
       } else if (aty === T.NumberLit) {
         p.read();
         const raw = p.tokText(attr);
@@ -339,7 +339,7 @@ function finishAttrSplat(p: ParserState, ret: Expression, dot: number, attrTok: 
       return ret;
     }
     const a = p.read();
-    trav.push(new TraverseAttrNode(p.tokText(a), span(dr, p.tokRange(a))));
+    trav.push(new TraverseAttrNode(p.name(a), span(dr, p.tokRange(a))));
     lastRange = p.tokRange(a);
   }
   const markerRange = span(dotRange, p.tokRange(marker));
@@ -384,7 +384,7 @@ function parseTerm(p: ParserState): Expression {
       p.read();
       const nt = p.peekType();
       if (nt === T.OParen || isDoubleColon(p)) return finishFunctionCall(p, start);
-      const name = p.tokText(start);
+      const name = p.name(start);
       if (name === "true" || name === "false") {
         return new LiteralNode("bool", name === "true", name, startRange);
       }
@@ -444,7 +444,7 @@ function isDoubleColon(p: ParserState): boolean {
 
 function finishFunctionCall(p: ParserState, nameTok: number): Expression {
   let nameRange: Range = p.tokRange(nameTok);
-  let name = p.tokText(nameTok);
+  let name = p.name(nameTok);
   // provider::namespace::function (HCL 2.20+ / Terraform 1.8+)
   while (isDoubleColon(p)) {
     p.read();

@@ -278,7 +278,7 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
   }
   const range =
     p.compat || endOffsetOf(expr.range) < identRange.endOffset ? span(identRange, p.tokRange(endTok)) : span(identRange, expr.range);
-  return new AttributeNode(p.tokText(ident), identRange, expr, range);
+  return new AttributeNode(p.name(ident), identRange, expr, range);
 }
 
 /** A quoted block label (no templates allowed); returns its value and range. */
@@ -345,7 +345,7 @@ function emptyBlock(
 
 function finishBlock(p: ParserState, ident: number): Block {
   const identRange = p.tokRange(ident);
-  const type = p.tokText(ident);
+  const type = p.name(ident);
   const labels: string[] = [];
   const labelRanges: Range[] = [];
   let oBrace = -1;
