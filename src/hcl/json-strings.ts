@@ -17,7 +17,7 @@
 import type { Diagnostic, Expression, Pos, TemplateExpr } from "./ast.js";
 import { decodedOffsets, type JString } from "./json-value.js";
 import { parseExpressionAt, parseTemplateAt, type TextBase } from "./parser.js";
-import { SyntaxNode, TemplateInterpNode, TemplateNode } from "./nodes.js";
+import { JsonTemplateNode, SyntaxNode, TemplateInterpNode } from "./nodes.js";
 import { Span, type LineIndex } from "./source.js";
 
 export interface StringExpr {
@@ -33,13 +33,7 @@ export function templateFromString(s: JString, text: string, filename: string, l
   const result = parseInPlace(s, text, filename, lines, parseTemplateAt);
   const tokenRange = lines.range(s.range.start, s.range.end);
   const expr = result.expr;
-  if (expr.kind === "Template") {
-    expr.form = "json";
-    expr.jsonValue = s.value;
-    expr.range = tokenRange;
-    expr.heredoc = undefined;
-    return result;
-  }
+  if (expr.kind === "Template") return { expr: new JsonTemplateNode(expr.parts, tokenRange, s.value), diagnostics: result.diagnostics };
   if (expr.kind === "TemplateWrap") {
     expr.form = "json";
     expr.range = tokenRange;
@@ -47,7 +41,7 @@ export function templateFromString(s: JString, text: string, filename: string, l
   }
   // Any other node (the native parser's choice for odd input): keep it as
   // the single interpolated part of a template so the JSON value survives.
-  const wrapped: TemplateExpr = new TemplateNode([new TemplateInterpNode(expr, expr.range, false, false)], "json", tokenRange, undefined, s.value);
+  const wrapped: TemplateExpr = new JsonTemplateNode([new TemplateInterpNode(expr, expr.range, false, false)], tokenRange, s.value);
   return { expr: wrapped, diagnostics: result.diagnostics };
 }
 

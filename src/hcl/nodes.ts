@@ -117,9 +117,8 @@ export class AttributeNode extends SyntaxNode implements Attribute {
   declare readonly kind: "Attribute";
   declare name: string;
   declare expr: Expression;
-  /** The name starts where the attribute does; it ends here. */
-  declare nameEnd: number;
-  constructor(name: string, nameRange: Range, expr: Expression, range: Range) {
+  /** The name is the identifier token the attribute starts with: its range is the name's length from the start. */
+  constructor(name: string, expr: Expression, range: Range) {
     super();
     const s = spanOf(range);
     this.lines = s.lines;
@@ -127,14 +126,9 @@ export class AttributeNode extends SyntaxNode implements Attribute {
     this.endOffset = s.endOffset;
     this.name = name;
     this.expr = expr;
-    this.nameEnd = spanOf(nameRange).endOffset;
   }
   get nameRange(): Range {
-    return this.at(this.startOffset, this.nameEnd);
-  }
-  override moveOffsets(map: OffsetMap, lines: LineIndex): void {
-    super.moveOffsets(map, lines);
-    this.nameEnd = map(this.nameEnd);
+    return this.at(this.startOffset, this.startOffset + this.name.length);
   }
 }
 
@@ -144,8 +138,6 @@ export class BlockNode extends SyntaxNode implements Block {
   declare labels: string[];
   declare body: Body;
   declare singleLine: boolean;
-  /** The type keyword starts where the block does; it ends here. */
-  declare typeEnd: number;
   /** Each label's start and end offset, in order (a shared empty list when there are none). */
   declare labelOffsets: readonly number[];
   declare openBraceStart: number;
@@ -154,7 +146,6 @@ export class BlockNode extends SyntaxNode implements Block {
   declare closeBraceEnd: number;
   constructor(
     type: string,
-    typeRange: Range,
     labels: string[],
     labelRanges: readonly Range[],
     openBraceRange: Range,
@@ -172,7 +163,6 @@ export class BlockNode extends SyntaxNode implements Block {
     this.labels = labels;
     this.body = body;
     this.singleLine = singleLine;
-    this.typeEnd = spanOf(typeRange).endOffset;
     if (labelRanges.length === 0) {
       this.labelOffsets = NONE;
     } else {
@@ -191,8 +181,9 @@ export class BlockNode extends SyntaxNode implements Block {
     this.closeBraceStart = close.startOffset;
     this.closeBraceEnd = close.endOffset;
   }
+  /** The type keyword the block starts with. */
   get typeRange(): Range {
-    return this.at(this.startOffset, this.typeEnd);
+    return this.at(this.startOffset, this.startOffset + this.type.length);
   }
   /** The labels' ranges (a new list on each read). */
   get labelRanges(): Range[] {
@@ -209,7 +200,6 @@ export class BlockNode extends SyntaxNode implements Block {
   }
   override moveOffsets(map: OffsetMap, lines: LineIndex): void {
     super.moveOffsets(map, lines);
-    this.typeEnd = map(this.typeEnd);
     if (this.labelOffsets.length > 0) this.labelOffsets = this.labelOffsets.map(map);
     this.openBraceStart = map(this.openBraceStart);
     this.openBraceEnd = map(this.openBraceEnd);
@@ -237,19 +227,12 @@ export class LiteralNode extends SyntaxNode implements LiteralValue {
   }
 }
 
+/** A quoted string (a heredoc and a JSON string are the subclasses below, with their extra field). */
 export class TemplateNode extends SyntaxNode implements TemplateExpr {
   declare readonly kind: "Template";
   declare parts: TemplatePart[];
   declare form: "quoted" | "heredoc" | "json";
-  declare heredoc: { marker: string; indented: boolean } | undefined;
-  declare jsonValue: string | undefined;
-  constructor(
-    parts: TemplatePart[],
-    form: "quoted" | "heredoc" | "json",
-    range: Range,
-    heredoc?: { marker: string; indented: boolean },
-    jsonValue?: string,
-  ) {
+  constructor(parts: TemplatePart[], form: "quoted" | "heredoc" | "json", range: Range) {
     super();
     const s = spanOf(range);
     this.lines = s.lines;
@@ -257,7 +240,21 @@ export class TemplateNode extends SyntaxNode implements TemplateExpr {
     this.endOffset = s.endOffset;
     this.parts = parts;
     this.form = form;
+  }
+}
+
+export class HeredocTemplateNode extends TemplateNode {
+  declare heredoc: { marker: string; indented: boolean };
+  constructor(parts: TemplatePart[], range: Range, heredoc: { marker: string; indented: boolean }) {
+    super(parts, "heredoc", range);
     this.heredoc = heredoc;
+  }
+}
+
+export class JsonTemplateNode extends TemplateNode {
+  declare jsonValue: string;
+  constructor(parts: TemplatePart[], range: Range, jsonValue: string) {
+    super(parts, "json", range);
     this.jsonValue = jsonValue;
   }
 }
@@ -382,18 +379,42 @@ export class TraverseIndexNode extends SyntaxNode {
   }
 }
 
+/**
+ * A traversal holds no offsets of its own: it runs from its root's start to
+ * its last step's end (the parser extends it by pushing steps), so its
+ * `lines`, `startOffset` and `endOffset` are read from them (getters below).
+ */
 export class ScopeTraversalNode extends SyntaxNode implements ScopeTraversal {
   declare readonly kind: "ScopeTraversal";
   declare traversal: Traverser[];
-  constructor(traversal: Traverser[], range: Range) {
+  constructor(traversal: Traverser[]) {
     super();
-    const s = spanOf(range);
-    this.lines = s.lines;
-    this.startOffset = s.startOffset;
-    this.endOffset = s.endOffset;
     this.traversal = traversal;
   }
+  /** Nothing to move: the steps hold the offsets. */
+  override moveOffsets(): void {}
 }
+const stepAt = (t: ScopeTraversalNode, i: number): SyntaxNode => t.traversal[i] as unknown as SyntaxNode;
+Object.defineProperties(ScopeTraversalNode.prototype, {
+  lines: {
+    get(this: ScopeTraversalNode) {
+      return stepAt(this, 0).lines;
+    },
+    set() {},
+  },
+  startOffset: {
+    get(this: ScopeTraversalNode) {
+      return stepAt(this, 0).startOffset;
+    },
+    set() {},
+  },
+  endOffset: {
+    get(this: ScopeTraversalNode) {
+      return stepAt(this, this.traversal.length - 1).endOffset;
+    },
+    set() {},
+  },
+});
 
 export class RelativeTraversalNode extends SyntaxNode implements RelativeTraversal {
   declare readonly kind: "RelativeTraversal";

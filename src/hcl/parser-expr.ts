@@ -389,7 +389,7 @@ function parseTerm(p: ParserState): Expression {
         return new LiteralNode("bool", name === "true", name, startRange);
       }
       if (name === "null") return new LiteralNode("null", null, name, startRange);
-      const st: ScopeTraversal = new ScopeTraversalNode([new TraverseRootNode(name, startRange)], startRange);
+      const st: ScopeTraversal = new ScopeTraversalNode([new TraverseRootNode(name, startRange)]);
       return st;
     }
     case T.OQuote:

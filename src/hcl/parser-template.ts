@@ -6,7 +6,7 @@
 import { Span, rangeBetween, startOffsetOf } from "./source.js";
 import type { Diagnostic, Expression, Range, TemplatePart } from "./ast.js";
 import { T } from "./lexer.js";
-import { TemplateForNode, TemplateIfNode, TemplateInterpNode, TemplateLiteralNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
+import { HeredocTemplateNode, TemplateForNode, TemplateIfNode, TemplateInterpNode, TemplateLiteralNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
 import { exact, type ParserState } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 
@@ -190,7 +190,8 @@ export function parseTemplateAfterOpen(p: ParserState, open: number): Expression
   if (passthru && flat[0].t === "interp") {
     return new TemplateWrapNode(flat[0].expr, form, range);
   }
-  return new TemplateNode(parts, form, range, hd !== undefined ? { marker: hd.marker, indented: hd.indented } : undefined);
+  if (hd !== undefined) return new HeredocTemplateNode(parts, range, { marker: hd.marker, indented: hd.indented });
+  return new TemplateNode(parts, form, range);
 }
 
 /**

@@ -278,7 +278,7 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
   }
   const range =
     p.compat || endOffsetOf(expr.range) < identRange.endOffset ? span(identRange, p.tokRange(endTok)) : span(identRange, expr.range);
-  return new AttributeNode(p.name(ident), identRange, expr, range);
+  return new AttributeNode(p.name(ident), expr, range);
 }
 
 /** A quoted block label (no templates allowed); returns its value and range. */
@@ -340,7 +340,7 @@ function emptyBlock(
   range: Range,
   singleLine: boolean,
 ): Block {
-  return new BlockNode(type, typeRange, exact(labels), labelRanges, braceRange, braceRange, new BodyNode(exact([]), exact([]), braceRange), range, singleLine);
+  return new BlockNode(type, exact(labels), labelRanges, braceRange, braceRange, new BodyNode(exact([]), exact([]), braceRange), range, singleLine);
 }
 
 function finishBlock(p: ParserState, ident: number): Block {
@@ -460,7 +460,6 @@ function finishBlock(p: ParserState, ident: number): Block {
   }
   const block: Block = new BlockNode(
     type,
-    identRange,
     exact(labels),
     labelRanges,
     openRange,
