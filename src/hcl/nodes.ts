@@ -1,20 +1,26 @@
 /**
- * The classes the parsers build the syntax tree from (one class, so one V8
- * hidden class, per node kind). They implement the interfaces of ast.ts: a
- * reader sees the same `kind`, fields and ranges as before.
+ * The classes the native parser builds the syntax tree from (one class, so
+ * one V8 hidden class, per node kind). They implement the interfaces of
+ * ast.ts: a reader sees the same `kind`, fields and ranges as before.
  *
  * A node holds its range as two UTF-16 offsets and the file's line index,
  * inline (`startOffset`, `endOffset`, `lines`); `range` is a getter that
  * makes a `Span` of them when read (positions are made only when the span's
- * `start`/`end` are read). Other ranges of a node (an attribute's name, a
- * block's braces and labels, a call's parentheses...) are offsets inline
- * too, each with a getter. So a tree holds no range objects at all: one
- * object per node, and the lists and strings it needs.
+ * `start`/`end` are read). A node's other ranges (an attribute's name, a
+ * block's type, braces and labels, a call's parentheses...) are offsets
+ * inline too, or follow from the node (a name's length), each with a
+ * getter. So a tree holds no range objects at all: one object per node, and
+ * the lists and strings it needs. `kind` is on each class's prototype.
+ *
+ * Fields are `declare`d and assigned in each class's own constructor: V8
+ * 11's class-field definitions tripled the parse time, and a base-class
+ * constructor storing into every kind of node is megamorphic.
  *
  * Code that runs per node reads the offsets directly (`startOffsetOf`,
  * `endOffsetOf` in source.ts take a node's range, or read
- * `node.startOffset` on a `SyntaxNode`). Assigning `range` (as the parser
- * does when it extends a traversal) sets the offsets from a `Span`.
+ * `node.startOffset` on a `SyntaxNode`). Assigning `range` sets the offsets
+ * from a `Span`. Each read of a range is a new object: compare offsets,
+ * never ranges by identity; copy a node with `copyNode`, not a spread.
  */
 import type {
   AnonSymbol,
