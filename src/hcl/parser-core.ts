@@ -11,8 +11,8 @@
  */
 import type { Diagnostic, Expression, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
-import { InvalidNode } from "./nodes.js";
-import type { RangeMaker, Span } from "./source.js";
+import { InvalidNode, SyntaxNode } from "./nodes.js";
+import { Span, rangeBetween, type RangeMaker } from "./source.js";
 
 /**
  * Maximum nesting of brackets/blocks/templates (and chains of operators and
@@ -97,6 +97,25 @@ export function internRange(text: string, s: number, e: number): string {
   const str = text.slice(s, e);
   NAMES[slot] = str;
   return str;
+}
+
+/** A range, or a node whose range it stands for. */
+export type Ranged = Range | Expression;
+
+/**
+ * From the start of `a` to the end of `b` (ranges or nodes). A node's
+ * offsets are read in place: no range object is made for either side.
+ */
+export function join(a: Ranged, b: Ranged): Range {
+  const x = a instanceof SyntaxNode || a instanceof Span ? a : null;
+  const y = b instanceof SyntaxNode || b instanceof Span ? b : null;
+  if (x !== null && y !== null) return new Span(x.lines, x.startOffset, y.endOffset);
+  return rangeBetween("kind" in a ? a.range : a, "kind" in b ? b.range : b);
+}
+
+/** The end offset of a node (without making its range). */
+export function endOf(e: Expression): number {
+  return e instanceof SyntaxNode ? e.endOffset : e.range.end.offset;
 }
 
 /** Per-token range cache of one parse (see ParserState.cache). */

@@ -37,7 +37,7 @@ import type {
   Traverser,
 } from "./ast.js";
 import { T } from "./lexer.js";
-import { exact, type ParserState } from "./parser-core.js";
+import { exact, join, type ParserState } from "./parser-core.js";
 import { parseTemplateAfterOpen } from "./parser-template.js";
 
 const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
@@ -103,7 +103,7 @@ function finishConditional(p: ParserState, startTok: number, cond: Expression): 
   const m2 = p.mark();
   const f = parseExpression(p);
   if (p.recovery && p.hasErrorsSince(m2)) return cond;
-  return new ConditionalNode(cond, t, f, span(p.tokRange(startTok), f.range));
+  return new ConditionalNode(cond, t, f, join(p.tokRange(startTok), f));
 }
 
 /** Token type -> precedence level (index into BINARY_LEVELS), or -1. */
@@ -144,7 +144,7 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
     if (LEVEL_OF[ty] !== level) break;
     const next = OP_OF[ty] as BinaryOperator;
     if (op !== undefined && rhs !== undefined) {
-      lhs = new BinaryOpNode(op, lhs, rhs, span(lhs.range, rhs.range));
+      lhs = new BinaryOpNode(op, lhs, rhs, join(lhs, rhs));
     }
     op = next;
     const opTok = p.read();
@@ -156,7 +156,7 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
   }
   leaveN(p, levels, lhs);
   if (op === undefined || rhs === undefined) return lhs;
-  return new BinaryOpNode(op, lhs, rhs, span(lhs.range, rhs.range));
+  return new BinaryOpNode(op, lhs, rhs, join(lhs, rhs));
 }
 
 export function parseWithTraversals(p: ParserState): Expression {
@@ -171,7 +171,7 @@ function makeRelative(expr: Expression, step: Traverser, rng: Range): Expression
     else expr.range = span(expr.range, rng);
     return expr;
   }
-  const rel: RelativeTraversal = new RelativeTraversalNode(expr, [step], span(expr.range, rng));
+  const rel: RelativeTraversal = new RelativeTraversalNode(expr, [step], join(expr, rng));
   return rel;
 }
 
@@ -244,7 +244,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
         if (!p.enter(marker)) return leaveN(p, wraps, ret);
         wraps++;
         const each = parseTraversals(p, item);
-        ret = new SplatNode(ret, each, item, "full", span(from.range, each.range));
+        ret = new SplatNode(ret, each, item, "full", join(from, each));
         continue;
       }
       if (!p.enter(openRange)) return leaveN(p, wraps, ret);
@@ -272,7 +272,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       } else {
         if (!p.enter(rng)) return leaveN(p, wraps, ret);
         wraps++;
-        ret = new IndexNode(ret, key, rng, span(from.range, rng));
+        ret = new IndexNode(ret, key, rng, join(from, rng));
       }
       continue;
     }
@@ -345,7 +345,7 @@ function finishAttrSplat(p: ParserState, ret: Expression, dot: number, attrTok: 
   const markerRange = span(dotRange, p.tokRange(marker));
   const item = new AnonSymbolNode(markerRange);
   const each: Expression = trav.length === 0 ? item : new RelativeTraversalNode(item, exact(trav), span(firstRange, lastRange));
-  return new SplatNode(ret, each, item, "attr", span(ret.range, lastRange));
+  return new SplatNode(ret, each, item, "attr", join(ret, lastRange));
 }
 
 function parseTerm(p: ParserState): Expression {
@@ -406,7 +406,7 @@ function parseTerm(p: ParserState): Expression {
       if (!p.enter(startRange)) return p.invalid(startRange);
       const operand = parseWithTraversals(p);
       p.leave();
-      return new UnaryOpNode(ty === T.Minus ? "-" : "!", operand, span(startRange, operand.range));
+      return new UnaryOpNode(ty === T.Minus ? "-" : "!", operand, join(startRange, operand));
     }
     case T.OBrack:
       return parseTuple(p);
@@ -647,7 +647,7 @@ function parseObject(p: ParserState): Expression {
         }
         const keyIsBareIdent =
           !forceNonLiteral && key.kind === "ScopeTraversal" && key.traversal.length === 1;
-        items.push(new ObjectItemNode(key, keyIsBareIdent, value, span(key.range, value.range)));
+        items.push(new ObjectItemNode(key, keyIsBareIdent, value, join(key, value)));
         const after = p.peek();
         const aty = p.types[after];
         if (aty === T.Newline) {

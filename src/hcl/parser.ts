@@ -6,7 +6,7 @@
  */
 import type { Attribute, Block, Body, Comment, Diagnostic, Expression, File, ParseResult, Pos, Range } from "./ast.js";
 import { T, lex, releaseTokens, type Tokens } from "./lexer.js";
-import { ParserState, exact } from "./parser-core.js";
+import { ParserState, endOf, exact, join } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts } from "./parser-template.js";
 import { AttributeNode, BlockNode, BodyNode, InvalidNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
@@ -277,7 +277,7 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
     endTok = p.prev;
   }
   const range =
-    p.compat || endOffsetOf(expr.range) < identRange.endOffset ? span(identRange, p.tokRange(endTok)) : span(identRange, expr.range);
+    p.compat || endOf(expr) < identRange.endOffset ? span(identRange, p.tokRange(endTok)) : join(identRange, expr);
   return new AttributeNode(p.name(ident), expr, range);
 }
 
