@@ -150,8 +150,10 @@ file (\`heapUsed\` after a full collection) and CPU profiles
 tree (nodes as classes with their offsets inline, range getters, \`kind\`
 on the prototype, shared name strings).
 
-- **Heap bytes per source byte (≤ 12).** From ~22 to ~13.3 on the sample
-  above: no range or position objects in a native tree any more. What is
+- **Heap bytes per source byte (≤ 12).** From 21.5 to 12.5 on the whole
+  corpus (13.3 on the sample above): no range or position objects in a
+  native tree any more; the JSON reader's nodes are still plain objects
+  with a \`Span\` per range (0.2 bytes per source byte here). What is
   left is one object per node (24 bytes of header, then 8 per field: the
   three of the range and the node's own), the lists (a JS array is two
   objects, 32 bytes plus 16 + 8 per item: traversal steps, template parts,
@@ -162,16 +164,23 @@ on the prototype, shared name strings).
   two steps), each with the file's line index. Closing it needs flatter
   node shapes (a plain string's text on the template, the root name in the
   traversal), which changes the AST every rule and the outline read.
-- **Parser MB/s (≥ 40).** Parsing alone (trees dropped at once) costs about
-  1.15-1.2× what it did with plain-object nodes (name interning is most of
-  it); with every tree kept, as the heap section measures it, the parse is
-  ~15% faster than before (less for the collector to copy and mark).
+- **Parser MB/s (≥ 40).** Measured side by side with the plain-object tree
+  (\`bench/reference.mjs\`, same machine, interleaved), the parse costs
+  ~1.2× its CPU time: ~1.07× for the class nodes (ranges are still made per
+  token while parsing, then copied into the nodes), and ~12% for sharing
+  names (\`internRange\`), which is worth 1.5 bytes per source byte (14.0
+  → 12.5 on the corpus). With every tree kept alive, the parse is ~15%
+  faster than before (less for the collector to copy and mark). Passing
+  offsets instead of token ranges through the parser would take the first
+  part back.
 - **The 20 MB file (≤ 3 s, ≤ 400 MB).** The file's tree is ~14.5 bytes
   per source byte (~325 MB for 22.4 MB: small resources are dense in nodes
   and lists), the module model adds ~75 MB, the graph and the rules' walk
-  more; peak RSS went from ~970 MB to ~880 MB. Under a 1 GiB heap the run
-  no longer spends most of its time collecting (~5.4 s against ~12.5 s, on
-  a loaded machine). 400 MB needs a tree of about a third of today's, or a
+  more. Side by side with the plain-object tree (\`farm-bench\`, 3 pairs,
+  medians): CPU 0.84× with the default heap, where peak RSS stays ~870-890
+  MB (V8 grows the heap ahead of the live set); under
+  \`--max-old-space-size=1024\` 5.2 s against 5.4 s and peak RSS 679 MB
+  against 932 MB. 400 MB needs a tree of about a third of today's, or a
   model that does not keep the whole file's tree alive to the end.
 `;
 

@@ -72,6 +72,8 @@ const NONE: readonly never[] = Object.freeze([]);
  */
 const NAME_SLOTS = 1 << 13;
 const NAMES = new Array<string | undefined>(NAME_SLOTS).fill(undefined);
+/** The hash last seen in each slot (see internRange). */
+const HASHES = new Int32Array(NAME_SLOTS);
 /** Names longer than this are rarely repeated; they are kept as read. */
 const MAX_NAME_LENGTH = 40;
 
@@ -95,7 +97,10 @@ export function internRange(text: string, s: number, e: number): string {
     if (i === len) return known;
   }
   const str = text.slice(s, e);
-  NAMES[slot] = str;
+  // A name is kept on its second sighting: a name seen once (most labels and
+  // resource names) never enters the table, so it dies young with its tree.
+  if (HASHES[slot] === h) NAMES[slot] = str;
+  else HASHES[slot] = h;
   return str;
 }
 
