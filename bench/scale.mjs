@@ -122,7 +122,7 @@ export function benchHeapProfile(files, { quick, env, log, outDir }) {
     `${r.objects.toLocaleString("en")} heap objects, ${(r.bytes / 1e6).toFixed(1)} MB = ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte ` +
     `(${(r.objects / r.sourceBytes).toFixed(2)} objects per source byte). The nodes (one class per kind, each holding its range as two offsets and the file's line index) are ` +
     `${(astNodes.bytes / r.sourceBytes).toFixed(1)} bytes per source byte, lists (a JS array and its backing store) ${(arrays.bytes / r.sourceBytes).toFixed(1)}, strings ${(strings.bytes / r.sourceBytes).toFixed(1)}; ` +
-    `range objects (\`Span\`, only in the JSON reader's plain nodes) are ${pct(ranges.count, r.objects)} of the objects, ${(ranges.bytes / r.sourceBytes).toFixed(1)} bytes per source byte, ` +
+    `range objects (\`Span\`, only in comments and the JSON reader's verbatim strings) are ${pct(ranges.count, r.objects)} of the objects, ${(ranges.bytes / r.sourceBytes).toFixed(1)} bytes per source byte, ` +
     `and position objects \`{line, column, offset}\` ${pct(positions.count, r.objects)} (both are made only when read) (target ≤ ${SCALE_TARGETS.heapPerByte}).\n\n` +
     `| Kind (the 15 largest) | Objects | Self size | Bytes per source byte |\n| --- | --- | --- | --- |\n${rows}\n`;
   return { markdown, summary: { ...r, positions, ranges, astNodes, arrays, strings } };
@@ -152,8 +152,8 @@ on the prototype, shared name strings).
 
 - **Heap bytes per source byte (≤ 12).** From 21.5 to 12.5 on the whole
   corpus (13.3 on the sample above): no range or position objects in a
-  native tree any more; the JSON reader's nodes are still plain objects
-  with a \`Span\` per range (0.2 bytes per source byte here). What is
+  tree any more (the JSON reader's strings kept verbatim and comments
+  still hold a \`Span\` each). What is
   left is one object per node (24 bytes of header, then 8 per field: the
   three of the range and the node's own), the lists (a JS array is two
   objects, 32 bytes plus 16 + 8 per item: traversal steps, template parts,

@@ -1,5 +1,5 @@
 /**
- * The classes the native parser builds the syntax tree from (one class, so
+ * The classes the parsers build the syntax tree from (one class, so
  * one V8 hidden class, per node kind). They implement the interfaces of
  * ast.ts: a reader sees the same `kind`, fields and ranges as before.
  *
@@ -211,6 +211,56 @@ export class BlockNode extends SyntaxNode implements Block {
     this.openBraceEnd = map(this.openBraceEnd);
     this.closeBraceStart = map(this.closeBraceStart);
     this.closeBraceEnd = map(this.closeBraceEnd);
+  }
+}
+
+// ---------------------------------------------- structure read from JSON syntax
+
+/** A body read from JSON syntax: its `"//"` comment properties are kept for suppressions. */
+export class JsonBodyNode extends BodyNode {
+  declare jsonComments: { text: string; range: Range }[];
+  constructor(range: Range) {
+    super([], [], range);
+    this.jsonComments = [];
+  }
+}
+
+/** An argument read from JSON syntax: its name is a quoted property key, with a range of its own. */
+export class JsonAttributeNode extends SyntaxNode implements Attribute {
+  declare readonly kind: "Attribute";
+  declare name: string;
+  declare expr: Expression;
+  declare nameStart: number;
+  declare nameEnd: number;
+  constructor(name: string, nameRange: Range, expr: Expression, range: Range) {
+    super();
+    const s = spanOf(range);
+    this.lines = s.lines;
+    this.startOffset = s.startOffset;
+    this.endOffset = s.endOffset;
+    this.name = name;
+    this.expr = expr;
+    const n = spanOf(nameRange);
+    this.nameStart = n.startOffset;
+    this.nameEnd = n.endOffset;
+  }
+  get nameRange(): Range {
+    return this.at(this.nameStart, this.nameEnd);
+  }
+}
+
+/** A block read from JSON syntax: its type is a property key that need not be where the block starts. */
+export class JsonBlockNode extends BlockNode {
+  declare typeStart: number;
+  declare typeEnd: number;
+  constructor(type: string, typeRange: Range, labels: string[], labelRanges: readonly Range[], openBraceRange: Range, closeBraceRange: Range, body: Body, range: Range) {
+    super(type, labels, labelRanges, openBraceRange, closeBraceRange, body, range, false);
+    const t = spanOf(typeRange);
+    this.typeStart = t.startOffset;
+    this.typeEnd = t.endOffset;
+  }
+  override get typeRange(): Range {
+    return this.at(this.typeStart, this.typeEnd);
   }
 }
 
@@ -725,6 +775,7 @@ function defineKind(cls: abstract new (...args: never[]) => SyntaxNode, kind: st
 }
 
 defineKind(BodyNode, "Body");
+defineKind(JsonAttributeNode, "Attribute");
 defineKind(AttributeNode, "Attribute");
 defineKind(BlockNode, "Block");
 defineKind(LiteralNode, "LiteralValue");
