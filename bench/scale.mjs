@@ -150,8 +150,8 @@ file (\`heapUsed\` after a full collection) and CPU profiles
 tree (nodes as classes with their offsets inline, range getters, \`kind\`
 on the prototype, shared name strings).
 
-- **Heap bytes per source byte (≤ 12).** From 21.5 to 12.5 on the whole
-  corpus (13.3 on the sample above): no range or position objects in a
+- **Heap bytes per source byte (≤ 12).** From 21.5 to 12.3 on the whole
+  corpus (13.2 on the sample above): no range or position objects in a
   tree any more (the JSON reader's strings kept verbatim and comments
   still hold a \`Span\` each). What is
   left is one object per node (24 bytes of header, then 8 per field: the
