@@ -106,7 +106,11 @@ export function benchHeapProfile(files, { quick, env, log, outDir }) {
   const spans = r.kinds.find((k) => k.kind === "Span") ?? { count: 0, bytes: 0 };
   const plainRanges = r.kinds.find((k) => k.kind === "Object {end,start}") ?? { count: 0, bytes: 0 };
   const ranges = { count: spans.count + plainRanges.count, bytes: spans.bytes + plainRanges.bytes };
-  const astNodes = r.kinds.filter((k) => k.kind.startsWith("AST node ")).reduce((a, k) => ({ count: a.count + k.count, bytes: a.bytes + k.bytes }), { count: 0, bytes: 0 });
+  // Nodes are class instances (\`AttributeNode\`, ...); a plain-object node (the JSON reader's) is "AST node <kind>".
+  const isNode = (k) => k.kind.startsWith("AST node ") || /^[A-Z]\w*Node$/.test(k.kind);
+  const astNodes = r.kinds.filter(isNode).reduce((a, k) => ({ count: a.count + k.count, bytes: a.bytes + k.bytes }), { count: 0, bytes: 0 });
+  const arrays = r.kinds.filter((k) => k.kind === "Array" || k.kind === "(array) (object elements)").reduce((a, k) => ({ count: a.count + k.count, bytes: a.bytes + k.bytes }), { count: 0, bytes: 0 });
+  const strings = r.kinds.filter((k) => k.kind === "(string)" || k.kind === "(sliced string)").reduce((a, k) => ({ count: a.count + k.count, bytes: a.bytes + k.bytes }), { count: 0, bytes: 0 });
   const pct = (n, of) => `${((100 * n) / of).toFixed(0)}%`;
   const rows = r.kinds
     .slice(0, 15)
@@ -116,13 +120,12 @@ export function benchHeapProfile(files, { quick, env, log, outDir }) {
   const markdown =
     `A sample of ${r.files} corpus files (one in ${stride}, ${(r.sourceBytes / 1e6).toFixed(2)} MB): their trees are ` +
     `${r.objects.toLocaleString("en")} heap objects, ${(r.bytes / 1e6).toFixed(1)} MB = ${(r.bytes / r.sourceBytes).toFixed(1)} bytes per source byte ` +
-    `(${(r.objects / r.sourceBytes).toFixed(2)} objects per source byte). Ranges (\`Span\`: two offsets and the file's line index; a token's span is shared by the nodes that use it) are ` +
-    `${pct(ranges.count, r.objects)} of the objects and ${pct(ranges.bytes, r.bytes)} of the bytes, ${(ranges.bytes / r.sourceBytes).toFixed(1)} bytes per source byte, ` +
-    `against ${(astNodes.bytes / r.sourceBytes).toFixed(1)} for the AST nodes themselves; position objects \`{line, column, offset}\` are ${pct(positions.count, r.objects)} ` +
-    `(they are made only when read). With each range's two offsets inline in its owner (16 bytes instead of a ${spans.count ? Math.round(spans.bytes / spans.count) : 48}-byte object), the trees would hold about ` +
-    `${((r.bytes - ranges.bytes + 16 * ranges.count) / r.sourceBytes).toFixed(1)} bytes per source byte (target ≤ ${SCALE_TARGETS.heapPerByte}).\n\n` +
+    `(${(r.objects / r.sourceBytes).toFixed(2)} objects per source byte). The nodes (one class per kind, each holding its range as two offsets and the file's line index) are ` +
+    `${(astNodes.bytes / r.sourceBytes).toFixed(1)} bytes per source byte, lists (a JS array and its backing store) ${(arrays.bytes / r.sourceBytes).toFixed(1)}, strings ${(strings.bytes / r.sourceBytes).toFixed(1)}; ` +
+    `range objects (\`Span\`, only in comments and the JSON reader's verbatim strings) are ${pct(ranges.count, r.objects)} of the objects, ${(ranges.bytes / r.sourceBytes).toFixed(1)} bytes per source byte, ` +
+    `and position objects \`{line, column, offset}\` ${pct(positions.count, r.objects)} (both are made only when read) (target ≤ ${SCALE_TARGETS.heapPerByte}).\n\n` +
     `| Kind (the 15 largest) | Objects | Self size | Bytes per source byte |\n| --- | --- | --- | --- |\n${rows}\n`;
-  return { markdown, summary: { ...r, positions, ranges, astNodes } };
+  return { markdown, summary: { ...r, positions, ranges, astNodes, arrays, strings } };
 }
 
 /** The CLI on the 20 MB file. */
@@ -141,44 +144,44 @@ export function benchBigFileSection({ quick, env, log, outDir }) {
 
 export const IN_THE_WAY = `### What stands in the way of the scale targets
 
-From the heap snapshot above, and CPU profiles (\`node --cpu-prof\`) taken on
-this machine on 2026-12-01 of the parser over the corpus and of the CLI on
-the 20 MB file, after issue 13's lean tree; profile shares are of CPU time.
+From the heap snapshot above, heap figures taken per stage of the 20 MB
+file (\`heapUsed\` after a full collection) and CPU profiles
+(\`node --cpu-prof\`), on this machine on 2026-12-02, after issue 21's lean
+tree (nodes as classes with their offsets inline, range getters, \`kind\`
+on the prototype, shared name strings).
 
-- **Heap bytes per source byte (≤ 12).** Positions are gone from the trees
-  (a range is a \`Span\`: two offsets and the file's line index, positions
-  made when read; it was ~31 bytes per source byte with position objects).
-  What is left, from the table above: ranges are still the largest kind
-  (one 48-byte object per distinct span: a token's span is shared, but an
-  attribute's, a block's, a traversal's or a quoted string's span joins two
-  tokens and is its own object), then arrays (a list and its backing store:
-  block labels, attributes, template parts, traversal steps), the nodes
-  themselves (a \`ScopeTraversal\` is three objects and a list; a quoted
-  string a \`Template\`, a list and a \`TemplateLiteral\`), and strings.
-  Tried and not kept: interning names in the parser (−1.4 bytes per source
-  byte, but 10% more parse time). Reaching 12 needs a different tree: the
-  two offsets inline in every node (classes with a \`range\` getter instead
-  of object literals, which changes how every node is built) and fewer,
-  flatter nodes (the root name inline in a traversal, a plain string's text
-  without a parts list), a change of the AST contract that the outline, the
-  JSON mapping and every rule read.
-- **Parser MB/s (≥ 40).** With every tree kept alive (this section),
-  collection is a large share again: the trees survive young-generation
-  collections and are copied to the old one. Without that (\`npm run
-  bench\` (d), trees dropped) the CPU time is the lexer (~22%), node and
-  list building and templates. Wall time on a loaded machine is up to twice
-  the CPU time; the MB per CPU-second column is the fairer one then.
-  tree-sitter-hcl is no target: it is the reference for a generated parser
-  in WASM on the same files in the same process.
-- **The 20 MB file (≤ 3 s, ≤ 400 MB).** CPU profile of the run: garbage
-  collection ~39% (the whole file's tree, ~24 bytes per source byte, lives
-  to the end, and V8 copies it out of the young generation and marks it
-  again as the heap grows), parsing ~24%, the rules and the shared walk
-  ~24%, the module model ~11%. Peak RSS is that heap at its largest, the
-  22 MB text and its token arrays, and what V8 has not handed back. It went
-  from ~10 s / 1.4 GB to ~4.6 s / ~1 GB with the lean tree and the
-  collection fix of (b) above; the rest needs the smaller tree described
-  under the heap target.
+- **Heap bytes per source byte (≤ 12).** From 21.5 to 12.3 on the whole
+  corpus (13.2 on the sample above): no range or position objects in a
+  tree any more (the JSON reader's strings kept verbatim and comments
+  still hold a \`Span\` each). What is
+  left is one object per node (24 bytes of header, then 8 per field: the
+  three of the range and the node's own), the lists (a JS array is two
+  objects, 32 bytes plus 16 + 8 per item: traversal steps, template parts,
+  labels, arguments, attributes) and strings (names are shared; literal
+  values and labels, mostly distinct, are not). The rest of the gap is
+  structural: a \`"text"\` is three objects (a \`Template\`, its parts list,
+  a \`TemplateLiteral\`), \`var.x\` four (the traversal, its steps list,
+  two steps), each with the file's line index. Closing it needs flatter
+  node shapes (a plain string's text on the template, the root name in the
+  traversal), which changes the AST every rule and the outline read.
+- **Parser MB/s (≥ 40).** Measured side by side with the plain-object tree
+  (\`bench/reference.mjs\`, same machine, interleaved), the parse costs
+  ~1.2× its CPU time: ~1.07× for the class nodes (ranges are still made per
+  token while parsing, then copied into the nodes), and ~12% for sharing
+  names (\`internRange\`), which is worth 1.5 bytes per source byte (14.0
+  → 12.5 on the corpus). With every tree kept alive, the parse is ~15%
+  faster than before (less for the collector to copy and mark). Passing
+  offsets instead of token ranges through the parser would take the first
+  part back.
+- **The 20 MB file (≤ 3 s, ≤ 400 MB).** The file's tree is ~14.5 bytes
+  per source byte (~325 MB for 22.4 MB: small resources are dense in nodes
+  and lists), the module model adds ~75 MB, the graph and the rules' walk
+  more. Side by side with the plain-object tree (\`farm-bench\`, 3 pairs,
+  medians): CPU 0.84× with the default heap, where peak RSS stays ~870-890
+  MB (V8 grows the heap ahead of the live set); under
+  \`--max-old-space-size=1024\` 5.2 s against 5.4 s and peak RSS 679 MB
+  against 932 MB. 400 MB needs a tree of about a third of today's, or a
+  model that does not keep the whole file's tree alive to the end.
 `;
 
 const open = (id) => `<!-- scale:${id} -->`;

@@ -49,6 +49,7 @@
  */
 import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Range, ScopeTraversal, TemplateExpr, TemplatePart, Traverser } from "../hcl/ast.js";
 import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
+import { copyNode } from "../hcl/nodes.js";
 import { blocksOf, fileOf } from "../terraform/module-builder.js";
 import type { Module, Resource, SourceFile } from "../terraform/module-types.js";
 import type { BlockSite, Budget, Element, ExpandOptions, Instance, IterationResolver, IterBinding, IterScope, IterValue, PendingIteration, Site, TrailHop } from "./sites.js";
@@ -1415,7 +1416,7 @@ function foldOperator(module: Module, site: Site, depth: number, budget: Budget)
   for (const c of combos) {
     const lits = c.map((v) => constExpr(v));
     if (lits.some((l) => l === null)) return null;
-    const synth: Expression = e.kind === "BinaryOp" ? { ...e, lhs: lits[0]!, rhs: lits[1]! } : { ...(e as Extract<Expression, { kind: "UnaryOp" }>), operand: lits[0]! };
+    const synth: Expression = e.kind === "BinaryOp" ? copyNode(e, { lhs: lits[0]!, rhs: lits[1]! }) : copyNode(e as Extract<Expression, { kind: "UnaryOp" }>, { operand: lits[0]! });
     const r = constantValue(synth);
     if (!r.known || (r.value !== null && typeof r.value === "object")) return null;
     out.push(r.value);

@@ -32,6 +32,7 @@ export {
 export { blockHeaderRange, blockNameRange, bodyAttributes, findAttr } from "./blocks.js";
 export { findInvalidOneLineBlocks, splitOneLineBody } from "./one-line-blocks.js";
 export { Span, LineIndex, plainRange, rangeBetween, startOffsetOf, endOffsetOf } from "./source.js";
+export { SyntaxNode, copyNode } from "./nodes.js";
 
 /**
  * Parses an HCL file; `*.json` files use the JSON syntax, read with

@@ -17,6 +17,7 @@
 import type { Diagnostic, Expression, Pos, TemplateExpr } from "./ast.js";
 import { decodedOffsets, type JString } from "./json-value.js";
 import { parseExpressionAt, parseTemplateAt, type TextBase } from "./parser.js";
+import { JsonTemplateNode, SyntaxNode, TemplateInterpNode } from "./nodes.js";
 import { Span, type LineIndex } from "./source.js";
 
 export interface StringExpr {
@@ -32,13 +33,7 @@ export function templateFromString(s: JString, text: string, filename: string, l
   const result = parseInPlace(s, text, filename, lines, parseTemplateAt);
   const tokenRange = lines.range(s.range.start, s.range.end);
   const expr = result.expr;
-  if (expr.kind === "Template") {
-    expr.form = "json";
-    expr.jsonValue = s.value;
-    expr.range = tokenRange;
-    delete expr.heredoc;
-    return result;
-  }
+  if (expr.kind === "Template") return { expr: new JsonTemplateNode(expr.parts, tokenRange, s.value), diagnostics: result.diagnostics };
   if (expr.kind === "TemplateWrap") {
     expr.form = "json";
     expr.range = tokenRange;
@@ -46,13 +41,7 @@ export function templateFromString(s: JString, text: string, filename: string, l
   }
   // Any other node (the native parser's choice for odd input): keep it as
   // the single interpolated part of a template so the JSON value survives.
-  const wrapped: TemplateExpr = {
-    kind: "Template",
-    parts: [{ kind: "TemplateInterp", expr, range: expr.range, stripLeft: false, stripRight: false }],
-    form: "json",
-    jsonValue: s.value,
-    range: tokenRange,
-  };
+  const wrapped: TemplateExpr = new JsonTemplateNode([new TemplateInterpNode(expr, expr.range, false, false)], tokenRange, s.value);
   return { expr: wrapped, diagnostics: result.diagnostics };
 }
 
@@ -131,8 +120,9 @@ function parseInPlace(s: JString, text: string, filename: string, lines: LineInd
   const at = (offset: number): number => map[offset < 0 ? 0 : offset > last ? last : offset];
   const move = (p: Pos): Pos => lines.pos(at(p.offset));
   const moveSpan = (r: Span): Span => new Span(lines, at(r.startOffset), at(r.endOffset));
-  remapPositions(r.expr, move, moveSpan);
-  remapPositions(r.diagnostics, move, moveSpan);
+  const moveNode = (n: SyntaxNode): void => n.moveOffsets(at, lines);
+  remapPositions(r.expr, move, moveSpan, moveNode);
+  remapPositions(r.diagnostics, move, moveSpan, moveNode);
   return { expr: r.expr, diagnostics: r.diagnostics };
 }
 
@@ -142,20 +132,24 @@ function isPos(v: object): v is Pos {
 }
 
 /**
- * Replaces every range (Span) and position object reachable from `root` by
- * its mapped copy. Iterative (the tree may be deep) and safe when nodes,
- * ranges or positions are shared: each holder is visited once and ranges and
- * positions are replaced, never mutated, so a shared one is mapped from its
- * original value each time.
+ * Moves every syntax node's offsets (`moveNode`) and replaces every other
+ * range (Span) and position object reachable from `root` by its mapped copy.
+ * Iterative (the tree may be deep) and safe when nodes, ranges or positions
+ * are shared: each holder is visited once and ranges and positions are
+ * replaced, never mutated, so a shared one is mapped from its original value
+ * each time.
  */
-export function remapPositions(root: object, move: (p: Pos) => Pos, moveSpan: (r: Span) => Span): void {
+export function remapPositions(root: object, move: (p: Pos) => Pos, moveSpan: (r: Span) => Span, moveNode: (n: SyntaxNode) => void): void {
   const seen = new Set<object>();
   const stack: object[] = [root];
   while (stack.length > 0) {
     const holder = stack.pop() as Record<string, unknown>;
     if (seen.has(holder)) continue;
     seen.add(holder);
+    const node = holder instanceof SyntaxNode;
+    if (node) moveNode(holder);
     for (const key of Object.keys(holder)) {
+      if (node && key === "lines") continue;
       const v = holder[key];
       if (v === null || typeof v !== "object") continue;
       if (v instanceof Span) holder[key] = moveSpan(v);

@@ -35,6 +35,8 @@ import type {
 } from "./ast.js";
 import type { BlockSchema, StringMode } from "./json-shape.js";
 import { expressionFromString, literalFromString, templateFromString } from "./json-strings.js";
+import { InvalidNode, JsonAttributeNode, JsonBlockNode, JsonBodyNode, LiteralNode, ObjectConsNode, ObjectItemNode, TupleConsNode } from "./nodes.js";
+import { exact } from "./parser-core.js";
 import { computeLineStarts, LineIndex, stripBom } from "./source.js";
 import { readJson, type JObject, type JString, type JValue, type OffsetRange } from "./json-value.js";
 
@@ -156,7 +158,7 @@ class JsonMapper {
   }
 
   private emptyBody(r: OffsetRange): Body {
-    return { kind: "Body", attributes: [], blocks: [], range: this.range(r), jsonComments: [] };
+    return new JsonBodyNode(this.range(r));
   }
 
   // ---------------------------------------------------------------- bodies
@@ -193,13 +195,7 @@ class JsonMapper {
       }
       const mode = (schema.attrs !== undefined && Object.hasOwn(schema.attrs, name) ? schema.attrs[name] : undefined) ?? schema.otherAttrs ?? "template";
       const expr = this.expression(value, mode);
-      const attr: Attribute = {
-        kind: "Attribute",
-        name,
-        nameRange: this.range(key.range),
-        expr,
-        range: this.range({ start: key.range.start, end: value.range.end }),
-      };
+      const attr: Attribute = new JsonAttributeNode(name, this.range(key.range), expr, this.range({ start: key.range.start, end: value.range.end }));
       if (schema.strict) {
         let seen = this.attributeNames.get(body);
         if (seen === undefined) {
@@ -287,19 +283,17 @@ class JsonMapper {
   private block(typeKey: JString, labels: JString[], obj: JObject, schema: BlockSchema, start: number): Block {
     const body = this.emptyBody({ start: obj.open.end, end: obj.close.start });
     this.fillFromObject(body, obj, schema);
-    return {
-      kind: "Block",
-      type: typeKey.value,
-      typeRange: this.range(typeKey.range),
-      labels: labels.map((l) => l.value),
-      labelRanges: labels.map((l) => this.range(l.range)),
-      openBraceRange: this.range(obj.open),
-      closeBraceRange: this.range(obj.close),
+    // singleLine is false: it is only meaningful for native syntax (one-line blocks).
+    return new JsonBlockNode(
+      typeKey.value,
+      this.range(typeKey.range),
+      labels.length === 0 ? exact([]) : labels.map((l) => l.value),
+      labels.map((l) => this.range(l.range)),
+      this.range(obj.open),
+      this.range(obj.close),
       body,
-      range: this.range({ start, end: obj.close.end }),
-      // Only meaningful for native syntax (one-line blocks).
-      singleLine: false,
-    };
+      this.range({ start, end: obj.close.end }),
+    );
   }
 
   // ---------------------------------------------------------------- expressions
@@ -309,23 +303,17 @@ class JsonMapper {
       case "string":
         return this.stringExpression(value, mode);
       case "number":
-        return { kind: "LiteralValue", type: "number", value: value.value, raw: value.raw, range: this.range(value.range) };
+        return new LiteralNode("number", value.value, value.raw, this.range(value.range));
       case "bool":
-        return {
-          kind: "LiteralValue",
-          type: "bool",
-          value: value.value,
-          raw: value.value ? "true" : "false",
-          range: this.range(value.range),
-        };
+        return new LiteralNode("bool", value.value, value.value ? "true" : "false", this.range(value.range));
       case "null":
-        return { kind: "LiteralValue", type: "null", value: null, raw: "null", range: this.range(value.range) };
+        return new LiteralNode("null", null, "null", this.range(value.range));
       case "invalid":
-        return { kind: "Invalid", range: this.range(value.range) };
+        return new InvalidNode(this.range(value.range));
       case "array": {
         const inner: StringMode =
           mode === "exprList" ? "expr" : mode === "literal" || mode === "requiredProviders" ? "literal" : "template";
-        return { kind: "TupleCons", exprs: value.items.map((v) => this.expression(v, inner)), range: this.range(value.range) };
+        return new TupleConsNode(value.items.map((v) => this.expression(v, inner)), this.range(value.range));
       }
       case "object":
         return this.objectExpression(value, mode);
@@ -352,14 +340,9 @@ class JsonMapper {
         keyExpr = this.stringExpression(key, "template");
         valueMode = "template";
       }
-      items.push({
-        key: keyExpr,
-        keyIsBareIdent,
-        value: this.expression(value, valueMode),
-        range: this.range({ start: key.range.start, end: value.range.end }),
-      });
+      items.push(new ObjectItemNode(keyExpr, keyIsBareIdent, this.expression(value, valueMode), this.range({ start: key.range.start, end: value.range.end })));
     }
-    return { kind: "ObjectCons", items, range: this.range(obj.range) };
+    return new ObjectConsNode(items, this.range(obj.range));
   }
 
   private stringExpression(s: JString, mode: StringMode): Expression {

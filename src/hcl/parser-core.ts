@@ -11,7 +11,8 @@
  */
 import type { Diagnostic, Expression, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
-import type { RangeMaker, Span } from "./source.js";
+import { InvalidNode, SyntaxNode } from "./nodes.js";
+import { Span, rangeBetween, type RangeMaker } from "./source.js";
 
 /**
  * Maximum nesting of brackets/blocks/templates (and chains of operators and
@@ -59,6 +60,68 @@ export function exact<T>(items: T[]): T[] {
 
 /** The one empty list the native parser's nodes share (frozen: a tree is never changed in place). */
 const NONE: readonly never[] = Object.freeze([]);
+
+/**
+ * Names the tree keeps (attribute names, block types and labels, traversal
+ * steps, function names) repeat a lot: `var`, `local`, `each`, `name`,
+ * `tags`... One string per distinct name, shared by the trees of the
+ * thread, instead of a copy per occurrence: a direct-mapped table hashed on
+ * the characters, so a name already in it is found without making a string.
+ * A colliding name replaces the older one (names in trees stay valid: they
+ * are plain strings).
+ */
+const NAME_SLOTS = 1 << 13;
+const NAMES = new Array<string | undefined>(NAME_SLOTS).fill(undefined);
+/** The hash last seen in each slot (see internRange). */
+const HASHES = new Int32Array(NAME_SLOTS);
+/** Names longer than this are rarely repeated; they are kept as read. */
+const MAX_NAME_LENGTH = 40;
+
+/** text[s, e) as a shared string (see NAMES). */
+export function internRange(text: string, s: number, e: number): string {
+  const len = e - s;
+  if (len > MAX_NAME_LENGTH) return text.slice(s, e);
+  if (len === 0) return "";
+  // A few characters are enough to tell names apart (a collision only costs a copy).
+  const last = e - 1;
+  let h = Math.imul(len, 0x9e3779b1) ^ text.charCodeAt(s);
+  h = Math.imul(h ^ text.charCodeAt(last), 0x85ebca6b);
+  h = Math.imul(h ^ text.charCodeAt(s + (len >> 1)), 0xc2b2ae35);
+  h ^= text.charCodeAt(last - 1) << 7;
+  h ^= text.charCodeAt(s + 1) << 3;
+  const slot = (h ^ (h >>> 16)) & (NAME_SLOTS - 1);
+  const known = NAMES[slot];
+  if (known !== undefined && known.length === len) {
+    let i = 0;
+    while (i < len && known.charCodeAt(i) === text.charCodeAt(s + i)) i++;
+    if (i === len) return known;
+  }
+  const str = text.slice(s, e);
+  // A name is kept on its second sighting: a name seen once (most labels and
+  // resource names) never enters the table, so it dies young with its tree.
+  if (HASHES[slot] === h) NAMES[slot] = str;
+  else HASHES[slot] = h;
+  return str;
+}
+
+/** A range, or a node whose range it stands for. */
+export type Ranged = Range | Expression;
+
+/**
+ * From the start of `a` to the end of `b` (ranges or nodes). A node's
+ * offsets are read in place: no range object is made for either side.
+ */
+export function join(a: Ranged, b: Ranged): Range {
+  const x = a instanceof SyntaxNode || a instanceof Span ? a : null;
+  const y = b instanceof SyntaxNode || b instanceof Span ? b : null;
+  if (x !== null && y !== null) return new Span(x.lines, x.startOffset, y.endOffset);
+  return rangeBetween("kind" in a ? a.range : a, "kind" in b ? b.range : b);
+}
+
+/** The end offset of a node (without making its range). */
+export function endOf(e: Expression): number {
+  return e instanceof SyntaxNode ? e.endOffset : e.range.end.offset;
+}
 
 /** Per-token range cache of one parse (see ParserState.cache). */
 type TokenCache = (Span | undefined)[];
@@ -194,6 +257,11 @@ export class ParserState {
 
   tokText(i: number): string {
     return this.text.slice(this.starts[i], this.ends[i]);
+  }
+
+  /** The text of an identifier token (a name the tree keeps), one string per distinct name (see intern). */
+  name(i: number): string {
+    return internRange(this.text, this.starts[i], this.ends[i]);
   }
 
   nextRange(): Range {
@@ -353,6 +421,6 @@ export class ParserState {
   }
 
   invalid(range: Range): Expression {
-    return { kind: "Invalid", range };
+    return new InvalidNode(range);
   }
 }

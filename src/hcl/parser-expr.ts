@@ -3,7 +3,28 @@
  * token stream of lexer.ts). Structure and error recovery follow hclsyntax
  * closely so that diagnostics and ranges match HashiCorp's parser.
  */
-import { rangeBetween } from "./source.js";
+import { endOffsetOf, rangeBetween } from "./source.js";
+import {
+  AnonSymbolNode,
+  BinaryOpNode,
+  ConditionalNode,
+  ForNode,
+  FunctionCallNode,
+  IndexNode,
+  LiteralNode,
+  ObjectConsNode,
+  ObjectItemNode,
+  ParenthesesNode,
+  RelativeTraversalNode,
+  ScopeTraversalNode,
+  SplatNode,
+  SyntaxNode,
+  TraverseAttrNode,
+  TraverseIndexNode,
+  TraverseRootNode,
+  TupleConsNode,
+  UnaryOpNode,
+} from "./nodes.js";
 import type {
   BinaryOperator,
   Expression,
@@ -16,7 +37,7 @@ import type {
   Traverser,
 } from "./ast.js";
 import { T } from "./lexer.js";
-import { exact, type ParserState } from "./parser-core.js";
+import { exact, join, type ParserState } from "./parser-core.js";
 import { parseTemplateAfterOpen } from "./parser-template.js";
 
 const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
@@ -82,7 +103,7 @@ function finishConditional(p: ParserState, startTok: number, cond: Expression): 
   const m2 = p.mark();
   const f = parseExpression(p);
   if (p.recovery && p.hasErrorsSince(m2)) return cond;
-  return { kind: "Conditional", condition: cond, trueResult: t, falseResult: f, range: span(p.tokRange(startTok), f.range) };
+  return new ConditionalNode(cond, t, f, join(p.tokRange(startTok), f));
 }
 
 /** Token type -> precedence level (index into BINARY_LEVELS), or -1. */
@@ -123,7 +144,7 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
     if (LEVEL_OF[ty] !== level) break;
     const next = OP_OF[ty] as BinaryOperator;
     if (op !== undefined && rhs !== undefined) {
-      lhs = { kind: "BinaryOp", op, lhs, rhs, range: span(lhs.range, rhs.range) };
+      lhs = new BinaryOpNode(op, lhs, rhs, join(lhs, rhs));
     }
     op = next;
     const opTok = p.read();
@@ -135,7 +156,7 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
   }
   leaveN(p, levels, lhs);
   if (op === undefined || rhs === undefined) return lhs;
-  return { kind: "BinaryOp", op, lhs, rhs, range: span(lhs.range, rhs.range) };
+  return new BinaryOpNode(op, lhs, rhs, join(lhs, rhs));
 }
 
 export function parseWithTraversals(p: ParserState): Expression {
@@ -146,10 +167,11 @@ export function parseWithTraversals(p: ParserState): Expression {
 function makeRelative(expr: Expression, step: Traverser, rng: Range): Expression {
   if (expr.kind === "ScopeTraversal" || expr.kind === "RelativeTraversal") {
     expr.traversal.push(step);
-    expr.range = span(expr.range, rng);
+    if (expr instanceof SyntaxNode) expr.endOffset = endOffsetOf(rng);
+    else expr.range = span(expr.range, rng);
     return expr;
   }
-  const rel: RelativeTraversal = { kind: "RelativeTraversal", source: expr, traversal: [step], range: span(expr.range, rng) };
+  const rel: RelativeTraversal = new RelativeTraversalNode(expr, [step], join(expr, rng));
   return rel;
 }
 
@@ -180,7 +202,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       if (aty === T.Ident) {
         p.read();
         const rng = p.tokSpan(dot, attr);
-        ret = makeRelative(ret, { kind: "TraverseAttr", name: p.tokText(attr), range: rng }, rng);
+        ret = makeRelative(ret, new TraverseAttrNode(p.name(attr), rng), rng);
       } else if (aty === T.NumberLit) {
         p.read();
         const raw = p.tokText(attr);
@@ -192,9 +214,9 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
             `Two legacy numeric indexes cannot be chained; write [${raw.slice(0, dotIdx)}][${raw.slice(dotIdx + 1)}] instead.`,
             p.tokRange(attr),
           );
-          ret = makeRelative(ret, { kind: "TraverseIndex", key: Number.NaN, range: rng }, rng);
+          ret = makeRelative(ret, new TraverseIndexNode(Number.NaN, rng), rng);
         } else {
-          ret = makeRelative(ret, { kind: "TraverseIndex", key: numberValue(p, attr), range: rng }, rng);
+          ret = makeRelative(ret, new TraverseIndexNode(numberValue(p, attr), rng), rng);
         }
       } else if (aty === T.Star) {
         if (!p.enter(p.tokRange(attr))) return leaveN(p, wraps, ret);
@@ -218,19 +240,11 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
           d.subject = p.tokRange(close);
         }
         const marker = span(openRange, p.tokRange(close));
-        const item: Expression = { kind: "AnonSymbol", range: marker };
+        const item = new AnonSymbolNode(marker);
         if (!p.enter(marker)) return leaveN(p, wraps, ret);
         wraps++;
         const each = parseTraversals(p, item);
-        ret = {
-          kind: "Splat",
-          source: ret,
-          each,
-          item: item as { kind: "AnonSymbol"; range: Range },
-          markerRange: marker,
-          style: "full",
-          range: span(from.range, each.range),
-        };
+        ret = new SplatNode(ret, each, item, "full", join(from, each));
         continue;
       }
       if (!p.enter(openRange)) return leaveN(p, wraps, ret);
@@ -254,11 +268,11 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       const rng = span(openRange, p.tokRange(close));
       const lit = literalKey(key);
       if (lit !== undefined) {
-        ret = makeRelative(ret, { kind: "TraverseIndex", key: lit, range: rng }, rng);
+        ret = makeRelative(ret, new TraverseIndexNode(lit, rng), rng);
       } else {
         if (!p.enter(rng)) return leaveN(p, wraps, ret);
         wraps++;
-        ret = { kind: "Index", collection: ret, key, bracketRange: rng, range: span(from.range, rng) };
+        ret = new IndexNode(ret, key, rng, join(from, rng));
       }
       continue;
     }
@@ -305,9 +319,9 @@ function finishAttrSplat(p: ParserState, ret: Expression, dot: number, attrTok: 
           `Two legacy numeric indexes cannot be chained; use a full splat with [${raw.slice(0, dotIdx)}][${raw.slice(dotIdx + 1)}] instead.`,
           p.tokRange(attrTok),
         );
-        trav.push({ kind: "TraverseIndex", key: Number.NaN, range: span(dr, p.tokRange(num)) });
+        trav.push(new TraverseIndexNode(Number.NaN, span(dr, p.tokRange(num))));
       } else {
-        trav.push({ kind: "TraverseIndex", key: numberValue(p, num), range: span(dr, p.tokRange(num)) });
+        trav.push(new TraverseIndexNode(numberValue(p, num), span(dr, p.tokRange(num))));
       }
       lastRange = p.tokRange(num);
       continue;
@@ -325,14 +339,13 @@ function finishAttrSplat(p: ParserState, ret: Expression, dot: number, attrTok: 
       return ret;
     }
     const a = p.read();
-    trav.push({ kind: "TraverseAttr", name: p.tokText(a), range: span(dr, p.tokRange(a)) });
+    trav.push(new TraverseAttrNode(p.name(a), span(dr, p.tokRange(a))));
     lastRange = p.tokRange(a);
   }
   const markerRange = span(dotRange, p.tokRange(marker));
-  const item = { kind: "AnonSymbol" as const, range: markerRange };
-  const each: Expression =
-    trav.length === 0 ? item : { kind: "RelativeTraversal", source: item, traversal: trav, range: span(firstRange, lastRange) };
-  return { kind: "Splat", source: ret, each, item, markerRange, style: "attr", range: span(ret.range, lastRange) };
+  const item = new AnonSymbolNode(markerRange);
+  const each: Expression = trav.length === 0 ? item : new RelativeTraversalNode(item, exact(trav), span(firstRange, lastRange));
+  return new SplatNode(ret, each, item, "attr", join(ret, lastRange));
 }
 
 function parseTerm(p: ParserState): Expression {
@@ -360,27 +373,23 @@ function parseTerm(p: ParserState): Expression {
       const c = p.read();
       p.popNL();
       p.leave();
-      return { kind: "Parentheses", expr: inner, range: span(startRange, p.tokRange(c)) };
+      return new ParenthesesNode(inner, span(startRange, p.tokRange(c)));
     }
     case T.NumberLit: {
       p.read();
       const raw = p.tokText(start);
-      return { kind: "LiteralValue", type: "number", value: numberValue(p, start), raw, range: startRange };
+      return new LiteralNode("number", numberValue(p, start), raw, startRange);
     }
     case T.Ident: {
       p.read();
       const nt = p.peekType();
       if (nt === T.OParen || isDoubleColon(p)) return finishFunctionCall(p, start);
-      const name = p.tokText(start);
+      const name = p.name(start);
       if (name === "true" || name === "false") {
-        return { kind: "LiteralValue", type: "bool", value: name === "true", raw: name, range: startRange };
+        return new LiteralNode("bool", name === "true", name, startRange);
       }
-      if (name === "null") return { kind: "LiteralValue", type: "null", value: null, raw: name, range: startRange };
-      const st: ScopeTraversal = {
-        kind: "ScopeTraversal",
-        traversal: [{ kind: "TraverseRoot", name, range: startRange }],
-        range: startRange,
-      };
+      if (name === "null") return new LiteralNode("null", null, name, startRange);
+      const st: ScopeTraversal = new ScopeTraversalNode([new TraverseRootNode(name, startRange)]);
       return st;
     }
     case T.OQuote:
@@ -397,7 +406,7 @@ function parseTerm(p: ParserState): Expression {
       if (!p.enter(startRange)) return p.invalid(startRange);
       const operand = parseWithTraversals(p);
       p.leave();
-      return { kind: "UnaryOp", op: ty === T.Minus ? "-" : "!", operand, range: span(startRange, operand.range) };
+      return new UnaryOpNode(ty === T.Minus ? "-" : "!", operand, join(startRange, operand));
     }
     case T.OBrack:
       return parseTuple(p);
@@ -435,7 +444,7 @@ function isDoubleColon(p: ParserState): boolean {
 
 function finishFunctionCall(p: ParserState, nameTok: number): Expression {
   let nameRange: Range = p.tokRange(nameTok);
-  let name = p.tokText(nameTok);
+  let name = p.name(nameTok);
   // provider::namespace::function (HCL 2.20+ / Terraform 1.8+)
   while (isDoubleColon(p)) {
     p.read();
@@ -518,16 +527,7 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
   p.leave();
   // HashiCorp's parser leaves the closing range empty when an argument failed to parse.
   const closeRange = close >= 0 ? p.tokRange(close) : p.compat ? ZERO_RANGE : p.prevRange();
-  const call: FunctionCall = {
-    kind: "FunctionCall",
-    name,
-    nameRange,
-    args: exact(args),
-    expandFinal,
-    openParenRange: openRange,
-    closeParenRange: closeRange,
-    range: span(nameRange, closeRange),
-  };
+  const call: FunctionCall = new FunctionCallNode(name, nameRange, exact(args), expandFinal, openRange, closeRange, close >= 0 || !p.compat ? span(nameRange, closeRange) : nameRange);
   return call;
 }
 
@@ -573,7 +573,7 @@ function parseTuple(p: ParserState): Expression {
       }
       p.read();
     }
-    return { kind: "TupleCons", exprs: exact(exprs), range: span(openRange, p.tokRange(close)) };
+    return new TupleConsNode(exact(exprs), span(openRange, p.tokRange(close)));
   } finally {
     p.popNL();
     p.leave();
@@ -647,7 +647,7 @@ function parseObject(p: ParserState): Expression {
         }
         const keyIsBareIdent =
           !forceNonLiteral && key.kind === "ScopeTraversal" && key.traversal.length === 1;
-        items.push({ key, keyIsBareIdent, value, range: span(key.range, value.range) });
+        items.push(new ObjectItemNode(key, keyIsBareIdent, value, join(key, value)));
         const after = p.peek();
         const aty = p.types[after];
         if (aty === T.Newline) {
@@ -677,7 +677,7 @@ function parseObject(p: ParserState): Expression {
     } finally {
       p.popNL();
     }
-    return { kind: "ObjectCons", items: exact(items), range: span(openRange, p.tokRange(close)) };
+    return new ObjectConsNode(exact(items), span(openRange, p.tokRange(close)));
   } finally {
     p.leave();
   }
@@ -760,17 +760,6 @@ function finishFor(p: ParserState, open: number): Expression {
   } else if (keyExpr === null) {
     p.error("Invalid 'for' expression", "An object `for` expression needs a key: write `key => value`.", valExpr.range);
   }
-  const fe: ForExpr = {
-    kind: "For",
-    keyVar,
-    valVar,
-    collection,
-    keyExpr,
-    valExpr,
-    condition,
-    group,
-    form: makeObj ? "object" : "tuple",
-    range: span(openRange, p.tokRange(close)),
-  };
+  const fe: ForExpr = new ForNode(keyVar, valVar, collection, keyExpr, valExpr, condition, group, makeObj ? "object" : "tuple", span(openRange, p.tokRange(close)));
   return fe;
 }

@@ -6,6 +6,7 @@
 import { Span, rangeBetween, startOffsetOf } from "./source.js";
 import type { Diagnostic, Expression, Range, TemplatePart } from "./ast.js";
 import { T } from "./lexer.js";
+import { HeredocTemplateNode, TemplateForNode, TemplateIfNode, TemplateInterpNode, TemplateLiteralNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
 import { exact, type ParserState } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 
@@ -172,12 +173,7 @@ export function parseTemplateAfterOpen(p: ParserState, open: number): Expression
     p.pos = close + 1;
     p.prev = close;
     const litRange = p.tokRange(lit);
-    return {
-      kind: "Template",
-      parts: [{ kind: "TemplateLiteral", value, range: litRange }],
-      form: "quoted",
-      range: p.tokSpan(open, close),
-    };
+    return new TemplateNode([new TemplateLiteralNode(value, litRange)], "quoted", p.tokSpan(open, close));
   }
   const end = isHeredoc ? T.CHeredoc : T.CQuote;
   const hd = isHeredoc ? p.tk.heredocs.get(open) : undefined;
@@ -192,11 +188,10 @@ export function parseTemplateAfterOpen(p: ParserState, open: number): Expression
   const passthru = flat.length === 2 && flat[0].t === "interp";
   const parts = buildTemplateParts(p, flat);
   if (passthru && flat[0].t === "interp") {
-    return { kind: "TemplateWrap", wrapped: flat[0].expr, form, range };
+    return new TemplateWrapNode(flat[0].expr, form, range);
   }
-  const tmpl: Expression = { kind: "Template", parts, form, range };
-  if (hd !== undefined) tmpl.heredoc = { marker: hd.marker, indented: hd.indented };
-  return tmpl;
+  if (hd !== undefined) return new HeredocTemplateNode(parts, range, { marker: hd.marker, indented: hd.indented });
+  return new TemplateNode(parts, form, range);
 }
 
 /**
@@ -476,8 +471,8 @@ export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[]
   if (simple) {
     const out: TemplatePart[] = [];
     for (const f of flat) {
-      if (f.t === "lit") out.push({ kind: "TemplateLiteral", value: f.value, range: f.range });
-      else if (f.t === "interp") out.push({ kind: "TemplateInterp", expr: f.expr, range: f.range, stripLeft: f.stripLeft, stripRight: f.stripRight });
+      if (f.t === "lit") out.push(new TemplateLiteralNode(f.value, f.range));
+      else if (f.t === "interp") out.push(new TemplateInterpNode(f.expr, f.range, f.stripLeft, f.stripRight));
     }
     return exact(out);
   }
@@ -494,11 +489,11 @@ export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[]
     switch (f.t) {
       case "lit":
         idx++;
-        out.push({ kind: "TemplateLiteral", value: f.value, range: f.range });
+        out.push(new TemplateLiteralNode(f.value, f.range));
         return;
       case "interp":
         idx++;
-        out.push({ kind: "TemplateInterp", expr: f.expr, range: f.range, stripLeft: f.stripLeft, stripRight: f.stripRight });
+        out.push(new TemplateInterpNode(f.expr, f.range, f.stripLeft, f.stripRight));
         return;
       case "if":
         parseIf(f, out);
@@ -523,13 +518,7 @@ export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[]
     let cur = thenParts;
     for (;;) {
       const next = flat[idx];
-      const partial = (end: Range): TemplatePart => ({
-        kind: "TemplateIf",
-        condition: f.cond,
-        then: thenParts,
-        else: elseParts,
-        range: span(f.range, end),
-      });
+      const partial = (end: Range): TemplatePart => new TemplateIfNode(f.cond, thenParts, elseParts, span(f.range, end));
       if (next.t === "end") {
         err("Unexpected end of template", `The \`%{ if }\` on line ${f.range.start.line} has no matching \`%{ endif }\`.`, next.range);
         keep(partial(next.range), out);
@@ -562,14 +551,7 @@ export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[]
     const body: TemplatePart[] = [];
     for (;;) {
       const next = flat[idx];
-      const partial = (end: Range): TemplatePart => ({
-        kind: "TemplateFor",
-        keyVar: f.keyVar,
-        valVar: f.valVar,
-        collection: f.coll,
-        body,
-        range: span(f.range, end),
-      });
+      const partial = (end: Range): TemplatePart => new TemplateForNode(f.keyVar, f.valVar, f.coll, body, span(f.range, end));
       if (next.t === "end") {
         err("Unexpected end of template", `The \`%{ for }\` on line ${f.range.start.line} has no matching \`%{ endfor }\`.`, next.range);
         keep(partial(next.range), out);

@@ -6,9 +6,10 @@
  */
 import type { Attribute, Block, Body, Comment, Diagnostic, Expression, File, ParseResult, Pos, Range } from "./ast.js";
 import { T, lex, releaseTokens, type Tokens } from "./lexer.js";
-import { ParserState, exact } from "./parser-core.js";
+import { ParserState, endOf, exact, join } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts } from "./parser-template.js";
+import { AttributeNode, BlockNode, BodyNode, InvalidNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
 import { LineIndex, ShiftedLineIndex, computeLineStarts, endOffsetOf, indexAt, rangeBetween, startOffsetOf, stripBom, type RangeMaker } from "./source.js";
 
 export { parseExpression } from "./parser-expr.js";
@@ -52,7 +53,7 @@ export function parseNativeWithTokens(
     body = parseBody(p, T.EOF, null);
   } catch (e) {
     // Defensive: a bug must not take the linter down; report it as a diagnostic.
-    body = { kind: "Body", attributes: [], blocks: [], range: li.range(0, text.length) };
+    body = new BodyNode(exact([]), exact([]), li.range(0, text.length));
     p.diags.push({
       severity: "error",
       summary: "Internal parser error",
@@ -228,7 +229,7 @@ function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
   }
   const start = startTok >= 0 ? p.ends[startTok] : 0;
   const endAt = endTok >= 0 && p.starts[endTok] > startOff ? p.starts[endTok] : start;
-  return { kind: "Body", attributes: exact(attributes), blocks: exact(blocks), range: p.offsets(start, endAt) };
+  return new BodyNode(exact(attributes), exact(blocks), p.offsets(start, endAt));
 }
 
 function parseBodyItem(p: ParserState): Attribute | Block | null {
@@ -276,8 +277,8 @@ function finishAttribute(p: ParserState, ident: number, singleLine: boolean): At
     endTok = p.prev;
   }
   const range =
-    p.compat || endOffsetOf(expr.range) < identRange.endOffset ? span(identRange, p.tokRange(endTok)) : span(identRange, expr.range);
-  return { kind: "Attribute", name: p.tokText(ident), nameRange: identRange, expr, range };
+    p.compat || endOf(expr) < identRange.endOffset ? span(identRange, p.tokRange(endTok)) : join(identRange, expr);
+  return new AttributeNode(p.name(ident), expr, range);
 }
 
 /** A quoted block label (no templates allowed); returns its value and range. */
@@ -339,23 +340,12 @@ function emptyBlock(
   range: Range,
   singleLine: boolean,
 ): Block {
-  return {
-    kind: "Block",
-    type,
-    typeRange,
-    labels,
-    labelRanges,
-    openBraceRange: braceRange,
-    closeBraceRange: braceRange,
-    body: { kind: "Body", attributes: [], blocks: [], range: braceRange },
-    range,
-    singleLine,
-  };
+  return new BlockNode(type, exact(labels), labelRanges, braceRange, braceRange, new BodyNode(exact([]), exact([]), braceRange), range, singleLine);
 }
 
 function finishBlock(p: ParserState, ident: number): Block {
   const identRange = p.tokRange(ident);
-  const type = p.tokText(ident);
+  const type = p.name(ident);
   const labels: string[] = [];
   const labelRanges: Range[] = [];
   let oBrace = -1;
@@ -432,9 +422,9 @@ function finishBlock(p: ParserState, ident: number): Block {
     const closeTok = p.prev;
     const bodyStart = endOffsetOf(openRange);
     if (single.attr !== null) {
-      body = { kind: "Body", attributes: [single.attr], blocks: [], range: p.offsets(bodyStart, startOffsetOf(closeRange)) };
+      body = new BodyNode([single.attr], exact([]), p.offsets(bodyStart, startOffsetOf(closeRange)));
     } else {
-      body = { kind: "Body", attributes: [], blocks: [], range: p.offsets(bodyStart, startOffsetOf(closeRange)) };
+      body = new BodyNode(exact([]), exact([]), p.offsets(bodyStart, startOffsetOf(closeRange)));
     }
     if (oneLineDiag !== undefined && fork !== null) {
       // Re-parse the body leniently (items may share a line) so that all
@@ -447,7 +437,7 @@ function finishBlock(p: ParserState, ident: number): Block {
       const lb = parseBody(lenient, T.CBrace, openRange);
       if (!lenient.hasErrorsSince(0) && lenient.types[lenient.prev] === T.CBrace) {
         const lbClose = lenient.tokRange(lenient.prev);
-        body = { kind: "Body", attributes: lb.attributes, blocks: lb.blocks, range: p.offsets(bodyStart, lbClose.startOffset) };
+        body = new BodyNode(lb.attributes, lb.blocks, p.offsets(bodyStart, lbClose.startOffset));
         closeRange = lbClose;
         if (lenient.prev !== closeTok) {
           p.pos = lenient.pos;
@@ -468,18 +458,16 @@ function finishBlock(p: ParserState, ident: number): Block {
     p.errorUnlessRecovering("Missing newline after block definition", "Start the next item on a new line after the block's closing brace.", p.tokRange(eol));
     p.recoverAfterBodyItem();
   }
-  const block: Block = {
-    kind: "Block",
+  const block: Block = new BlockNode(
     type,
-    typeRange: identRange,
-    labels: exact(labels),
-    labelRanges: exact(labelRanges),
-    openBraceRange: openRange,
-    closeBraceRange: closeRange,
+    exact(labels),
+    labelRanges,
+    openRange,
+    closeRange,
     body,
-    range: span(identRange, closeRange),
-    singleLine: onOneLine(p.text, openRange.startOffset, startOffsetOf(closeRange)),
-  };
+    span(identRange, closeRange),
+    onOneLine(p.text, openRange.startOffset, startOffsetOf(closeRange)),
+  );
   if (oneLineDiag !== undefined) {
     oneLineDiag.code = "one-line-block";
     oneLineDiag.block = block;
@@ -547,7 +535,7 @@ export function parseExpressionAt(text: string, filename: string, base?: TextBas
       p.error("Extra characters after expression", "Only one expression is allowed here; remove the text that follows it.", p.tokRange(next));
     }
   } catch (e) {
-    expr = { kind: "Invalid", range: p.li.range(0, text.length) };
+    expr = new InvalidNode(p.li.range(0, text.length));
     p.error("Internal parser error", `The parser failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`, expr.range);
   }
   releaseTokens(p.tk);
@@ -568,12 +556,12 @@ export function parseTemplateAt(text: string, filename: string, base?: TextBase)
     const flat = parseTemplateParts(p, T.EOF, true);
     const range = p.li.range(0, text.length);
     if (flat.length === 2 && flat[0].t === "interp") {
-      expr = { kind: "TemplateWrap", wrapped: flat[0].expr, form: "json", range };
+      expr = new TemplateWrapNode(flat[0].expr, "json", range);
     } else {
-      expr = { kind: "Template", parts: templatePartsOf(p, flat), form: "json", range };
+      expr = new TemplateNode(templatePartsOf(p, flat), "json", range);
     }
   } catch (e) {
-    expr = { kind: "Invalid", range: p.li.range(0, text.length) };
+    expr = new InvalidNode(p.li.range(0, text.length));
     p.error("Internal parser error", `The parser failed unexpectedly (${e instanceof Error ? e.message : String(e)}).`, expr.range);
   }
   releaseTokens(p.tk);

@@ -294,7 +294,11 @@ export type ConstResult = { known: true; value: ConstValue } | { known: false };
 
 const UNKNOWN: ConstResult = { known: false };
 
-class Unknown extends Error {}
+/**
+ * Thrown (and caught in constantValue) when a part is not constant: one
+ * shared value, not an Error, so a miss records no stack trace.
+ */
+const NOT_CONSTANT = Symbol("not constant");
 
 /**
  * Evaluates an expression made only of literals: tuples, objects with
@@ -306,13 +310,13 @@ export function constantValue(expr: Expression): ConstResult {
   try {
     return { known: true, value: evalConst(expr, 0) };
   } catch (e) {
-    if (e instanceof Unknown || e instanceof RangeError) return UNKNOWN;
+    if (e === NOT_CONSTANT || e instanceof RangeError) return UNKNOWN;
     throw e;
   }
 }
 
 function fail(): never {
-  throw new Unknown();
+  throw NOT_CONSTANT;
 }
 
 function toStr(v: ConstValue): string {

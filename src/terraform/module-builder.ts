@@ -25,6 +25,7 @@ import type {
 } from "./module-types.js";
 import { children, constBool, constString, exprText, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
+import { copyNode } from "../hcl/nodes.js";
 import { rangeBetween } from "../hcl/source.js";
 import { applyOverrides, type DeclarationBuilder } from "./module-override.js";
 import { labelRange, modelDiagnostic } from "./module-types.js";
@@ -449,7 +450,7 @@ function searchBody(body: Body, path: readonly string[], i: number, dyn: boolean
     for (const c of b.body.blocks) {
       if (c.type === "content") searchBody(c.body, path, /^\d+$/.test(next) ? i + 2 : i + 1, true, out);
     }
-    for (const c of blocksOf({ ...b.body, blocks: [] }, "content")) {
+    for (const c of blocksOf(copyNode(b.body, { blocks: [] }), "content")) {
       searchBody(c.body, path, /^\d+$/.test(next) ? i + 2 : i + 1, true, out);
     }
   }

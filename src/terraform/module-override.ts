@@ -34,6 +34,7 @@ import {
 } from "./module-types.js";
 import { constString } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
+import { copyNode } from "../hcl/nodes.js";
 
 /**
  * How the module builder (module-builder.ts) turns a block into a declaration. The
@@ -162,7 +163,7 @@ function blockKey(b: Block): string {
  * which are merged the same way recursively.
  */
 export function mergeBlocks(base: Block, over: Block, mergeNested: ReadonlySet<string>): Block {
-  return { ...base, body: mergeBodies(base.body, over.body, mergeNested) };
+  return copyNode(base, { body: mergeBodies(base.body, over.body, mergeNested) });
 }
 
 function mergeBodies(base: Body, over: Body, mergeNested: ReadonlySet<string>): Body {
@@ -189,7 +190,7 @@ function mergeBodies(base: Body, over: Body, mergeNested: ReadonlySet<string>): 
     if (merged.has(key) && o.type === key) continue;
     blocks.push(o);
   }
-  return { ...base, attributes, blocks };
+  return copyNode(base, { attributes, blocks });
 }
 
 function overrideTerraform(mod: Module, file: SourceFile, block: Block, build: DeclarationBuilder): void {
@@ -207,7 +208,7 @@ function overrideTerraform(mod: Module, file: SourceFile, block: Block, build: D
     if (overridden.size) {
       next.requiredProviders = t.requiredProviders.map((rp) => ({
         ...rp,
-        body: { ...rp.body, attributes: rp.body.attributes.filter((a) => !overridden.has(a.name)) },
+        body: copyNode(rp.body, { attributes: rp.body.attributes.filter((a) => !overridden.has(a.name)) }),
       }));
     }
     return next;

@@ -12,6 +12,7 @@ import { parseExpressionAt } from "../../src/hcl/index.js";
 import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { LineIndex, Span, computeLineStarts, endOffsetOf, plainRange, rangeBetween, startOffsetOf } from "../../src/hcl/source.js";
 import { walkExpression } from "../../src/hcl/walk.js";
+import { SyntaxNode, copyNode } from "../../src/hcl/nodes.js";
 import { loadModule } from "../../src/terraform/load.js";
 import { lintModule } from "../helpers/lint.js";
 import * as api from "../../src/index.js";
@@ -24,7 +25,7 @@ function reachable(root: object): object[] {
     const o = stack.pop()!;
     if (seen.has(o)) continue;
     seen.add(o);
-    if (o instanceof Span) continue; // its line index is the file's, not part of the tree
+    if (o instanceof Span || o instanceof LineIndex) continue; // the line index is the file's, not part of the tree
     for (const v of Object.values(o)) if (v !== null && typeof v === "object") stack.push(v);
   }
   return [...seen];
@@ -54,15 +55,44 @@ resource "x" "y" {
 `;
 
 describe("ranges are spans over the file's line index", () => {
-  it("a native tree holds no position objects: every range is a Span of the file's one line index", () => {
+  it("a native tree holds no range or position objects: every node holds two offsets and the file's one line index", () => {
     const { file, diagnostics } = parseHcl(NATIVE, "main.tf");
     expect(diagnostics).toEqual([]);
     const objects = reachable(file.body);
-    const spans = objects.filter((o): o is Span => o instanceof Span);
-    expect(spans.length).toBeGreaterThan(20);
-    expect(objects.filter((o) => !(o instanceof Span) && "line" in o && "column" in o)).toEqual([]);
-    expect(new Set(spans.map((s) => s.lines)).size).toBe(1);
-    expect(spans[0]!.lines.lineStarts).toEqual(file.lineStarts);
+    expect(objects.filter((o) => o instanceof Span)).toEqual([]);
+    expect(objects.filter((o) => !(o instanceof LineIndex) && "line" in o && "column" in o)).toEqual([]);
+    const nodes = objects.filter((o): o is SyntaxNode => o instanceof SyntaxNode);
+    expect(nodes.length).toBeGreaterThan(20);
+    expect(new Set(nodes.map((n) => n.lines)).size).toBe(1);
+    expect(nodes[0]!.lines.lineStarts).toEqual(file.lineStarts);
+    // Every range read from a node is a Span over those offsets and that index.
+    for (const n of nodes) {
+      const r = (n as unknown as { range: Range }).range as Span;
+      expect(r).toBeInstanceOf(Span);
+      expect([r.lines, r.startOffset, r.endOffset]).toEqual([n.lines, n.startOffset, n.endOffset]);
+    }
+  });
+
+  it("kind lives on the node's class; copyNode keeps class, kind and ranges where a spread drops them", () => {
+    const { file } = parseHcl(`resource "x" "y" {\n  a = f(var.b)\n}\n`, "main.tf");
+    const block = file.body.blocks[0]!;
+    const attr = block.body.attributes[0]!;
+    expect(attr.kind).toBe("Attribute");
+    expect(Object.keys(attr)).not.toContain("kind");
+    expect(Object.keys(attr)).not.toContain("range");
+    const spread = { ...attr } as Partial<typeof attr>;
+    expect([spread.kind, spread.range]).toEqual([undefined, undefined]);
+    const copy = copyNode(block, { labels: ["x", "z"] });
+    expect(copy).not.toBe(block);
+    expect(copy).toBeInstanceOf(SyntaxNode);
+    expect([copy.kind, copy.type, copy.labels, copy.body]).toEqual(["Block", "resource", ["x", "z"], block.body]);
+    expect([lc(copy.range), lc(copy.typeRange), copy.labelRanges.map(lc)]).toEqual(["1:1-3:2", "1:1-1:9", ["1:10-1:13", "1:14-1:17"]]);
+    expect(block.labels).toEqual(["x", "y"]);
+    // Offsets without making a range, and each read of a range is a new Span over them.
+    const call = attr.expr as unknown as SyntaxNode & { range: Range; nameRange: Range; closeParenRange: Range };
+    expect([call.startOffset, call.endOffset]).toEqual([25, 33]);
+    expect(call.range).not.toBe(call.range);
+    expect([lc(call.nameRange), lc(call.closeParenRange)]).toEqual(["2:7-2:8", "2:14-2:15"]);
   });
 
   it("positions read from a span are exact, 1-based, in UTF-16 columns", () => {
