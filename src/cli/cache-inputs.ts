@@ -189,19 +189,37 @@ function namedStamp(p: string): string {
 }
 
 /**
+ * Directory listings a run has already made, by absolute directory: the
+ * `--recursive` walk's (Walk.listings). A listing of this same run is as
+ * good as a new one: a run without the cache would use the walk's view to
+ * choose its modules and list each one again only moments later, and a
+ * file added or removed between the two is a race either way. What the
+ * cache needs is that the outcome it reuses is the outcome of the module
+ * as it was at some instant of this run, and the walk's listing was made
+ * in this run; the next run lists again, so a later change is never missed
+ * for more than the run it raced with. Only the names and entry types are
+ * taken from it (no file times); the files' contents are still read and
+ * hashed.
+ */
+export type RunListings = ReadonlyMap<string, readonly fs.Dirent[]>;
+
+/**
  * Whether `dir` still holds exactly the module files `names` (a listing
  * that had only regular files and no problem), from its entries' types
  * alone: true or false; null when an entry's type needs the full listing
  * (a symbolic link, a special file). A regular file is what the full
  * listing's stat would find; its size limit and readability are judged by
- * reading it (its stamp).
+ * reading it (its stamp). The run's own listing of `dir` is used when
+ * there is one (RunListings).
  */
-function plainListing(dir: string, names: readonly string[]): boolean | null {
-  let dirents: fs.Dirent[];
-  try {
-    dirents = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return false;
+function plainListing(dir: string, names: readonly string[], listed: RunListings | undefined): boolean | null {
+  let dirents = listed?.get(dir);
+  if (dirents === undefined) {
+    try {
+      dirents = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return false;
+    }
   }
   const files: string[] = [];
   for (const d of dirents) {
@@ -215,7 +233,7 @@ function plainListing(dir: string, names: readonly string[]): boolean | null {
 }
 
 /** Why the inputs no longer hold, in a few words; null when they all do. On success `texts` receives the module files' bytes read. */
-export function changedInput(inputs: ReadInputs, texts: Map<string, Uint8Array>): string | null {
+export function changedInput(inputs: ReadInputs, texts: Map<string, Uint8Array>, listed?: RunListings): string | null {
   for (const [p, was] of inputs.realpaths) {
     let now: string;
     try {
@@ -236,7 +254,7 @@ export function changedInput(inputs: ReadInputs, texts: Map<string, Uint8Array>)
     if (now !== was) return `${p} is ${was ? "no longer" : "now"} a directory`;
   }
   for (const [dir, rootReal, was, names] of inputs.listings) {
-    const same = names !== null ? plainListing(dir, names) : null;
+    const same = names !== null ? plainListing(dir, names, listed) : null;
     if (same === false || (same === null && listingDigest(listModuleFiles(dir, rootReal)) !== was)) return `the module files in ${dir} changed`;
   }
   for (const [p, was] of inputs.files) {

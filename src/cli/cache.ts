@@ -24,7 +24,7 @@ import type { RuleCatalogue } from "../lint/catalogue.js";
 import type { EngineOptions } from "../lint/engine.js";
 import type { RuleDefinition } from "../lint/types.js";
 import type { CliArgs } from "./args.js";
-import { changedInput, hex, sourcesFrom, type ReadInputs } from "./cache-inputs.js";
+import { changedInput, hex, sourcesFrom, type ReadInputs, type RunListings } from "./cache-inputs.js";
 import { toolVersion } from "./commands.js";
 import { bundleFile } from "./deep-stack.js";
 import type { Io } from "./io.js";
@@ -191,19 +191,24 @@ export class ResultCache {
     private readonly entries: Record<string, Entry>,
     private readonly io: Io,
     private readonly resolvePlugin: PluginResolver | null,
+    private readonly listed: RunListings | undefined,
   ) {
     this.debug = io.env.TFCAPI_LINT_CACHE_DEBUG === "1";
   }
 
-  /** The run's cache: null without --cache, or with --stdin. A file that is not a cache is said on stderr (it is rewritten on save). */
-  static async open(args: CliArgs, io: Io, plans: readonly ModulePlan[]): Promise<ResultCache | null> {
+  /**
+   * The run's cache: null without --cache, or with --stdin. A file that is
+   * not a cache is said on stderr (it is rewritten on save). `listed`: the
+   * directories this run's --recursive walk listed (see RunListings).
+   */
+  static async open(args: CliArgs, io: Io, plans: readonly ModulePlan[], listed?: RunListings): Promise<ResultCache | null> {
     if (!args.cache || args.stdin) return null;
     const file = cacheFileOf(args.cacheLocation, io.cwd);
     const read = readCacheFile(file);
     if (read !== null && "problem" in read) io.stderr(`tfcapi-lint: ignoring the cache file ${file}: ${read.problem}; it will be rewritten\n`);
     // Plugins are resolved as the config loader resolves them (loaded only when a config lists some).
     const resolver = plans.some((p) => (p.lint.config?.plugins.length ?? 0) > 0) ? (await import("../lint/plugins.js")).resolvePlugin : null;
-    return new ResultCache(file, read !== null && "entries" in read ? read.entries : {}, io, resolver);
+    return new ResultCache(file, read !== null && "entries" in read ? read.entries : {}, io, resolver, listed);
   }
 
   /** The tool: its version, the bundle's contents (a local build), the contract and Node. */
@@ -285,7 +290,7 @@ export class ResultCache {
     const shown = plan.target.display;
     const entry = key === null ? undefined : this.entries[key];
     const texts = new Map<string, Uint8Array>();
-    const why = key === null ? "not cacheable" : entry === undefined ? "not in the cache" : stale(entry, texts);
+    const why = key === null ? "not cacheable" : entry === undefined ? "not in the cache" : stale(entry, texts, this.listed);
     const hit = why === null ? reuse(entry!, texts) : null;
     if (hit === null) {
       this.misses++;
@@ -351,10 +356,10 @@ function today(): string {
 }
 
 /** Why an entry no longer holds (null: it does); the bytes of its files go to `texts`. */
-function stale(entry: Entry, texts: Map<string, Uint8Array>): string | null {
+function stale(entry: Entry, texts: Map<string, Uint8Array>, listed: RunListings | undefined): string | null {
   if (entry.day !== undefined && entry.day !== today()) return "an ignore comment's expiry date may have passed";
   try {
-    return changedInput(entry.inputs, texts);
+    return changedInput(entry.inputs, texts, listed);
   } catch {
     return "malformed entry";
   }

@@ -86,6 +86,12 @@ export interface Walk {
   problems: PathError[];
   /** How many directories and module files the walk left out because they are excluded. */
   excluded: number;
+  /**
+   * What the walk listed, by absolute directory: each directory's entries
+   * as readdir gave them (the result cache checks module directories
+   * against these instead of listing them again; see cache-inputs.ts).
+   */
+  listings: Map<string, readonly Dirent[]>;
 }
 
 /**
@@ -99,13 +105,14 @@ export interface Walk {
  */
 export function findModuleDirs(root: Target, excluded: (absDir: string) => boolean, seen: Set<string> = new Set()): Walk {
   const out: Target[] = [];
+  const listings = new Map<string, readonly Dirent[]>();
   const problems: PathError[] = [];
   let excludedCount = 0;
   let rootReal: string;
   try {
     rootReal = realpathSync.native(root.dir);
   } catch (err) {
-    return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)], excluded: 0 };
+    return { targets: out, problems: [new PathError(ioErrorText(err, root.display), root.dir, true)], excluded: 0, listings };
   }
   // `real` is the directory's real path: the root's is resolved once, and a
   // subdirectory the walk enters is never a symbolic link (links to
@@ -127,6 +134,7 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
       problems.push(new PathError(ioErrorText(err, shown), abs, true));
       return;
     }
+    listings.set(abs, entries);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let hasModuleFile = false;
     const subdirs: string[] = [];
@@ -158,7 +166,7 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
     for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name), path.join(real, name));
   };
   walk(root.dir, "", rootReal);
-  return { targets: out, problems, excluded: excludedCount };
+  return { targets: out, problems, excluded: excludedCount, listings };
 }
 
 /** Is `p` equal to `root` or inside it (both real, absolute paths)? */

@@ -46,7 +46,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
     const catalogue = runCatalogue(configs);
     checkRuleFlags(args, catalogue);
     // Lint (and fix) every module first, then report.
-    const cache = await ResultCache.open(args, io, plans);
+    const cache = await ResultCache.open(args, io, plans, found.listings);
     const linted = await lintPlans(args, plans, found.stdin, (p) => found.onlyIfLoads(p.target), cache);
     cache?.save();
     return await reportRun(args, io, checked.format, found, plans, linted, catalogue);

@@ -6,7 +6,7 @@
  * read is collected as a problem, not thrown: the run goes on with the rest
  * and every format shows it.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync, type Dirent } from "node:fs";
 import * as path from "node:path";
 import type { ConfigResolver } from "../config/load.js";
 import type { LintOptions } from "../lint/engine.js";
@@ -40,6 +40,8 @@ export interface Targets {
   walks: RecursiveWalk[];
   /** Real directories of the modules the walks found. */
   walkedDirs: string[];
+  /** --recursive: every directory the walks listed, with its entries (Walk.listings). */
+  listings: Map<string, readonly Dirent[]>;
 }
 
 /** The modules a run lints, and what could not be read (collected, not thrown). */
@@ -91,6 +93,7 @@ export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolve
   const walked = new Set<string>();
   const walks: RecursiveWalk[] = [];
   const walkedDirs: string[] = [];
+  const listings = new Map<string, readonly Dirent[]>();
   for (const root of roots) {
     if (args.recursive) {
       const walk = findModuleDirs(root, (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs), walked);
@@ -98,6 +101,7 @@ export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolve
       for (const e of walk.problems) problem(e);
       walks.push({ root, problems: walk.problems.length, excluded: walk.excluded });
       for (const t of walk.targets) walkedDirs.push(realOf(t.dir));
+      for (const [dir, entries] of walk.listings) listings.set(dir, entries);
     } else {
       add(root);
     }
@@ -130,6 +134,7 @@ export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolve
     onlyIfLoads: (target) => (ancestors.has(realOf(target.dir)) ? [...fileDirs] : undefined),
     walks,
     walkedDirs,
+    listings,
   };
 }
 
