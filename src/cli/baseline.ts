@@ -147,13 +147,18 @@ function writeGroup(group: Group, entries: readonly BaselineEntry[]): { file: st
  */
 export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { plan: ModulePlan; report: ModuleReport; complete: boolean }[], now: Date = new Date()): BaselineReport | undefined {
   const groups = new Map<string, Group>();
+  // Default files found absent: asked once a run, not once a module.
+  const absent = new Set<string>();
   for (const { plan, report, complete } of modules) {
     const file = baselineFileOf(args, cwd, plan);
-    if (file === null) continue;
+    if (file === null || (!file.named && absent.has(file.abs))) continue;
     let group = groups.get(file.abs);
     if (group === undefined) {
       const entries = readEntries(file, args.updateBaseline);
-      if (entries === null) continue;
+      if (entries === null) {
+        absent.add(file.abs);
+        continue;
+      }
       group = { file, entries, modules: [] };
       groups.set(file.abs, group);
     }

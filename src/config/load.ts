@@ -288,15 +288,40 @@ function isDir(p: string): boolean {
   }
 }
 
+/** The file-system questions of the config lookup: whether a path exists, whether it is a directory. */
+export interface LookupProbe {
+  exists(p: string): boolean;
+  isDir(p: string): boolean;
+}
+
+/** Asks the file system every time. */
+const DIRECT_PROBE: LookupProbe = { exists: existsSync, isDir };
+
+/**
+ * Asks the file system once a path and remembers the answer: a
+ * ConfigResolver's (one run's) lookups from many module directories share
+ * the directories above them.
+ */
+function rememberingProbe(): LookupProbe {
+  const exists = new Map<string, boolean>();
+  const dirs = new Map<string, boolean>();
+  const ask = (m: Map<string, boolean>, p: string, f: (p: string) => boolean): boolean => {
+    let v = m.get(p);
+    if (v === undefined) m.set(p, (v = f(p)));
+    return v;
+  };
+  return { exists: (p) => ask(exists, p, existsSync), isDir: (p) => ask(dirs, p, isDir) };
+}
+
 function isAtOrBelow(p: string, dir: string): boolean {
   const rel = path.relative(dir, p);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /** Where the config lookup for `dir` stops (see findConfigFile). */
-export function lookupBoundary(dir: string, stops: { cwd?: string; home?: string } = {}): string {
+export function lookupBoundary(dir: string, stops: { cwd?: string; home?: string } = {}, probe: LookupProbe = DIRECT_PROBE): string {
   const start = path.resolve(dir);
-  const repository = repositoryRootOf(start);
+  const repository = repositoryRootOf(start, probe.exists);
   if (repository !== null) return repository;
   // Outside a repository: the user's home when `dir` is under it, else the
   // working directory when `dir` is under that, else `dir` itself; never up
@@ -315,12 +340,12 @@ export function lookupBoundary(dir: string, stops: { cwd?: string; home?: string
  * repository not above the user's home (when `dir` is under it), else the
  * working directory (when `dir` is under it), else only `dir` itself.
  */
-export function findConfigFile(dir: string, stops: { cwd?: string; home?: string } = {}): string | null {
-  const boundary = lookupBoundary(dir, stops);
+export function findConfigFile(dir: string, stops: { cwd?: string; home?: string } = {}, probe: LookupProbe = DIRECT_PROBE): string | null {
+  const boundary = lookupBoundary(dir, stops, probe);
   let d = path.resolve(dir);
   for (;;) {
     const candidate = path.join(d, CONFIG_FILE_NAME);
-    if (existsSync(candidate) && !isDir(candidate)) return candidate;
+    if (probe.exists(candidate) && !probe.isDir(candidate)) return candidate;
     if (d === boundary) return null;
     const parent = path.dirname(d);
     if (parent === d) return null;
@@ -338,6 +363,8 @@ function shownPath(abs: string): string {
 export class ConfigResolver {
   private readonly byFile = new Map<string, FileConfig>();
   private readonly byDir = new Map<string, string | null>();
+  /** The lookup's file-system answers, shared by the directories of a run (see rememberingProbe). */
+  private readonly probe = rememberingProbe();
 
   constructor(private readonly opts: { explicit?: string; disabled?: boolean; cwd?: string; home?: string }) {}
 
@@ -348,7 +375,7 @@ export class ConfigResolver {
     const abs = path.resolve(dir);
     let file = this.byDir.get(abs);
     if (file === undefined) {
-      file = findConfigFile(abs, { ...(this.opts.cwd !== undefined ? { cwd: this.opts.cwd } : {}), ...(this.opts.home !== undefined ? { home: this.opts.home } : {}) });
+      file = findConfigFile(abs, { ...(this.opts.cwd !== undefined ? { cwd: this.opts.cwd } : {}), ...(this.opts.home !== undefined ? { home: this.opts.home } : {}) }, this.probe);
       this.byDir.set(abs, file);
     }
     return file === null ? null : this.load(file);

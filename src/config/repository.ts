@@ -6,9 +6,9 @@ import * as path from "node:path";
  * `.git`, or null outside a repository. Config lookup, module search and the
  * report's paths all stop there.
  */
-export function repositoryRootOf(dir: string): string | null {
+export function repositoryRootOf(dir: string, exists: (p: string) => boolean = existsSync): string | null {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (existsSync(path.join(d, ".git"))) return d;
+    if (exists(path.join(d, ".git"))) return d;
     if (path.dirname(d) === d) return null;
   }
 }
