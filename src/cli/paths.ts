@@ -103,7 +103,12 @@ export interface Walk {
  * root is visited under its own name). A directory that cannot be read is a
  * problem naming it, not a silent gap.
  */
-export function findModuleDirs(root: Target, excluded: (absDir: string) => boolean, seen: Set<string> = new Set()): Walk {
+export function findModuleDirs(
+  root: Target,
+  excluded: (absDir: string) => boolean,
+  seen: Set<string> = new Set(),
+  onListing?: (absDir: string, names: ReadonlySet<string>) => void,
+): Walk {
   const out: Target[] = [];
   const listings = new Map<string, readonly Dirent[]>();
   const problems: PathError[] = [];
@@ -135,6 +140,7 @@ export function findModuleDirs(root: Target, excluded: (absDir: string) => boole
       return;
     }
     listings.set(abs, entries);
+    onListing?.(abs, new Set(entries.map((e) => e.name)));
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let hasModuleFile = false;
     const subdirs: string[] = [];

@@ -96,7 +96,12 @@ export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolve
   const listings = new Map<string, readonly Dirent[]>();
   for (const root of roots) {
     if (args.recursive) {
-      const walk = findModuleDirs(root, (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs), walked);
+      const walk = findModuleDirs(
+        root,
+        (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs),
+        walked,
+        (dir, names) => resolver.listed(dir, names),
+      );
       for (const t of walk.targets) add(t);
       for (const e of walk.problems) problem(e);
       walks.push({ root, problems: walk.problems.length, excluded: walk.excluded });

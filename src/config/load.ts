@@ -294,6 +294,9 @@ export interface LookupProbe {
   isDir(p: string): boolean;
 }
 
+/** The names in a directory the lookup asks about. */
+const LOOKUP_NAMES = [".git", CONFIG_FILE_NAME];
+
 /** Asks the file system every time. */
 const DIRECT_PROBE: LookupProbe = { exists: existsSync, isDir };
 
@@ -302,7 +305,7 @@ const DIRECT_PROBE: LookupProbe = { exists: existsSync, isDir };
  * ConfigResolver's (one run's) lookups from many module directories share
  * the directories above them.
  */
-function rememberingProbe(): LookupProbe {
+function rememberingProbe(): LookupProbe & { listed(dir: string, names: ReadonlySet<string>): void } {
   const exists = new Map<string, boolean>();
   const dirs = new Map<string, boolean>();
   const ask = (m: Map<string, boolean>, p: string, f: (p: string) => boolean): boolean => {
@@ -310,7 +313,14 @@ function rememberingProbe(): LookupProbe {
     if (v === undefined) m.set(p, (v = f(p)));
     return v;
   };
-  return { exists: (p) => ask(exists, p, existsSync), isDir: (p) => ask(dirs, p, isDir) };
+  return {
+    exists: (p) => ask(exists, p, existsSync),
+    isDir: (p) => ask(dirs, p, isDir),
+    // A name a listing of the run does not hold does not exist there (one that it holds is still asked: a link may lead nowhere).
+    listed: (dir, names) => {
+      for (const n of LOOKUP_NAMES) if (!names.has(n)) exists.set(path.join(dir, n), false);
+    },
+  };
 }
 
 function isAtOrBelow(p: string, dir: string): boolean {
@@ -379,6 +389,15 @@ export class ConfigResolver {
       this.byDir.set(abs, file);
     }
     return file === null ? null : this.load(file);
+  }
+
+  /**
+   * What a listing of `dir` made in this run holds (the --recursive walk
+   * lists every directory it enters): the lookup then need not ask whether
+   * the names it looks for are there.
+   */
+  listed(dir: string, names: ReadonlySet<string>): void {
+    this.probe.listed(path.resolve(dir), names);
   }
 
   private load(file: string): FileConfig {
