@@ -232,8 +232,39 @@ function plainListing(dir: string, names: readonly string[], listed: RunListings
   return files.every((n, i) => n === names[i]);
 }
 
-/** Why the inputs no longer hold, in a few words; null when they all do. On success `texts` receives the module files' bytes read. */
-export function changedInput(inputs: ReadInputs, texts: Map<string, Uint8Array>, listed?: RunListings): string | null {
+/** One buffer for every file the check reads (grown when a file needs more): no allocation a file. */
+let readBuffer = Buffer.allocUnsafe(1 << 16);
+
+/**
+ * The bytes of a file, in the shared buffer (valid until the next call),
+ * as readFileSync reads them (open, read to the end, close) without asking
+ * its size first; the error as readFileSync throws it.
+ */
+function readShared(p: string): Buffer {
+  const fd = fs.openSync(p, "r");
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === readBuffer.length) {
+        const bigger = Buffer.allocUnsafe(readBuffer.length * 2);
+        readBuffer.copy(bigger, 0, 0, length);
+        readBuffer = bigger;
+      }
+      const n = fs.readSync(fd, readBuffer, length, readBuffer.length - length, null);
+      if (n === 0) return readBuffer.subarray(0, length);
+      length += n;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Why the inputs no longer hold, in a few words; null when they all do.
+ * On success `texts` holds the text of each of the report's sources (by
+ * absolute path), decoded from the bytes just checked.
+ */
+export function changedInput(inputs: ReadInputs, texts: Map<string, string>, listed?: RunListings): string | null {
   for (const [p, was] of inputs.realpaths) {
     let now: string;
     try {
@@ -257,32 +288,32 @@ export function changedInput(inputs: ReadInputs, texts: Map<string, Uint8Array>,
     const same = names !== null ? plainListing(dir, names, listed) : null;
     if (same === false || (same === null && listingDigest(listModuleFiles(dir, rootReal)) !== was)) return `the module files in ${dir} changed`;
   }
+  const sources = new Set<string>();
+  for (const [, abs] of inputs.sources) sources.add(abs);
   for (const [p, was] of inputs.files) {
-    let bytes: Uint8Array | null = null;
+    let bytes: Buffer | null = null;
     let error: string | null = null;
     try {
-      bytes = fs.readFileSync(p);
+      bytes = readShared(p);
     } catch (err) {
       error = errorText(err);
     }
     if (stampOf(bytes, error) !== was) return `${p} changed`;
-    if (bytes !== null) texts.set(p, bytes);
+    // These bytes decoded as UTF-8 when the result was stored (their hash
+    // says so), so the quick, lenient decoder gives the same text.
+    if (bytes !== null && sources.has(p)) texts.set(p, stripBom(bytes.toString("utf8")).text);
   }
   for (const [p, was] of inputs.named) if (namedStamp(p) !== was) return `${p} changed`;
   return null;
 }
 
-/**
- * The report's sources again, from the bytes changedInput read; null when
- * one is missing. The bytes are those that decoded as UTF-8 when the result
- * was stored (their hash is), so the quick, lenient decoder gives the same text.
- */
-export function sourcesFrom(inputs: ReadInputs, texts: ReadonlyMap<string, Uint8Array>): Map<string, string> | null {
+/** The report's sources again, from the texts changedInput decoded; null when one is missing. */
+export function sourcesFrom(inputs: ReadInputs, texts: ReadonlyMap<string, string>): Map<string, string> | null {
   const out = new Map<string, string>();
   for (const [rel, abs] of inputs.sources) {
-    const bytes = texts.get(abs);
-    if (bytes === undefined) return null;
-    out.set(rel, stripBom(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8")).text);
+    const text = texts.get(abs);
+    if (text === undefined) return null;
+    out.set(rel, text);
   }
   return out;
 }

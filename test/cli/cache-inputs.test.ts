@@ -63,7 +63,7 @@ describe("the inputs of a lint", () => {
   it("holds until something it read changes, and says what", () => {
     const root = tree({ "main.tf": MAIN, "net/main.tf": NET, "tpl/a.tpl": "hello" });
     const { inputs, sources } = record(root);
-    const texts = new Map<string, Uint8Array>();
+    const texts = new Map<string, string>();
     expect(changedInput(inputs, texts)).toBeNull();
     expect(sourcesFrom(inputs, texts)).toEqual(sources);
 
