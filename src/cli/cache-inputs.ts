@@ -14,6 +14,7 @@ import { stripBom } from "../hcl/source.js";
 import { collectCalls, constString } from "../hcl/walk.js";
 import { byteOrder, errorText, isIgnoredFileName, listModuleFiles, moduleFileExtension, type ListResult } from "../terraform/files.js";
 import type { LoadLog } from "../terraform/load.js";
+import type { Listed } from "./paths.js";
 import type { LoadResult } from "../terraform/module-types.js";
 
 /** What a module's lint read, as data (JSON, and structured-clone safe: it crosses threads). */
@@ -198,10 +199,11 @@ function namedStamp(p: string): string {
  * as it was at some instant of this run, and the walk's listing was made
  * in this run; the next run lists again, so a later change is never missed
  * for more than the run it raced with. Only the names and entry types are
- * taken from it (no file times); the files' contents are still read and
- * hashed.
+ * taken from it (no file times), and the directory's real path (the walk
+ * enters no symbolic link, so a directory's real path is its parent's
+ * plus its name); the files' contents are still read and hashed.
  */
-export type RunListings = ReadonlyMap<string, readonly fs.Dirent[]>;
+export type RunListings = ReadonlyMap<string, Listed>;
 
 /**
  * Whether `dir` still holds exactly the module files `names` (a listing
@@ -213,7 +215,7 @@ export type RunListings = ReadonlyMap<string, readonly fs.Dirent[]>;
  * there is one (RunListings).
  */
 function plainListing(dir: string, names: readonly string[], listed: RunListings | undefined): boolean | null {
-  let dirents = listed?.get(dir);
+  let dirents = listed?.get(dir)?.entries;
   if (dirents === undefined) {
     try {
       dirents = fs.readdirSync(dir, { withFileTypes: true });
@@ -266,12 +268,14 @@ function readShared(p: string): Buffer {
  */
 export function changedInput(inputs: ReadInputs, texts: Map<string, string>, listed?: RunListings): string | null {
   for (const [p, was] of inputs.realpaths) {
-    let now: string;
-    try {
-      // One system call (the loader's realpathSync walks the path); on a difference the module is only linted again.
-      now = fs.realpathSync.native(p);
-    } catch (err) {
-      now = `!${errorText(err)}`;
+    let now = listed?.get(p)?.real;
+    if (now === undefined) {
+      try {
+        // One system call (the loader's realpathSync walks the path); on a difference the module is only linted again.
+        now = fs.realpathSync.native(p);
+      } catch (err) {
+        now = `!${errorText(err)}`;
+      }
     }
     if (now !== was) return `${p} resolves differently`;
   }

@@ -88,10 +88,16 @@ export interface Walk {
   excluded: number;
   /**
    * What the walk listed, by absolute directory: each directory's entries
-   * as readdir gave them (the result cache checks module directories
-   * against these instead of listing them again; see cache-inputs.ts).
+   * as readdir gave them, and its real path (the result cache checks module
+   * directories against these instead of asking again; see cache-inputs.ts).
    */
-  listings: Map<string, readonly Dirent[]>;
+  listings: Map<string, Listed>;
+}
+
+/** A directory as a walk of this run saw it. */
+export interface Listed {
+  entries: readonly Dirent[];
+  real: string;
 }
 
 /**
@@ -110,7 +116,7 @@ export function findModuleDirs(
   onListing?: (absDir: string, names: ReadonlySet<string>) => void,
 ): Walk {
   const out: Target[] = [];
-  const listings = new Map<string, readonly Dirent[]>();
+  const listings = new Map<string, Listed>();
   const problems: PathError[] = [];
   let excludedCount = 0;
   let rootReal: string;
@@ -139,7 +145,7 @@ export function findModuleDirs(
       problems.push(new PathError(ioErrorText(err, shown), abs, true));
       return;
     }
-    listings.set(abs, entries);
+    listings.set(abs, { entries, real });
     onListing?.(abs, new Set(entries.map((e) => e.name)));
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let hasModuleFile = false;
@@ -168,7 +174,11 @@ export function findModuleDirs(
         else hasModuleFile = true;
       }
     }
-    if (hasModuleFile) out.push({ dir: abs, display: shown, found: true });
+    if (hasModuleFile) {
+      out.push({ dir: abs, display: shown, found: true });
+      // What realOf would find now (see `real` above): asked once, by the walk.
+      if (!realPaths.has(abs)) realPaths.set(abs, real);
+    }
     for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name), path.join(real, name));
   };
   walk(root.dir, "", rootReal);

@@ -6,7 +6,7 @@
  * read is collected as a problem, not thrown: the run goes on with the rest
  * and every format shows it.
  */
-import { readdirSync, statSync, type Dirent } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import * as path from "node:path";
 import type { ConfigResolver } from "../config/load.js";
 import type { LintOptions } from "../lint/engine.js";
@@ -15,7 +15,7 @@ import { decodeModuleText } from "../terraform/files.js";
 import { repositoryRootOf } from "../config/repository.js";
 import type { CliArgs } from "./args.js";
 import type { Io } from "./io.js";
-import { findModuleDirs, isAtOrUnder, isModuleFileName, joinDisplay, moduleDirOf, PathError, realOf, type Target } from "./paths.js";
+import { findModuleDirs, isAtOrUnder, isModuleFileName, joinDisplay, moduleDirOf, PathError, realOf, type Listed, type Target } from "./paths.js";
 import { excludedBy, excludingPattern } from "./plan.js";
 
 /** A path given to --recursive, and what its walk yielded. */
@@ -41,7 +41,7 @@ export interface Targets {
   /** Real directories of the modules the walks found. */
   walkedDirs: string[];
   /** --recursive: every directory the walks listed, with its entries (Walk.listings). */
-  listings: Map<string, readonly Dirent[]>;
+  listings: Map<string, Listed>;
 }
 
 /** The modules a run lints, and what could not be read (collected, not thrown). */
@@ -93,7 +93,7 @@ export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolve
   const walked = new Set<string>();
   const walks: RecursiveWalk[] = [];
   const walkedDirs: string[] = [];
-  const listings = new Map<string, readonly Dirent[]>();
+  const listings = new Map<string, Listed>();
   for (const root of roots) {
     if (args.recursive) {
       const walk = findModuleDirs(
@@ -106,7 +106,7 @@ export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolve
       for (const e of walk.problems) problem(e);
       walks.push({ root, problems: walk.problems.length, excluded: walk.excluded });
       for (const t of walk.targets) walkedDirs.push(realOf(t.dir));
-      for (const [dir, entries] of walk.listings) listings.set(dir, entries);
+      for (const [dir, listed] of walk.listings) listings.set(dir, listed);
     } else {
       add(root);
     }
