@@ -263,10 +263,10 @@ function readShared(p: string): Buffer {
 
 /**
  * Why the inputs no longer hold, in a few words; null when they all do.
- * On success `texts` holds the text of each of the report's sources (by
- * absolute path), decoded from the bytes just checked.
+ * On success `texts` holds the bytes of each of the report's sources (by
+ * absolute path), as just checked.
  */
-export function changedInput(inputs: ReadInputs, texts: Map<string, string>, listed?: RunListings): string | null {
+export function changedInput(inputs: ReadInputs, texts: Map<string, Buffer>, listed?: RunListings): string | null {
   for (const [p, was] of inputs.realpaths) {
     let now = listed?.get(p)?.real;
     if (now === undefined) {
@@ -303,21 +303,86 @@ export function changedInput(inputs: ReadInputs, texts: Map<string, string>, lis
       error = errorText(err);
     }
     if (stampOf(bytes, error) !== was) return `${p} changed`;
-    // These bytes decoded as UTF-8 when the result was stored (their hash
-    // says so), so the quick, lenient decoder gives the same text.
-    if (bytes !== null && sources.has(p)) texts.set(p, stripBom(bytes.toString("utf8")).text);
+    // A copy: the shared buffer is read into again for the next file.
+    if (bytes !== null && sources.has(p)) texts.set(p, Buffer.from(bytes));
   }
   for (const [p, was] of inputs.named) if (namedStamp(p) !== was) return `${p} changed`;
   return null;
 }
 
-/** The report's sources again, from the texts changedInput decoded; null when one is missing. */
-export function sourcesFrom(inputs: ReadInputs, texts: ReadonlyMap<string, string>): Map<string, string> | null {
-  const out = new Map<string, string>();
-  for (const [rel, abs] of inputs.sources) {
-    const text = texts.get(abs);
-    if (text === undefined) return null;
-    out.set(rel, text);
+/**
+ * A report's sources that decode a file's text when it is first asked for
+ * (most formats show none: decoding them all up front was a good part of a
+ * warm run). It behaves as the Map of texts it stands for: every key is
+ * there from the start, in order, and any read of the values (get,
+ * iteration, forEach) gives the decoded text. The bytes are those that
+ * decoded as UTF-8 when the result was stored (their hash says so), so the
+ * quick, lenient decoder gives the same text. (A structured clone would
+ * copy the values not yet decoded as empty strings: a reused result never
+ * crosses to a worker.)
+ */
+export class LazySources extends Map<string, string> {
+  // A private field (not a property): the object shows only its entries, as a Map does.
+  readonly #pending: Map<string, Buffer>;
+
+  constructor(bytes: Iterable<[string, Buffer]>) {
+    super();
+    this.#pending = new Map(bytes);
+    for (const key of this.#pending.keys()) super.set(key, "");
   }
-  return out;
+
+  private decode(key: string): void {
+    const bytes = this.#pending.get(key);
+    if (bytes === undefined) return;
+    this.#pending.delete(key);
+    super.set(key, stripBom(bytes.toString("utf8")).text);
+  }
+
+  private decodeAll(): void {
+    for (const key of [...this.#pending.keys()]) this.decode(key);
+  }
+
+  override get(key: string): string | undefined {
+    this.decode(key);
+    return super.get(key);
+  }
+  override set(key: string, value: string): this {
+    this.#pending.delete(key);
+    return super.set(key, value);
+  }
+  override delete(key: string): boolean {
+    this.#pending.delete(key);
+    return super.delete(key);
+  }
+  override clear(): void {
+    this.#pending.clear();
+    super.clear();
+  }
+  override forEach(fn: (value: string, key: string, map: Map<string, string>) => void, thisArg?: unknown): void {
+    this.decodeAll();
+    super.forEach(fn, thisArg);
+  }
+  override entries(): MapIterator<[string, string]> {
+    this.decodeAll();
+    return super.entries();
+  }
+  override values(): MapIterator<string> {
+    this.decodeAll();
+    return super.values();
+  }
+  override [Symbol.iterator](): MapIterator<[string, string]> {
+    this.decodeAll();
+    return super[Symbol.iterator]();
+  }
+}
+
+/** The report's sources again, from the bytes changedInput read (decoded when asked for); null when one is missing. */
+export function sourcesFrom(inputs: ReadInputs, texts: ReadonlyMap<string, Buffer>): Map<string, string> | null {
+  const bytes: [string, Buffer][] = [];
+  for (const [rel, abs] of inputs.sources) {
+    const b = texts.get(abs);
+    if (b === undefined) return null;
+    bytes.push([rel, b]);
+  }
+  return new LazySources(bytes);
 }

@@ -289,7 +289,7 @@ export class ResultCache {
     const key = this.keyOf(plan, onlyIfLoads);
     const shown = plan.target.display;
     const entry = key === null ? undefined : this.entries[key];
-    const texts = new Map<string, string>();
+    const texts = new Map<string, Buffer>();
     const why = key === null ? "not cacheable" : entry === undefined ? "not in the cache" : stale(entry, texts, this.listed);
     const hit = why === null ? reuse(entry!, texts) : null;
     if (hit === null) {
@@ -355,8 +355,8 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-/** Why an entry no longer holds (null: it does); the texts of its sources go to `texts`. */
-function stale(entry: Entry, texts: Map<string, string>, listed: RunListings | undefined): string | null {
+/** Why an entry no longer holds (null: it does); the bytes of its sources go to `texts`. */
+function stale(entry: Entry, texts: Map<string, Buffer>, listed: RunListings | undefined): string | null {
   if (entry.day !== undefined && entry.day !== today()) return "an ignore comment's expiry date may have passed";
   try {
     return changedInput(entry.inputs, texts, listed);
@@ -366,7 +366,7 @@ function stale(entry: Entry, texts: Map<string, string>, listed: RunListings | u
 }
 
 /** The LintedTarget of an entry that holds, its sources rebuilt from the bytes just checked; null when the entry is malformed. */
-function reuse(entry: Entry, texts: ReadonlyMap<string, string>): LintedTarget | null {
+function reuse(entry: Entry, texts: ReadonlyMap<string, Buffer>): LintedTarget | null {
   try {
     const r = entry.result;
     let outcome = r.outcome;

@@ -6,7 +6,7 @@
 import { appendFileSync, mkdirSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import { changedInput, InputRecorder, namedFiles, sourcesFrom } from "../../src/cli/cache-inputs.js";
+import { changedInput, InputRecorder, LazySources, namedFiles, sourcesFrom } from "../../src/cli/cache-inputs.js";
 import { loadModule } from "../../src/terraform/load.js";
 import { tree } from "./helpers.js";
 
@@ -63,9 +63,10 @@ describe("the inputs of a lint", () => {
   it("holds until something it read changes, and says what", () => {
     const root = tree({ "main.tf": MAIN, "net/main.tf": NET, "tpl/a.tpl": "hello" });
     const { inputs, sources } = record(root);
-    const texts = new Map<string, string>();
+    const texts = new Map<string, Buffer>();
     expect(changedInput(inputs, texts)).toBeNull();
-    expect(sourcesFrom(inputs, texts)).toEqual(sources);
+    // A LazySources (a Map of its own class): its entries are the texts.
+    expect(new Map(sourcesFrom(inputs, texts))).toEqual(sources);
 
     writeFileSync(path.join(root, "tpl", "a.tpl"), "hello!");
     expect(changedInput(inputs, new Map())).toBe(`${path.join(root, "tpl", "a.tpl")} changed`);
@@ -118,5 +119,49 @@ describe("the inputs of a lint", () => {
   it("a source with an expiry date makes the result hold for the day only", () => {
     const root = tree({ "main.tf": "# tfcapi-lint-ignore-file: input/default exp:2999-01-01\n" });
     expect(record(root).inputs.day).toBe(new Date().toISOString().slice(0, 10));
+  });
+});
+
+describe("a reused result's sources (LazySources)", () => {
+  const bytes = (text: string): Buffer => Buffer.from(text, "utf8");
+  const make = (): LazySources =>
+    new LazySources([
+      ["main.tf", bytes("\uFEFFlocals {}\n")],
+      ["net/main.tf", bytes("# é\n")],
+      ["z.tf", bytes("")],
+    ]);
+
+  it("has every key at once, in order, and decodes a text (without its byte-order mark) when asked", () => {
+    const s = make();
+    expect(s.size).toBe(3);
+    expect([...s.keys()]).toEqual(["main.tf", "net/main.tf", "z.tf"]);
+    expect(s.has("z.tf")).toBe(true);
+    expect(s.get("net/main.tf")).toBe("# é\n");
+    expect(s.get("missing.tf")).toBeUndefined();
+    // Asking for one first leaves the order as it was.
+    expect([...s]).toEqual([
+      ["main.tf", "locals {}\n"],
+      ["net/main.tf", "# é\n"],
+      ["z.tf", ""],
+    ]);
+  });
+
+  it("gives the texts to forEach, values and entries, and takes new ones", () => {
+    const s = make();
+    const seen: string[] = [];
+    s.forEach((v, k) => seen.push(`${k}=${v}`));
+    expect(seen).toEqual(["main.tf=locals {}\n", "net/main.tf=# é\n", "z.tf="]);
+    const t = make();
+    expect([...t.values()]).toEqual(["locals {}\n", "# é\n", ""]);
+    const u = make();
+    u.set("main.tf", "changed");
+    expect(u.delete("z.tf")).toBe(true);
+    expect([...u.entries()]).toEqual([
+      ["main.tf", "changed"],
+      ["net/main.tf", "# é\n"],
+    ]);
+    u.clear();
+    expect(u.size).toBe(0);
+    expect(u.get("main.tf")).toBeUndefined();
   });
 });
