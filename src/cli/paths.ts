@@ -111,7 +111,7 @@ export interface Listed {
  */
 export function findModuleDirs(
   root: Target,
-  excluded: (absDir: string) => boolean,
+  excluded: (abs: string, parentDir: string) => boolean,
   seen: Set<string> = new Set(),
   onListing?: (absDir: string, names: ReadonlySet<string>) => void,
 ): Walk {
@@ -129,12 +129,12 @@ export function findModuleDirs(
   // subdirectory the walk enters is never a symbolic link (links to
   // directories are not followed), so its real path is its parent's plus
   // its name, without asking the file system for every directory.
-  const walk = (abs: string, rel: string, real: string): void => {
+  const walk = (abs: string, rel: string, real: string, parent: string): void => {
     const shown = joinDisplay(root.display, rel);
     if (!isInside(real, rootReal)) return;
     if (seen.has(real)) return;
     seen.add(real);
-    if (rel !== "" && excluded(abs)) {
+    if (rel !== "" && excluded(abs, parent)) {
       excludedCount++;
       return;
     }
@@ -151,12 +151,11 @@ export function findModuleDirs(
     let hasModuleFile = false;
     const subdirs: string[] = [];
     for (const e of entries) {
-      const full = path.join(abs, e.name);
       let isDir = e.isDirectory();
       let isFile = e.isFile();
       if (e.isSymbolicLink()) {
         try {
-          const st = statSync(full);
+          const st = statSync(childPath(abs, e.name));
           isDir = st.isDirectory();
           isFile = st.isFile();
         } catch {
@@ -170,7 +169,7 @@ export function findModuleDirs(
       if (isDir) {
         if (!SKIP_DIRS.has(e.name)) subdirs.push(e.name);
       } else if (isFile && isModuleFileName(e.name)) {
-        if (excluded(full)) excludedCount++;
+        if (excluded(childPath(abs, e.name), abs)) excludedCount++;
         else hasModuleFile = true;
       }
     }
@@ -179,15 +178,26 @@ export function findModuleDirs(
       // What realOf would find now (see `real` above): asked once, by the walk.
       if (!realPaths.has(abs)) realPaths.set(abs, real);
     }
-    for (const name of subdirs) walk(path.join(abs, name), rel === "" ? name : path.join(rel, name), path.join(real, name));
+    for (const name of subdirs) walk(childPath(abs, name), rel === "" ? name : rel + path.sep + name, childPath(real, name), abs);
   };
-  walk(root.dir, "", rootReal);
+  walk(root.dir, "", rootReal, path.dirname(root.dir));
   return { targets: out, problems, excluded: excludedCount, listings };
+}
+
+/**
+ * `name` (an entry readdir gave: no separator, never `.` or `..`) in the
+ * normalized absolute directory `dir`: what path.join makes of them,
+ * without normalizing again.
+ */
+function childPath(dir: string, name: string): string {
+  return dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 }
 
 /** Is `p` equal to `root` or inside it (both real, absolute paths)? */
 function isInside(p: string, root: string): boolean {
   if (p === root) return true;
+  // A child's path as the walk makes it (childPath): inside at a glance.
+  if (p.startsWith(root.endsWith(path.sep) ? root : root + path.sep)) return true;
   const rel = path.relative(root, p);
   return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
 }

@@ -98,7 +98,7 @@ export async function findTargets(args: CliArgs, io: Io, resolver: ConfigResolve
     if (args.recursive) {
       const walk = findModuleDirs(
         root,
-        (abs) => excludedBy(resolver.forDir(path.dirname(abs)), abs),
+        (abs, parent) => excludedBy(resolver.forDir(parent), abs),
         walked,
         (dir, names) => resolver.listed(dir, names),
       );

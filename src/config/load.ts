@@ -382,8 +382,10 @@ export class ConfigResolver {
   forDir(dir: string): FileConfig | null {
     if (this.opts.disabled) return null;
     if (this.opts.explicit !== undefined) return this.load(this.opts.explicit);
-    const abs = path.resolve(dir);
-    let file = this.byDir.get(abs);
+    // A directory asked before (as its absolute path: the keys are) needs no resolving.
+    let file = this.byDir.get(dir);
+    const abs = file === undefined ? path.resolve(dir) : dir;
+    if (file === undefined) file = this.byDir.get(abs);
     if (file === undefined) {
       file = findConfigFile(abs, { ...(this.opts.cwd !== undefined ? { cwd: this.opts.cwd } : {}), ...(this.opts.home !== undefined ? { home: this.opts.home } : {}) }, this.probe);
       this.byDir.set(abs, file);
