@@ -240,7 +240,10 @@ let readBuffer = Buffer.allocUnsafe(1 << 16);
 /**
  * The bytes of a file, in the shared buffer (valid until the next call),
  * as readFileSync reads them (open, read to the end, close) without asking
- * its size first; the error as readFileSync throws it.
+ * its size first; the error as readFileSync throws it. A read that fills
+ * less than the room it was given is taken as the end: so it is for a
+ * regular file, and for anything else a short read can only make the
+ * bytes differ from those stored (a miss, never a wrong reuse).
  */
 function readShared(p: string): Buffer {
   const fd = fs.openSync(p, "r");
@@ -252,13 +255,21 @@ function readShared(p: string): Buffer {
         readBuffer.copy(bigger, 0, 0, length);
         readBuffer = bigger;
       }
-      const n = fs.readSync(fd, readBuffer, length, readBuffer.length - length, null);
-      if (n === 0) return readBuffer.subarray(0, length);
+      const room = readBuffer.length - length;
+      const n = fs.readSync(fd, readBuffer, length, room, null);
       length += n;
+      if (n < room) return readBuffer.subarray(0, length);
     }
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A copy of bytes (Buffer.from on a Buffer copies element by element). */
+function copyOf(bytes: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(bytes.length);
+  bytes.copy(out);
+  return out;
 }
 
 /**
@@ -304,7 +315,7 @@ export function changedInput(inputs: ReadInputs, texts: Map<string, Buffer>, lis
     }
     if (stampOf(bytes, error) !== was) return `${p} changed`;
     // A copy: the shared buffer is read into again for the next file.
-    if (bytes !== null && sources.has(p)) texts.set(p, Buffer.from(bytes));
+    if (bytes !== null && sources.has(p)) texts.set(p, copyOf(bytes));
   }
   for (const [p, was] of inputs.named) if (namedStamp(p) !== was) return `${p} changed`;
   return null;
