@@ -12,6 +12,7 @@
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { relativePath } from "../report/util.js";
 import {
   BASELINE_FILE_NAME,
   BaselineError,
@@ -87,8 +88,7 @@ function readEntries(file: BaselineFile, creating: boolean): BaselineEntry[] | n
 
 /** The module's key in its baseline file: its directory relative to the file's, `/`-separated, `.` for the same. */
 function moduleKey(file: BaselineFile, dir: string): string {
-  const rel = path.relative(path.dirname(file.abs), path.resolve(dir));
-  return rel === "" ? "." : rel.split(path.sep).join("/");
+  return relativePath(path.dirname(file.abs), path.resolve(dir));
 }
 
 /** The command that drops unmatched entries: this run's paths and the flags that choose the files. */

@@ -43,7 +43,7 @@ export interface ReadInputs {
 
 let crypto: typeof import("node:crypto") | undefined;
 /** sha256 in hex; node:crypto is loaded on first use (a run without --cache never loads it). */
-export function hex(data: Uint8Array | string): string {
+export function sha256(data: Uint8Array | string): string {
   crypto ??= createRequire(import.meta.url)("node:crypto") as typeof import("node:crypto");
   // crypto.hash (Node 21.7+) hashes in one call, faster on many small files.
   const oneShot = (crypto as { hash?: (algorithm: string, data: Uint8Array | string, encoding: "hex") => string }).hash;
@@ -52,12 +52,12 @@ export function hex(data: Uint8Array | string): string {
 
 /** A file's contents as a stamp: its hash, or why it cannot be read. */
 function stampOf(bytes: Uint8Array | null, error: string | null): string {
-  return bytes !== null ? `sha256:${hex(bytes)}` : `!${error ?? "unreadable"}`;
+  return bytes !== null ? `sha256:${sha256(bytes)}` : `!${error ?? "unreadable"}`;
 }
 
 /** A listing as one string (entries and problems, in order). */
 function listingDigest(listed: ListResult): string {
-  return hex(JSON.stringify([listed.dirError, listed.entries.map((e) => [e.name, e.absPath, e.extension]), listed.problems.map((p) => [p.name, p.kind, p.message, p.unresolved === true])]));
+  return sha256(JSON.stringify([listed.dirError, listed.entries.map((e) => [e.name, e.absPath, e.extension]), listed.problems.map((p) => [p.name, p.kind, p.message, p.unresolved === true])]));
 }
 
 /** The text a report shows for file bytes: UTF-8 without a byte-order mark (as the loader and parser make it). */
@@ -182,7 +182,7 @@ export function namedFiles(load: LoadResult): string[] {
 /** A named file's stamp: its hash, "absent", or why it cannot be read. */
 function namedStamp(p: string): string {
   try {
-    return `sha256:${hex(fs.readFileSync(p))}`;
+    return `sha256:${sha256(fs.readFileSync(p))}`;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "absent" : `!${errorText(err)}`;

@@ -24,7 +24,7 @@ import type { RuleCatalogue } from "../lint/catalogue.js";
 import type { EngineOptions } from "../lint/engine.js";
 import type { RuleDefinition } from "../lint/types.js";
 import type { CliArgs } from "./args.js";
-import { changedInput, hex, sourcesFrom, type ReadInputs, type RunListings } from "./cache-inputs.js";
+import { changedInput, sha256, sourcesFrom, type ReadInputs, type RunListings } from "./cache-inputs.js";
 import { toolVersion } from "./commands.js";
 import { bundleFile } from "./deep-stack.js";
 import type { Io } from "./io.js";
@@ -52,8 +52,6 @@ interface CacheFile {
   tool: string;
   entries: Record<string, Entry>;
 }
-
-const sha256 = hex;
 
 /** Where the cache file is: --cache-location (a directory gets the default name), else the default name in the working directory. */
 export function cacheFileOf(location: string | undefined, cwd: string): string {

@@ -20,6 +20,7 @@ import { SOURCE, type DiagnosticsBoard, type ModuleBaseline } from "./diagnostic
 import * as path from "node:path";
 import { BASELINE_FILE_NAME, BaselineError, entryKey, parseBaseline } from "../lint/baseline.js";
 import { repositoryRootOf } from "../config/repository.js";
+import { relativePath } from "../report/util.js";
 import type { Documents } from "./documents.js";
 import { chooseEncoding, TextPositions, type PositionEncoding } from "./positions.js";
 
@@ -273,8 +274,7 @@ export class Configuration {
     try {
       const entries = parseBaseline(text, file);
       if (this.board.owners().includes(owner)) this.board.contribute(owner, new Map());
-      const rel = path.relative(path.dirname(file), dir);
-      return { shown: file, key: rel === "" ? "." : rel.split(path.sep).join("/"), entries: new Map(entries.map((e) => [entryKey(e), e])), hide: !this.settings.showBaselined };
+      return { shown: file, key: relativePath(path.dirname(file), dir), entries: new Map(entries.map((e) => [entryKey(e), e])), hide: !this.settings.showBaselined };
     } catch (err) {
       if (!(err instanceof BaselineError)) throw err;
       this.board.contribute(owner, new Map([[this.documents.uriOf(file), [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: 1, source: SOURCE, message: err.message }]]]));
