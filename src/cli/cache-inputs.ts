@@ -60,10 +60,12 @@ function listingDigest(listed: ListResult): string {
   return sha256(JSON.stringify([listed.dirError, listed.entries.map((e) => [e.name, e.absPath, e.extension]), listed.problems.map((p) => [p.name, p.kind, p.message, p.unresolved === true])]));
 }
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 /** The text a report shows for file bytes: UTF-8 without a byte-order mark (as the loader and parser make it). */
 function sourceText(bytes: Uint8Array): string | null {
   try {
-    return stripBom(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes)).text;
+    return stripBom(strictUtf8.decode(bytes)).text;
   } catch {
     return null;
   }
