@@ -187,6 +187,7 @@ export function applyBaseline(args: CliArgs, cwd: string, modules: readonly { pl
       const split = matchModule(m.key, m.report.findings, byKey, uses, now);
       m.report.findings = split.fresh;
       m.report.baselined = split.baselined;
+      m.report.baselineReasons = split.reasons;
       m.report.baselineFile = group.file.shown;
       m.report.summary = recount(split.fresh);
       out.baselined += split.baselined.length;

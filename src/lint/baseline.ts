@@ -123,10 +123,15 @@ export interface EntryUse {
   expired: boolean;
 }
 
-/** One module's findings split: `fresh` (the report's findings: new, and those an ignore comment suppressed) and `baselined`. */
+/**
+ * One module's findings split: `fresh` (the report's findings: new, and
+ * those an ignore comment suppressed) and `baselined`, with the `reason` of
+ * the entry that matched each of them ("" when it gives none).
+ */
 export interface ModuleMatch {
   fresh: Finding[];
   baselined: Finding[];
+  reasons: string[];
 }
 
 /**
@@ -138,6 +143,7 @@ export interface ModuleMatch {
 export function matchModule(module: string, findings: readonly Finding[], entries: ReadonlyMap<string, BaselineEntry>, uses: Map<string, EntryUse>, now: Date): ModuleMatch {
   const fresh: Finding[] = [];
   const baselined: Finding[] = [];
+  const reasons: string[] = [];
   for (const f of findings) {
     if (f.suppressed) {
       fresh.push(f);
@@ -154,11 +160,15 @@ export function matchModule(module: string, findings: readonly Finding[], entrie
       use = { entry, matched: 0, expired: isExpired(entry, now) };
       uses.set(key, use);
     }
-    if (!use.expired && use.matched < entry.count) baselined.push(f);
-    else fresh.push(f);
+    if (!use.expired && use.matched < entry.count) {
+      baselined.push(f);
+      reasons.push(entry.reason ?? "");
+    } else {
+      fresh.push(f);
+    }
     use.matched++;
   }
-  return { fresh, baselined };
+  return { fresh, baselined, reasons };
 }
 
 /** Entries of the modules linted that match fewer findings than their count (expired ones counted as if in force). */

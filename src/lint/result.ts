@@ -48,6 +48,8 @@ export interface ModuleReport {
    * a baseline is in use (RunReport.baseline).
    */
   baselined?: Finding[];
+  /** The `reason` of the entry that matched each of `baselined`, in the same order ("" when it gives none). */
+  baselineReasons?: string[];
   /** The baseline file the module uses, as shown (set with `baselined`). */
   baselineFile?: string;
   /**

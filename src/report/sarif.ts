@@ -292,7 +292,8 @@ export function buildSarif(run: RunReport, lookup?: DocLookup): Record<string, u
   const fingerprints = new Fingerprinter();
   const results: Record<string, unknown>[] = [];
   for (const mod of run.modules) {
-    const baselined = new Set(mod.baselined ?? []);
+    // Each baselined finding with its entry's reason (the suppression's justification).
+    const baselined = new Map((mod.baselined ?? []).map((f, i) => [f, mod.baselineReasons?.[i] ?? ""]));
     for (const f of findingsOf(run, mod)) {
       const location = physicalLocation(run, mod, f);
       const fileKey = isModuleLevel(f) ? `${modulePath(run, mod)}/` : displayPath(run.repoRoot, mod, f.file);
@@ -321,7 +322,8 @@ export function buildSarif(run: RunReport, lookup?: DocLookup): Record<string, u
       if (run.baseline) {
         // With a baseline in use: whether the finding is in it, and if so an external suppression.
         result.baselineState = baselined.has(f) ? "unchanged" : "new";
-        if (baselined.has(f)) result.suppressions = [{ kind: "external" }];
+        const reason = baselined.get(f);
+        if (reason !== undefined) result.suppressions = [{ kind: "external", ...(reason.trim() !== "" ? { justification: reason } : {}) }];
       }
       if (many) result.properties = { module: modulePath(run, mod) };
       results.push(result);

@@ -409,6 +409,24 @@ describe("every format with a baseline in use", () => {
     ]);
   });
 
+  it("sarif: an entry's reason is the justification of the suppressions it makes", () => {
+    const root = renamed();
+    const doc = JSON.parse(baselineOf(root)) as { entries: { rule: string; reason?: string }[] };
+    for (const e of doc.entries) if (e.rule === "drift/non-idempotent") e.reason = "timestamps are tracked in TICKET-12";
+    writeFileSync(path.join(root, FILE), JSON.stringify(doc, null, 2) + "\n");
+    const r = runCli(["mod", "-f", "sarif"], { cwd: root });
+    expect(r.code).toBe(0);
+    const results = JSON.parse(r.stdout).runs[0].results as { ruleId: string; suppressions?: unknown }[];
+    expect(results.map((x) => [x.ruleId, x.suppressions ?? null])).toEqual([
+      ["output/required", [{ kind: "external" }]],
+      ["drift/non-idempotent", [{ kind: "external", justification: "timestamps are tracked in TICKET-12" }]],
+      ["drift/non-idempotent", [{ kind: "external", justification: "timestamps are tracked in TICKET-12" }]],
+      ["input/sensitive", [{ kind: "external" }]],
+      ["input/user-variable-default", null],
+      ["input/user-variable-default", [{ kind: "external" }]],
+    ]);
+  });
+
   it("compact, checkstyle, junit and github show the new finding only; the entries go to stderr", () => {
     const root = renamed();
     expect(runCli(["mod", "-f", "compact"], { cwd: root })).toEqual({ code: 0, stdout: NEW + "\n", stderr: ROLE_NOTE + UNMATCHED_NOTES });
