@@ -10,7 +10,8 @@
  * directory when none applies), used only when it exists. A file named by
  * the flag or the config must exist, unless --update-baseline creates it.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import type { FileConfig } from "../config/load.js";
 import * as path from "node:path";
 import { relativePath } from "../report/util.js";
 import {
@@ -56,15 +57,31 @@ function shownPath(abs: string, cwd: string): string {
 
 /** The baseline file a module uses (see the file comment); null with --no-baseline. */
 function baselineFileOf(args: CliArgs, cwd: string, plan: ModulePlan): BaselineFile | null {
+  return baselineFileFor(args, cwd, plan.lint.config)?.file ?? null;
+}
+
+/** The baseline file under a config, with where that choice comes from (`--print-config`); null with --no-baseline. */
+function baselineFileFor(args: CliArgs, cwd: string, config: FileConfig | null | undefined): { file: BaselineFile; origin: string } | null {
   if (args.noBaseline) return null;
   if (args.baseline !== undefined) {
     const abs = path.resolve(cwd, args.baseline);
-    return { abs, shown: shownPath(abs, cwd), named: true };
+    return { file: { abs, shown: shownPath(abs, cwd), named: true }, origin: "--baseline" };
   }
-  const config = plan.lint.config;
-  if (config?.baseline) return { abs: config.baseline.value, shown: shownPath(config.baseline.value, cwd), named: true };
+  if (config?.baseline) return { file: { abs: config.baseline.value, shown: shownPath(config.baseline.value, cwd), named: true }, origin: config.baseline.origin };
   const abs = path.join(config ? config.dir : path.resolve(cwd), BASELINE_FILE_NAME);
-  return { abs, shown: shownPath(abs, cwd), named: false };
+  return { file: { abs, shown: shownPath(abs, cwd), named: false }, origin: "default" };
+}
+
+/**
+ * The baseline setting `--print-config` shows: the file, as the run shows
+ * it, with its origin; a value of null with --no-baseline; undefined when
+ * no file is named and the default one does not exist (no baseline).
+ */
+export function baselineSetting(args: CliArgs, cwd: string, config: FileConfig | null | undefined): { value: string | null; origin: string } | undefined {
+  if (args.noBaseline) return { value: null, origin: "--no-baseline" };
+  const found = baselineFileFor(args, cwd, config);
+  if (found === null || (!found.file.named && !existsSync(found.file.abs))) return undefined;
+  return { value: found.file.shown, origin: found.origin };
 }
 
 /** A baseline file's entries; null when an unnamed file does not exist. Throws BaselineError. */

@@ -12,6 +12,7 @@ import { catalogueOf } from "../config/plugins.js";
 import { printEffective } from "../config/effective.js";
 import type { CliArgs } from "./args.js";
 import { EXIT_OK, EXIT_READ, EXIT_USAGE, nodeOs, type Io } from "./io.js";
+import { baselineSetting } from "./baseline.js";
 import { ResultCache } from "./cache.js";
 import { lintPlans } from "./lint-all.js";
 import { cliOverrides, configResolver, moduleConfig, planModule, runCatalogue, type ModuleConfig, type ModulePlan } from "./module-plans.js";
@@ -34,7 +35,7 @@ export async function runLint(args: CliArgs, io: Io): Promise<number> {
       const effective = plan(config, { dir: target.dir, overrides: cli }).effective;
       // Without a role set, say what detection makes of the module there.
       const detection = effective.role ? null : describeDetection(target.dir);
-      io.stdout(printEffective(effective, args.printConfig, checked.format === "json", detection));
+      io.stdout(printEffective(effective, args.printConfig, checked.format === "json", detection, baselineSetting(args, io.cwd, config)));
       return EXIT_OK;
     }
     // Which modules, each once, and what cannot be read.

@@ -51,8 +51,10 @@ export function severityMap(e: EffectiveConfig): Map<string, SeveritySetting> {
  * The effective configuration for `target`, as text or JSON. `detection`
  * (when no role is set) says what role detection makes of the module there:
  * the JSON key `detection`, comment lines under `role` in the text.
+ * `baseline` (the file a run would use, decided by the CLI's baseline stage)
+ * is shown when there is one, or null with --no-baseline.
  */
-export function printEffective(e: EffectiveConfig, target: string, json: boolean, detection?: DetectionView | null): string {
+export function printEffective(e: EffectiveConfig, target: string, json: boolean, detection?: DetectionView | null, baseline?: { value: string | null; origin: string }): string {
   if (json) {
     const obj = {
       path: target,
@@ -63,6 +65,7 @@ export function printEffective(e: EffectiveConfig, target: string, json: boolean
       fail_on: e.failOn,
       max_warnings: e.maxWarnings,
       exclude: e.exclude,
+      ...(baseline ? { baseline } : {}),
       ...(e.plugins.length > 0 ? { plugins: e.plugins.map((p) => ({ value: p.spec, origin: p.origin })) } : {}),
       rule: Object.fromEntries([...e.rules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([id, s]) => [id, { severity: s }])),
     };
@@ -82,6 +85,7 @@ export function printEffective(e: EffectiveConfig, target: string, json: boolean
   row(`fail_on = ${JSON.stringify(e.failOn.value)}`, e.failOn.origin);
   row(e.maxWarnings.value === null ? "max_warnings = (no limit)" : `max_warnings = ${e.maxWarnings.value}`, e.maxWarnings.origin);
   row(`exclude = ${JSON.stringify(e.exclude.value)}`, e.exclude.origin);
+  if (baseline) row(baseline.value === null ? "baseline = (none)" : `baseline = ${JSON.stringify(baseline.value)}`, baseline.origin);
   for (const p of e.plugins) row(`plugins += ${JSON.stringify(p.spec)}`, p.origin);
   for (const [id, s] of [...e.rules].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     row(`rule ${JSON.stringify(id)} { severity = ${JSON.stringify(s.value)} }`, s.origin);

@@ -450,3 +450,25 @@ describe("every format with a baseline in use", () => {
     expect(md).toContain("- .tfcapi-lint-baseline.json: mod input/user-variable-default variable.key\\_name (count 1, matched 0)\n");
   });
 });
+
+describe("--print-config shows the baseline file a run would use", () => {
+  const row = (text: string): string | undefined => text.split("\n").find((l) => l.startsWith("baseline"));
+
+  it("none when no file is named and the default one does not exist; the default file once it does", () => {
+    const root = tree(indebted());
+    const before = runCli(["--print-config", "mod"], { cwd: root });
+    expect(before.code).toBe(0);
+    expect(row(before.stdout)).toBeUndefined();
+    expect(JSON.parse(runCli(["--print-config", "mod", "-f", "json"], { cwd: root }).stdout).baseline).toBeUndefined();
+    writeFileSync(path.join(root, FILE), '{"version": 1, "entries": []}\n');
+    expect(row(runCli(["--print-config", "mod"], { cwd: root }).stdout)).toBe(`${`baseline = "${FILE}"`.padEnd(44)} # default`);
+  });
+
+  it("the config's baseline with its position, --baseline over it, and --no-baseline", () => {
+    const root = tree({ ...indebted(), ".tfcapi-lint.hcl": 'baseline = "ci/known.json"\n' });
+    expect(row(runCli(["--print-config", "mod"], { cwd: root }).stdout)).toBe(`${'baseline = "ci/known.json"'.padEnd(44)} # .tfcapi-lint.hcl:1:12`);
+    expect(row(runCli(["--print-config", "mod", "--baseline", "other.json"], { cwd: root }).stdout)).toBe(`${'baseline = "other.json"'.padEnd(44)} # --baseline`);
+    expect(row(runCli(["--print-config", "mod", "--no-baseline"], { cwd: root }).stdout)).toBe(`${"baseline = (none)".padEnd(44)} # --no-baseline`);
+    expect(JSON.parse(runCli(["--print-config", "mod", "-f", "json"], { cwd: root }).stdout).baseline).toEqual({ value: "ci/known.json", origin: ".tfcapi-lint.hcl:1:12" });
+  });
+});
