@@ -37,12 +37,14 @@ function ensureBigModule() {
 }
 
 /**
- * Runs `tfcapi-lint --role machine --format compact bench/big` `runs` times;
- * a preload module (-r) writes the child's own process.resourceUsage() at exit.
- * @param {{ runs: number, env: NodeJS.ProcessEnv, outDir: string, log: (s: string) => void }} o
+ * Runs `tfcapi-lint --role machine --format compact bench/big` `runs` times
+ * (with `nodeArgs` before the script, e.g. a heap limit); a preload module
+ * (-r) writes the child's own process.resourceUsage() at exit.
+ * @param {{ runs: number, env: NodeJS.ProcessEnv, outDir: string, log: (s: string) => void, nodeArgs?: string[] }} o
  */
-export function benchBigFile({ runs, env, outDir, log }) {
+export function benchBigFile({ runs, env, outDir, log, nodeArgs = [] }) {
   const { bytes } = ensureBigModule();
+  const label = nodeArgs.length > 0 ? ` (${nodeArgs.join(" ")})` : "";
   const preload = path.resolve(outDir, "maxrss-preload.cjs");
   const usageFile = path.resolve(outDir, "bigfile-usage.json");
   writeFileSync(
@@ -54,7 +56,7 @@ export function benchBigFile({ runs, env, outDir, log }) {
   for (let i = 0; i < runs; i++) {
     rmSync(usageFile, { force: true });
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, ["-r", preload, path.join(ROOT, "bin", "tfcapi-lint.js"), "--role", "machine", "--format", "compact", path.relative(ROOT, BIG_DIR)], {
+    const r = spawnSync(process.execPath, [...nodeArgs, "-r", preload, path.join(ROOT, "bin", "tfcapi-lint.js"), "--role", "machine", "--format", "compact", path.relative(ROOT, BIG_DIR)], {
       cwd: ROOT,
       env,
       encoding: "utf8",
@@ -66,7 +68,7 @@ export function benchBigFile({ runs, env, outDir, log }) {
     const usage = JSON.parse(readFileSync(usageFile, "utf8"));
     const findings = String(r.stdout).split("\n").filter((l) => l !== "").length;
     rows.push({ ms, rssMB: usage.maxRSS / 1024, cpuMs: usage.cpuMs, status: r.status, findings });
-    log(`bench: the 20 MB file, run ${i + 1}/${runs}: ${(ms / 1000).toFixed(2)} s, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB, exit ${r.status}, ${findings} findings\n`);
+    log(`bench: the 20 MB file${label}, run ${i + 1}/${runs}: ${(ms / 1000).toFixed(2)} s, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB, exit ${r.status}, ${findings} findings\n`);
   }
   return { bytes, rows };
 }

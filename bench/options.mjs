@@ -17,7 +17,7 @@
 //                        bigfile  the CLI on one 20 MB file (time, peak RSS)
 import * as path from "node:path";
 
-export const SECTIONS = ["parser", "dirs", "heap", "bigfile"];
+export const SECTIONS = ["parser", "dirs", "heap", "bigfile", "deep"];
 
 export class BenchUsageError extends Error {}
 

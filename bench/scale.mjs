@@ -9,12 +9,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchBigFile, BIG_RESOURCES } from "./bigfile.mjs";
+import { benchDeep, deepFiles, DEEP_LEVELS } from "./deep.mjs";
 import { median } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
 
-export const SCALE_TARGETS = { parserMBs: 40, heapPerByte: 12, bigFileS: 3, bigFileRssMB: 400 };
+export const SCALE_TARGETS = { parserMBs: 40, heapPerByte: 12, bigFileS: 3, bigFileRssMB: 400, bigFileCappedS: 5 };
+/** The heap limit of the 20 MB file's second measure. */
+const CAPPED_HEAP = "--max-old-space-size=1024";
 export const BEGIN = "<!-- bench/scale.mjs: begin -->";
 export const END = "<!-- bench/scale.mjs: end -->";
 
@@ -132,14 +135,41 @@ export function benchHeapProfile(files, { quick, env, log, outDir }) {
 export function benchBigFileSection({ quick, env, log, outDir }) {
   const runs = quick ? 1 : 3;
   const { bytes, rows } = benchBigFile({ runs, env, outDir, log });
+  const capped = benchBigFile({ runs, env, outDir, log, nodeArgs: [CAPPED_HEAP] }).rows;
   const s = median(rows.map((r) => r.ms)) / 1000;
   const cpuS = median(rows.map((r) => r.cpuMs)) / 1000;
   const rss = Math.max(...rows.map((r) => r.rssMB));
+  const cappedS = median(capped.map((r) => r.ms)) / 1000;
+  const cappedRss = Math.max(...capped.map((r) => r.rssMB));
   const markdown =
     `| Measure | Result | Target | |\n| --- | --- | --- | --- |\n` +
     `| \`tfcapi-lint --role machine --format compact bench/big\`: \`resources.tf\`, ${(bytes / 1e6).toFixed(1)} MB, ${BIG_RESOURCES.toLocaleString("en")} resources, plus \`examples/machine-aws\` (exit ${rows[0].status}, ${rows[0].findings} findings; median of ${runs}) | ${s.toFixed(2)} s (CPU ${cpuS.toFixed(2)} s; runs ${rows.map((r) => (r.ms / 1000).toFixed(1)).join(", ")} s) | ≤ ${SCALE_TARGETS.bigFileS} s | ${gap(s, SCALE_TARGETS.bigFileS, false)} |\n` +
-    `| Peak RSS (the child's own \`process.resourceUsage().maxRSS\` at exit, largest of the runs) | ${rss.toFixed(0)} MB | ≤ ${SCALE_TARGETS.bigFileRssMB} MB | ${gap(rss, SCALE_TARGETS.bigFileRssMB, false)} |\n`;
-  return { markdown, summary: { s, cpuS, rss, rows } };
+    `| Peak RSS (the child's own \`process.resourceUsage().maxRSS\` at exit, largest of the runs) | ${rss.toFixed(0)} MB | ≤ ${SCALE_TARGETS.bigFileRssMB} MB | ${gap(rss, SCALE_TARGETS.bigFileRssMB, false)} |\n` +
+    `| The same under \`node ${CAPPED_HEAP}\` (exit ${capped[0].status}, ${capped[0].findings} findings; median of ${runs}) | ${cappedS.toFixed(2)} s (CPU ${(median(capped.map((r) => r.cpuMs)) / 1000).toFixed(2)} s; peak RSS ${cappedRss.toFixed(0)} MB) | ≤ ${SCALE_TARGETS.bigFileCappedS} s | ${gap(cappedS, SCALE_TARGETS.bigFileCappedS, false)} |\n`;
+  return { markdown, summary: { s, cpuS, rss, rows, cappedS, cappedRss } };
+}
+
+/**
+ * A module nested DEEP_LEVELS deep (bench/deep.mjs): linted in full on the
+ * main thread, in how long and how much memory.
+ */
+export function benchDeepSection({ quick, env, log, outDir }) {
+  const runs = quick ? 1 : 3;
+  const { bytes, rows } = benchDeep({ runs, env, outDir, log });
+  const s = median(rows.map((r) => r.ms)) / 1000;
+  const rss = Math.max(...rows.map((r) => r.rssMB));
+  const workers = Math.max(...rows.map((r) => r.workers));
+  // The one finding: timestamp() at the innermost level of its brackets.
+  const tf = deepFiles()["deep.tf"];
+  const at = tf.indexOf("timestamp()");
+  const expected = `bench/deep/deep.tf:${tf.slice(0, at).split("\n").length}:${at - tf.lastIndexOf("\n", at)}`;
+  // (stderr holds only the note of the role in use)
+  const whole = rows.every((r) => r.status === 0 && r.stderr === "tfcapi-lint: bench/deep: role machine (from --role)\n" && r.lines.length === 1 && r.lines[0].startsWith(`${expected}: warning:`) && r.lines[0].endsWith("[drift/non-idempotent]"));
+  const levels = DEEP_LEVELS.toLocaleString("en");
+  const markdown =
+    `| Measure | Result | Target | |\n| --- | --- | --- | --- |\n` +
+    `| \`tfcapi-lint --role machine --format compact bench/deep\`: \`examples/machine-aws\` plus ${(bytes / 1e6).toFixed(1)} MB nested ${levels} levels deep (exit ${rows[0].status}; ${rows[0].lines.length} finding${rows[0].lines.length === 1 ? "" : "s"}, ${whole ? `the one at the innermost level, \`${expected}\`` : `expected only \`${expected}\`: ${JSON.stringify(rows[0].lines.slice(0, 3))} ${JSON.stringify(rows[0].stderr.slice(0, 300))}`}; worker threads started: ${workers}) | ${s.toFixed(2)} s (runs ${rows.map((r) => (r.ms / 1000).toFixed(1)).join(", ")} s), peak RSS ${rss.toFixed(0)} MB | any depth, on the main thread | ${whole && workers === 0 ? "met" : "**missed**"} |\n`;
+  return { markdown, summary: { s, rss, whole, workers } };
 }
 
 export const IN_THE_WAY = `### What stands in the way of the scale targets
@@ -270,7 +300,16 @@ export function runScaleSections(opts, ctx) {
     const r = benchBigFileSection(common());
     sections.push({
       id: "bigfile",
-      markdown: `### One 20 MB file\n\n${stamp}\n\n${r.markdown}\nThe file is generated into \`bench/big/\` (gitignored) by \`bench/bigfile.mjs\`, with the default heap limit.\n`,
+      markdown: `### One 20 MB file\n\n${stamp}\n\n${r.markdown}\nThe file is generated into \`bench/big/\` (gitignored) by \`bench/bigfile.mjs\`; the first two rows with the default heap limit.\n`,
+    });
+    tail = true;
+  }
+  if (want("deep")) {
+    const stamp = when(os.loadavg());
+    const r = benchDeepSection(common());
+    sections.push({
+      id: "deep",
+      markdown: `### Nesting ${DEEP_LEVELS.toLocaleString("en")} levels deep\n\n${stamp}\n\n${r.markdown}\nEvery kind of nesting (brackets, parentheses, objects, calls, templates, operator and conditional chains, \`for\` expressions, splats, \`!\`, nested blocks, JSON arrays and objects) in one module, generated into \`bench/deep/\` (gitignored) by \`bench/deep.mjs\`, with Node's default stack: the parsers and every walk of the tree keep explicit stacks. A preload module counts the worker threads the run starts.\n`,
     });
     tail = true;
   }

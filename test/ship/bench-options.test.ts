@@ -35,7 +35,7 @@ describe("parseBenchArgs", () => {
     [["--runs", "2.5"], '--runs wants a whole number above 0, not "2.5"'],
     [["--corpus"], "--corpus needs a value"],
     [["--corpus", "--quick"], "--corpus needs a value"],
-    [["--only", "parser,nope"], '--only: unknown section "nope" (sections: parser, dirs, heap, bigfile)'],
+    [["--only", "parser,nope"], '--only: unknown section "nope" (sections: parser, dirs, heap, bigfile, deep)'],
     [["--only", ","], "--only needs at least one section (parser, dirs, heap, bigfile)"],
     [["--only", "dirs"], "--only dirs needs at least one --corpus DIR"],
   ])("rejects %j", (argv, message) => {
@@ -118,6 +118,6 @@ describe("the scale sections", () => {
     const missing = run(process.execPath, [path.join(ROOT, "bench", "run.mjs"), "--only", "dirs", "--corpus", path.join(dir!, "nope")], { cwd: ROOT, env: cleanEnv() });
     expect(missing).toEqual({ code: 2, stdout: "", stderr: `bench: --corpus ${path.join(dir!, "nope")}: no such directory\n` });
     const bad = run(process.execPath, [path.join(ROOT, "bench", "run.mjs"), "--only", "everything"], { cwd: ROOT, env: cleanEnv() });
-    expect(bad).toEqual({ code: 2, stdout: "", stderr: 'bench: --only: unknown section "everything" (sections: parser, dirs, heap, bigfile)\n' });
+    expect(bad).toEqual({ code: 2, stdout: "", stderr: 'bench: --only: unknown section "everything" (sections: parser, dirs, heap, bigfile, deep)\n' });
   });
 });

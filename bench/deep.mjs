@@ -1,0 +1,90 @@
+// A module nested 100,000 levels deep, linted by the CLI in a child process:
+// wall-clock time, peak RSS, and proof that it ran on the main thread (a
+// preload module counts the worker threads the run starts). The module is
+// examples/machine-aws plus deep.tf (every kind of nesting in a locals
+// block, nested blocks, and a finding at the innermost level) and
+// deep.tf.json, written into bench/deep/ (gitignored) when missing.
+import { spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+
+const BENCH = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(BENCH, "..");
+export const DEEP_DIR = path.join(BENCH, "deep");
+export const DEEP_LEVELS = 100_000;
+
+/** The module's extra files: each kind of nesting `n` levels deep. */
+export function deepFiles(n = DEEP_LEVELS) {
+  const tf = [
+    "locals {",
+    `  brackets  = ${"[".repeat(n)}${"]".repeat(n)}`,
+    `  parens    = ${"(".repeat(n)}1${")".repeat(n)}`,
+    `  objects   = ${"{ a = ".repeat(n)}1${" }".repeat(n)}`,
+    `  calls     = ${"max(".repeat(n)}1${")".repeat(n)}`,
+    `  templates = ${'"${'.repeat(n)}x${'}"'.repeat(n)}`,
+    `  sums      = ${"1 + ".repeat(n)}1`,
+    `  choices   = ${"var.failure_domain == null ? 1 : ".repeat(n)}2`,
+    `  fors      = ${"[for x in ".repeat(n)}[1]${" : x]".repeat(n)}`,
+    `  splats    = var.captf_cluster${"[*].name".repeat(n)}`,
+    `  nots      = ${"!".repeat(n)}true`,
+    "}",
+    `resource "terraform_data" "blocks" {\n${"  nested {\n".repeat(n)}${"  }\n".repeat(n)}}`,
+    `resource "terraform_data" "deep" {\n  input = ${"[".repeat(n)}timestamp()${"]".repeat(n)}\n}`,
+    "",
+  ].join("\n");
+  const json = `{"locals": {"arrays": ${"[".repeat(n)}${"]".repeat(n)}, "objects": ${'{"a": '.repeat(n)}1${"}".repeat(n)}}}\n`;
+  return { "deep.tf": tf, "deep.tf.json": json };
+}
+
+function ensureDeepModule() {
+  const files = deepFiles();
+  const bytes = Object.values(files).reduce((n, t) => n + Buffer.byteLength(t), 0);
+  const same = Object.entries(files).every(([f, t]) => existsSync(path.join(DEEP_DIR, f)) && readFileSync(path.join(DEEP_DIR, f), "utf8") === t);
+  if (!same) {
+    rmSync(DEEP_DIR, { recursive: true, force: true });
+    mkdirSync(DEEP_DIR, { recursive: true });
+    const example = path.join(ROOT, "examples", "machine-aws");
+    for (const f of readdirSync(example)) if (f.endsWith(".tf")) copyFileSync(path.join(example, f), path.join(DEEP_DIR, f));
+    for (const [f, t] of Object.entries(files)) writeFileSync(path.join(DEEP_DIR, f), t);
+  }
+  return { bytes };
+}
+
+/**
+ * Runs `tfcapi-lint --role machine --format compact bench/deep` `runs` times.
+ * @param {{ runs: number, env: NodeJS.ProcessEnv, outDir: string, log: (s: string) => void }} o
+ */
+export function benchDeep({ runs, env, outDir, log }) {
+  const { bytes } = ensureDeepModule();
+  const preload = path.resolve(outDir, "deep-preload.cjs");
+  const usageFile = path.resolve(outDir, "deep-usage.json");
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    preload,
+    `"use strict";\nconst wt = require("node:worker_threads");\nconst Original = wt.Worker;\nlet workers = 0;\n` +
+      `wt.Worker = class extends Original { constructor(...a) { super(...a); workers++; } };\n` +
+      `process.on("exit", () => {\n  const u = process.resourceUsage();\n` +
+      `  require("node:fs").writeFileSync(${JSON.stringify(usageFile)}, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, workers }));\n});\n`,
+  );
+  const rows = [];
+  for (let i = 0; i < runs; i++) {
+    rmSync(usageFile, { force: true });
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ["-r", preload, path.join(ROOT, "bin", "tfcapi-lint.js"), "--role", "machine", "--format", "compact", path.relative(ROOT, DEEP_DIR)], {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const ms = performance.now() - t0;
+    if (r.error) throw r.error;
+    if (!existsSync(usageFile)) throw new Error(`bench: the deep module: exit ${r.status} ${r.signal ?? ""}: ${String(r.stderr).slice(0, 2000)}`);
+    const usage = JSON.parse(readFileSync(usageFile, "utf8"));
+    const lines = String(r.stdout).split("\n").filter((l) => l !== "");
+    rows.push({ ms, rssMB: usage.maxRSS / 1024, cpuMs: usage.cpuMs, workers: usage.workers, status: r.status, lines, stderr: String(r.stderr) });
+    log(`bench: the deep module, run ${i + 1}/${runs}: ${(ms / 1000).toFixed(2)} s, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB, exit ${r.status}, ${lines.length} findings, ${usage.workers} worker threads\n`);
+  }
+  return { bytes, rows };
+}
