@@ -36,7 +36,7 @@ describe("parseBenchArgs", () => {
     [["--corpus"], "--corpus needs a value"],
     [["--corpus", "--quick"], "--corpus needs a value"],
     [["--only", "parser,nope"], '--only: unknown section "nope" (sections: parser, dirs, heap, bigfile, deep)'],
-    [["--only", ","], "--only needs at least one section (parser, dirs, heap, bigfile)"],
+    [["--only", ","], "--only needs at least one section (parser, dirs, heap, bigfile, deep)"],
     [["--only", "dirs"], "--only dirs needs at least one --corpus DIR"],
   ])("rejects %j", (argv, message) => {
     expect(() => parseBenchArgs(argv, "/w")).toThrow(BenchUsageError);
