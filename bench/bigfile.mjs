@@ -2,11 +2,10 @@
 // time and peak RSS. The module is examples/machine-aws plus resources.tf,
 // 190,000 small resources (the same shape as test/e2e/big-file.test.ts),
 // written deterministically into bench/big/ (gitignored) when missing.
-import { spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { performance } from "node:perf_hooks";
+import { measuredCliRun } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -38,34 +37,17 @@ function ensureBigModule() {
 
 /**
  * Runs `tfcapi-lint --role machine --format compact bench/big` `runs` times
- * (with `nodeArgs` before the script, e.g. a heap limit); a preload module
- * (-r) writes the child's own process.resourceUsage() at exit.
+ * (with `nodeArgs` before the script, e.g. a heap limit), measured by
+ * common.mjs's measuredCliRun.
  * @param {{ runs: number, env: NodeJS.ProcessEnv, outDir: string, log: (s: string) => void, nodeArgs?: string[] }} o
  */
 export function benchBigFile({ runs, env, outDir, log, nodeArgs = [] }) {
   const { bytes } = ensureBigModule();
   const label = nodeArgs.length > 0 ? ` (${nodeArgs.join(" ")})` : "";
-  const preload = path.resolve(outDir, "maxrss-preload.cjs");
-  const usageFile = path.resolve(outDir, "bigfile-usage.json");
-  writeFileSync(
-    preload,
-    `"use strict";\nprocess.on("exit", () => {\n  const u = process.resourceUsage();\n` +
-      `  require("node:fs").writeFileSync(${JSON.stringify(usageFile)}, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 }));\n});\n`,
-  );
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    rmSync(usageFile, { force: true });
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, [...nodeArgs, "-r", preload, path.join(ROOT, "bin", "tfcapi-lint.js"), "--role", "machine", "--format", "compact", path.relative(ROOT, BIG_DIR)], {
-      cwd: ROOT,
-      env,
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const ms = performance.now() - t0;
-    if (r.error) throw r.error;
-    if ((r.status !== 0 && r.status !== 1) || !existsSync(usageFile)) throw new Error(`bench: the 20 MB file: exit ${r.status} ${r.signal ?? ""}: ${String(r.stderr).slice(0, 2000)}`);
-    const usage = JSON.parse(readFileSync(usageFile, "utf8"));
+    const { ms, r, usage } = measuredCliRun({ args: ["--role", "machine", "--format", "compact", path.relative(ROOT, BIG_DIR)], nodeArgs, env, outDir, what: "the 20 MB file" });
+    if (r.status !== 0 && r.status !== 1) throw new Error(`bench: the 20 MB file: exit ${r.status} ${r.signal ?? ""}: ${String(r.stderr).slice(0, 2000)}`);
     const findings = String(r.stdout).split("\n").filter((l) => l !== "").length;
     rows.push({ ms, rssMB: usage.maxRSS / 1024, cpuMs: usage.cpuMs, status: r.status, findings });
     log(`bench: the 20 MB file${label}, run ${i + 1}/${runs}: ${(ms / 1000).toFixed(2)} s, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB, exit ${r.status}, ${findings} findings\n`);

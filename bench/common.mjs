@@ -1,7 +1,10 @@
-// What the bench scripts share: the median of their repetitions, and the
-// environment their child processes run in.
-import { existsSync } from "node:fs";
+// What the bench scripts share: the median of their repetitions, the
+// environment their child processes run in, and a CLI run with its usage.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
 import { ensureCorpus } from "./corpus.mjs";
 
 /** The median of `values` (the mean of the two middle ones for an even count). */
@@ -34,4 +37,34 @@ export function standaloneRun(bench) {
   ensureCorpus(corpus);
   const runs = Number(process.argv[2]) > 0 ? Number(process.argv[2]) : 3;
   return { corpus, out: path.join(bench, ".out"), runs };
+}
+
+/**
+ * Runs the CLI (`bin/tfcapi-lint.js` with `args`, from the repository root)
+ * in a child process under a preload module that writes the child's own
+ * `process.resourceUsage()` at exit, and counts the worker threads it
+ * starts. `nodeArgs` go before the script (e.g. a heap limit); `what` names
+ * the run in an error. Returns the wall-clock time, the child's result and
+ * its usage: maxRSS in KiB, CPU in ms, workers.
+ * @param {{ args: string[], nodeArgs?: string[], env: NodeJS.ProcessEnv, outDir: string, what: string }} o
+ */
+export function measuredCliRun({ args, nodeArgs = [], env, outDir, what }) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  mkdirSync(outDir, { recursive: true });
+  const preload = path.resolve(outDir, "usage-preload.cjs");
+  const usageFile = path.resolve(outDir, "usage.json");
+  writeFileSync(
+    preload,
+    `"use strict";\nconst wt = require("node:worker_threads");\nconst Original = wt.Worker;\nlet workers = 0;\n` +
+      `wt.Worker = class extends Original { constructor(...a) { super(...a); workers++; } };\n` +
+      `process.on("exit", () => {\n  const u = process.resourceUsage();\n` +
+      `  require("node:fs").writeFileSync(${JSON.stringify(usageFile)}, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, workers }));\n});\n`,
+  );
+  rmSync(usageFile, { force: true });
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [...nodeArgs, "-r", preload, path.join(root, "bin", "tfcapi-lint.js"), ...args], { cwd: root, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - t0;
+  if (r.error) throw r.error;
+  if (!existsSync(usageFile)) throw new Error(`bench: ${what}: exit ${r.status} ${r.signal ?? ""}: ${String(r.stderr).slice(0, 2000)}`);
+  return { ms, r, usage: JSON.parse(readFileSync(usageFile, "utf8")) };
 }

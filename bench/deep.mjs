@@ -4,11 +4,10 @@
 // examples/machine-aws plus deep.tf (every kind of nesting in a locals
 // block, nested blocks, and a finding at the innermost level) and
 // deep.tf.json, written into bench/deep/ (gitignored) when missing.
-import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { performance } from "node:perf_hooks";
+import { measuredCliRun } from "./common.mjs";
 
 const BENCH = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(BENCH, "..");
@@ -58,30 +57,9 @@ function ensureDeepModule() {
  */
 export function benchDeep({ runs, env, outDir, log }) {
   const { bytes } = ensureDeepModule();
-  const preload = path.resolve(outDir, "deep-preload.cjs");
-  const usageFile = path.resolve(outDir, "deep-usage.json");
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(
-    preload,
-    `"use strict";\nconst wt = require("node:worker_threads");\nconst Original = wt.Worker;\nlet workers = 0;\n` +
-      `wt.Worker = class extends Original { constructor(...a) { super(...a); workers++; } };\n` +
-      `process.on("exit", () => {\n  const u = process.resourceUsage();\n` +
-      `  require("node:fs").writeFileSync(${JSON.stringify(usageFile)}, JSON.stringify({ maxRSS: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, workers }));\n});\n`,
-  );
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    rmSync(usageFile, { force: true });
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, ["-r", preload, path.join(ROOT, "bin", "tfcapi-lint.js"), "--role", "machine", "--format", "compact", path.relative(ROOT, DEEP_DIR)], {
-      cwd: ROOT,
-      env,
-      encoding: "utf8",
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const ms = performance.now() - t0;
-    if (r.error) throw r.error;
-    if (!existsSync(usageFile)) throw new Error(`bench: the deep module: exit ${r.status} ${r.signal ?? ""}: ${String(r.stderr).slice(0, 2000)}`);
-    const usage = JSON.parse(readFileSync(usageFile, "utf8"));
+    const { ms, r, usage } = measuredCliRun({ args: ["--role", "machine", "--format", "compact", path.relative(ROOT, DEEP_DIR)], env, outDir, what: "the deep module" });
     const lines = String(r.stdout).split("\n").filter((l) => l !== "");
     rows.push({ ms, rssMB: usage.maxRSS / 1024, cpuMs: usage.cpuMs, workers: usage.workers, status: r.status, lines, stderr: String(r.stderr) });
     log(`bench: the deep module, run ${i + 1}/${runs}: ${(ms / 1000).toFixed(2)} s, peak RSS ${(usage.maxRSS / 1024).toFixed(0)} MB, exit ${r.status}, ${lines.length} findings, ${usage.workers} worker threads\n`);
