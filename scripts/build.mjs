@@ -50,7 +50,7 @@ script.runInThisContext()(cjs.exports, require, cjs, file, __dirname);
 
 exports.main = cjs.exports.main;
 /** For the worker threads that lint modules (src/cli/worker-pool.ts). */
-exports.lintDeepRequest = cjs.exports.lintDeepRequest;
+exports.lintWorkerRequest = cjs.exports.lintWorkerRequest;
 /** Whether V8 used the code cache (false when it did not fit this Node). */
 exports.codeCacheUsed = cachedData !== undefined && script.cachedDataRejected === false;
 /** The code cache as of now, including functions compiled so far (the build's training run writes it). */

@@ -1,8 +1,6 @@
 /**
  * The library API of tfcapi-lint.
  */
-/** Nesting limit of parses in the calling thread (default 256; raise it only on a thread with a large stack). */
-export { MAX_DEPTH, nestingLimit, setNestingLimit } from "./hcl/parser-core.js";
 export { loadModule } from "./terraform/load.js";
 // lintModule checks its arguments (TypeError/RangeError naming the option) before the engine runs.
 export { lintModule } from "./api.js";

@@ -26,7 +26,7 @@ import type { RuleDefinition } from "../lint/types.js";
 import type { CliArgs } from "./args.js";
 import { changedInput, sha256, sourcesFrom, type ReadInputs, type RunListings } from "./cache-inputs.js";
 import { toolVersion } from "./commands.js";
-import { bundleFile } from "./deep-stack.js";
+import { bundleFile } from "./bundle.js";
 import type { Io } from "./io.js";
 import type { LintedTarget } from "./lint-module.js";
 import type { ModulePlan } from "./module-plans.js";

@@ -18,7 +18,6 @@ import { adjustSeverity, compareFindings, recount, severityAtLeast } from "../li
 import { BUILTIN_CATALOGUE } from "../catalogue.js";
 import { quietFilter, type ModuleReport, type QuietHidden, type RunReport } from "../lint/result.js";
 import type { Finding } from "../lint/types.js";
-import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
 import { DEFAULT_CAPS, type Caps, type Progress } from "../image/fs.js";
 import { inspectImage, openSource, type Inspection } from "../image/inspect.js";
 import { splitLayoutRef } from "../image/layout.js";
@@ -27,7 +26,6 @@ import { ImageReadError, ImageRefError, ImageUsageError, type ImageSource } from
 import type { openRegistrySource } from "../image/registry.js";
 import { type CliArgs, UsageError } from "./args.js";
 import { toolVersion } from "./commands.js";
-import { bundleFile, commandOnDeepStack, DEEP_NESTING_LIMIT } from "./deep-stack.js";
 import { EXIT_FINDINGS, EXIT_OK, EXIT_READ, EXIT_USAGE, type Io } from "./io.js";
 import { checkLintOptions, checkRuleFlags } from "./options.js";
 import { plan, type LintPlan } from "./plan.js";
@@ -40,8 +38,6 @@ export interface ImageCommandOptions {
   openRegistry?: typeof openRegistrySource;
   /** Layers at least this large (stored bytes) show progress on a terminal. */
   progressMinBytes?: number;
-  /** Set on the large-stack worker (imageOnDeepStack): parse up to DEEP_NESTING_LIMIT levels, never hand over again. */
-  deep?: boolean;
 }
 
 const PROGRESS_MIN = 4 * 1024 * 1024;
@@ -105,8 +101,6 @@ function isStderrTTY(): boolean {
 
 /** Runs the image command. Never throws for bad input: returns the exit code. */
 export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions = {}): Promise<number> {
-  if (opts.deep === true) setNestingLimit(DEEP_NESTING_LIMIT);
-  const hits = nestingLimitHits();
   let source: ImageSource | null = null;
   /** The output format, once the options are known to be valid. */
   let format: string | null = null;
@@ -138,13 +132,6 @@ export async function runImage(args: CliArgs, io: Io, opts: ImageCommandOptions 
     });
 
     const { run, full, failed } = imageRun(args, io, ref, planned, inspected);
-    if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
-      // The module is nested deeper than this thread's stack allows: the
-      // whole command again on a thread with a large stack, as `module` and
-      // `schema` do (src/cli/worker-pool.ts). Nothing was written yet.
-      const again = imageOnDeepStack(args, io, opts);
-      if (again !== null) return await again;
-    }
     const written = await writeReports(run, checked.format, args, io, full);
     if (written !== null) return written;
     if (inspected.readErrors.length > 0) {
@@ -263,41 +250,4 @@ async function unreadable(err: ImageReadError, args: CliArgs, io: Io, format: st
   }
   io.stderr(`tfcapi-lint: ${message}\n`);
   return EXIT_READ;
-}
-
-// Runs in the worker: this bundle's runImage with the same arguments and a deep nesting limit.
-const DEEP_WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const image = require(workerData.bundle);
-let stdout = "";
-let stderr = "";
-const io = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => "", env: workerData.env, cwd: workerData.cwd, isTTY: workerData.isTTY, stderrIsTTY: false };
-image.runImage(workerData.args, io, { ...workerData.opts, deep: true }).then(
-  (code) => parentPort.postMessage({ code, stdout, stderr }),
-  (err) => parentPort.postMessage({ code: 2, stdout, stderr: stderr + "tfcapi-lint: " + (err && err.message ? err.message : String(err)) + "\\n" }),
-);
-`;
-
-/**
- * The image command on a worker thread with a large stack; null when not
- * running from the bundle (dist/image.cjs), where no worker can load it.
- */
-function imageOnDeepStack(args: CliArgs, io: Io, opts: ImageCommandOptions): Promise<number> | null {
-  const file = bundleFile("image.cjs");
-  if (file === undefined) return null;
-  return commandOnDeepStack(
-    DEEP_WORKER_SOURCE,
-    {
-      bundle: file,
-      args,
-      env: { ...io.env },
-      cwd: io.cwd,
-      isTTY: io.isTTY,
-      // What can cross the thread boundary (a substituted registry client cannot).
-      opts: { ...(opts.caps ? { caps: opts.caps } : {}), ...(opts.progressMinBytes !== undefined ? { progressMinBytes: opts.progressMinBytes } : {}) },
-    },
-    io,
-    "tfcapi-lint: ",
-    EXIT_READ,
-  );
 }

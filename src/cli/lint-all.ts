@@ -2,8 +2,7 @@
  * Lints (and fixes) every planned module of a run: on the worker pool when
  * `--jobs`, or where it is not given the default (jobs.ts), asks for two
  * workers or more and the bundle can start them, else on this thread,
- * one after another; a module nested too deep for this thread is linted
- * again on a worker with a large stack.
+ * one after another.
  */
 import * as path from "node:path";
 import type { LintOptions } from "../lint/engine.js";
@@ -12,22 +11,10 @@ import type { CliArgs } from "./args.js";
 import type { ResultCache } from "./cache.js";
 import { nodeOs } from "./io.js";
 import { defaultJobs, moduleBytes, readCpuQuota } from "./jobs.js";
-import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
+import { lintTarget, type LintedTarget, type ModuleRequest } from "./lint-module.js";
 import type { ModulePlan } from "./module-plans.js";
 import { realOf } from "./paths.js";
 import { asCliError, lintOnWorkers, workersAvailable, WorkerError, type WorkerReply } from "./worker-pool.js";
-
-/**
- * Lints one module on a worker thread with a large stack; null when no
- * worker can be started or it died (then the caller keeps its own result).
- */
-async function lintOnDeepStack(request: DeepRequest): Promise<LintedTarget | null> {
-  const replies = await lintOnWorkers([request], 1);
-  const reply = replies?.[0] ?? null;
-  if (reply === null) return null;
-  if (!reply.ok) throw asCliError(new WorkerError(reply.error, reply.kind));
-  return reply.result;
-}
 
 /** How many worker threads lint the plans: --jobs, else where workers pay (jobs.ts); 1 = this thread. */
 function jobsFor(args: CliArgs, plans: readonly ModulePlan[]): number {
@@ -92,7 +79,7 @@ export async function lintPlans(
         linted = { ...linted, fixed: { written: [], applied: 0, notes: [], writeErrors: [] } };
       }
     } else {
-      linted = await lintTarget(args, plan, lintOnDeepStack, onlyIfLoads(plan));
+      linted = lintTarget(args, plan, onlyIfLoads(plan));
     }
     cache?.store(plan, onlyIfLoads(plan), linted);
     for (const file of linted.fixed?.written ?? []) {

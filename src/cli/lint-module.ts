@@ -7,7 +7,6 @@
 import * as path from "node:path";
 import { lintModule, type LintOptions, type LintOutcome, type ReadError } from "../lint/engine.js";
 import type { ModuleReport } from "../lint/result.js";
-import { nestingLimitHits } from "../hcl/parser-core.js";
 import type { CliArgs } from "./args.js";
 import { InputRecorder, type ReadInputs } from "./cache-inputs.js";
 import { fixOnDisk, type FixSummary } from "./fix-run.js";
@@ -29,8 +28,8 @@ export interface LintedTarget {
   inputs?: ReadInputs;
 }
 
-/** A module to lint on another thread: what that thread needs to plan it again. */
-export interface DeepRequest {
+/** A module to lint on a worker thread: what that thread needs to plan it again. */
+export interface ModuleRequest {
   args: CliArgs;
   target: Target;
   /** The run's working and home directories (config lookup). */
@@ -40,9 +39,6 @@ export interface DeepRequest {
   /** See lintTarget: lint only when the module loads one of these directories. */
   onlyIfLoads?: string[];
 }
-
-/** Lints a module again on a thread with a large stack; null when none can be started (the caller keeps its own result). */
-export type DeepLinter = (request: DeepRequest) => Promise<LintedTarget | null>;
 
 function withoutTrees(outcome: LintOutcome): LintedTarget {
   if (outcome.kind !== "report") return { outcome, nested: [] };
@@ -54,25 +50,16 @@ function withoutTrees(outcome: LintOutcome): LintedTarget {
 }
 
 /**
- * Lints one planned module and applies --fix; `deep` is asked first when the
- * module is nested too deep for this thread (null: this thread is already
- * the deep one). With `onlyIfLoads` (a directory above module files named one
+ * Lints one planned module and applies --fix. With `onlyIfLoads` (a directory above module files named one
  * by one), the module is of interest (and only fixed) when it loads one of
  * those directories.
  */
-export async function lintTarget(args: CliArgs, plan: ModulePlan, deep: DeepLinter | null, onlyIfLoads?: readonly string[]): Promise<LintedTarget> {
+export function lintTarget(args: CliArgs, plan: ModulePlan, onlyIfLoads?: readonly string[]): LintedTarget {
   const opts = plan.lint.options;
   const stdin = opts.stdin;
-  const hits = nestingLimitHits();
   // --cache records what the lint reads (never for --stdin's text).
   const recorder = args.cache && !stdin ? new InputRecorder() : null;
   const outcome = lintModule(plan.target.dir, recorder ? { ...opts, loadLog: recorder } : opts);
-  if (deep !== null && nestingLimitHits() > hits) {
-    // Deeper than this thread's stack allows: lint (and fix) it again on a
-    // thread with a large stack. Nothing was written yet.
-    const again = await deep({ args, target: plan.target, cwd: plan.cwd, home: plan.home, ...(stdin ? { stdin } : {}), ...(onlyIfLoads ? { onlyIfLoads: [...onlyIfLoads] } : {}) });
-    if (again !== null) return again;
-  }
   const inputs = recorder ? recorded(recorder, outcome) : null;
   const withInputs = (t: LintedTarget): LintedTarget => (inputs ? { ...t, inputs } : t);
   if (onlyIfLoads) {

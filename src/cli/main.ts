@@ -132,7 +132,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
 }
 
 /** The entry point of the worker threads (worker-pool.ts; exported by the bundle's loader). */
-export { lintDeepRequest } from "./worker-pool.js";
+export { lintWorkerRequest } from "./worker-pool.js";
 
 export async function main(argv: readonly string[], io: Io = defaultIo()): Promise<number> {
   try {

@@ -10,11 +10,8 @@
  * the lint command's.
  */
 import { statSync } from "node:fs";
-import { createRequire } from "node:module";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { nestingLimit, nestingLimitHits, setNestingLimit } from "../hcl/parser-core.js";
-import { bundleFile, commandOnDeepStack, DEEP_NESTING_LIMIT } from "./deep-stack.js";
 import { isRole } from "../contract/roles.js";
 import { errorText } from "../terraform/files.js";
 import { loadModule } from "../terraform/load.js";
@@ -45,9 +42,7 @@ function usage(io: Io, message: string): number {
   return EXIT_USAGE;
 }
 
-export function runSchema(argv: readonly string[], io: Io): number | Promise<number> {
-  const worker = deepWorker();
-  if (worker?.workerData?.[DEEP_SCHEMA] === true) setNestingLimit(DEEP_NESTING_LIMIT);
+export function runSchema(argv: readonly string[], io: Io): number {
   let parsed;
   try {
     parsed = parseArgs({
@@ -71,15 +66,7 @@ export function runSchema(argv: readonly string[], io: Io): number | Promise<num
   if (positionals.length > 1) return usage(io, `takes exactly one module directory (got ${positionals.length}: ${positionals.join(" ")})`);
   const dir = positionals[0]!;
 
-  const hits = nestingLimitHits();
   const loaded = loadForSchema(path.resolve(io.cwd, dir));
-  if (nestingLimitHits() > hits && nestingLimit() < DEEP_NESTING_LIMIT) {
-    // Nested deeper than this thread's stack allows (Terraform has no such
-    // limit): the same command again on a thread with a large stack, as the
-    // lint command does (src/cli/worker-pool.ts).
-    const again = schemaOnDeepStack(argv, io);
-    if (again !== null) return again;
-  }
   if (typeof loaded === "string") {
     io.stderr(`tfcapi-lint schema: cannot load the module in ${dir}: ${loaded}\n`);
     return EXIT_LOAD;
@@ -142,34 +129,4 @@ function optionErrorText(err: unknown): string {
     return message.includes("--role") ? "--role needs a value (cluster, machine or machinepool)" : message.split("\n")[0]!;
   }
   return message.split("\n")[0]!;
-}
-
-const DEEP_SCHEMA = "tfcapiLintDeepSchema";
-
-type WorkerThreads = typeof import("node:worker_threads");
-
-/** node:worker_threads, loaded only by the schema command. */
-function deepWorker(): WorkerThreads {
-  return createRequire(import.meta.url)("node:worker_threads") as WorkerThreads;
-}
-
-// Runs in the worker: the bundle's own `main` with the schema arguments.
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const loader = require(workerData.loader);
-let stdout = "";
-let stderr = "";
-const io = { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, readStdin: async () => "", env: workerData.env, cwd: workerData.cwd, isTTY: false };
-loader.main(["schema", ...workerData.argv], io).then(
-  (code) => parentPort.postMessage({ code, stdout, stderr }),
-  (err) => parentPort.postMessage({ code: 2, stdout, stderr: stderr + "tfcapi-lint schema: " + (err && err.message ? err.message : String(err)) + "\\n" }),
-);
-`;
-
-/** The schema command on a large-stack worker; null when not running from the bundle (no worker can load it). */
-function schemaOnDeepStack(argv: readonly string[], io: Io): Promise<number> | null {
-  const file = bundleFile("cli.cjs");
-  if (file === undefined) return null;
-  const loader = path.join(path.dirname(file), "cli-loader.cjs");
-  return commandOnDeepStack(WORKER_SOURCE, { loader, argv: [...argv], env: { ...io.env }, cwd: io.cwd, [DEEP_SCHEMA]: true }, io, "tfcapi-lint schema: ", EXIT_LOAD);
 }

@@ -1,11 +1,8 @@
 /**
- * The worker threads: a small pool that lints modules with a large stack,
- * and the entry point each worker runs (lintDeepRequest).
+ * The worker threads: a small pool that lints modules, and the entry point
+ * each worker runs (lintWorkerRequest).
  *
- * A module nested deeper than the main thread's stack allows is linted
- * again on one of them, with a large stack (deep-stack.ts).
- *
- * The same workers lint many modules at once (`--recursive`, several paths:
+ * The workers lint many modules at once (`--recursive`, several paths:
  * lintOnWorkers, a small pool of `--jobs` threads); each result is the
  * structured clone of what lintTarget (lint-module.ts) returns on the main
  * thread. Which modules go to the workers is decided in lint-all.ts.
@@ -17,10 +14,9 @@ import { createRequire } from "node:module";
 import * as path from "node:path";
 import { ConfigError, type ConfigResolver } from "../config/load.js";
 import type { CliOverrides } from "../config/effective.js";
-import { setNestingLimit } from "../hcl/parser-core.js";
 import { UsageError } from "./args.js";
-import { bundleFile, DEEP_NESTING_LIMIT, DEEP_STACK_MB } from "./deep-stack.js";
-import { lintTarget, type DeepRequest, type LintedTarget } from "./lint-module.js";
+import { bundleFile } from "./bundle.js";
+import { lintTarget, type ModuleRequest, type LintedTarget } from "./lint-module.js";
 import { cliOverrides, configResolver, moduleConfig, planModule } from "./module-plans.js";
 import { checkOptions } from "./options.js";
 
@@ -45,7 +41,7 @@ const say = (m) => {
   }
 };
 parentPort.on("message", ({ id, request }) => {
-  loader.lintDeepRequest(request).then(
+  loader.lintWorkerRequest(request).then(
     (result) => say({ id, ok: true, result }),
     (err) => say({ id, ok: false, error: err && err.message ? err.message : String(err), kind: err && err.tfcapiKind }),
   );
@@ -64,14 +60,13 @@ export function workersAvailable(): boolean {
 }
 
 /**
- * Lints the requests on up to `jobs` worker threads (each with the large
- * stack and nesting limit above), every worker taking the next request when
+ * Lints the requests on up to `jobs` worker threads, every worker taking the next request when
  * it is done with one. The replies are in the order of the requests. A worker
  * that dies takes no more requests; its request (and, when no worker is left,
  * every request not yet sent) gets null, for the caller to lint on its own
  * thread. Null as a whole when no worker can be started.
  */
-export async function lintOnWorkers(requests: readonly DeepRequest[], jobs: number): Promise<WorkerReply[] | null> {
+export async function lintOnWorkers(requests: readonly ModuleRequest[], jobs: number): Promise<WorkerReply[] | null> {
   const loader = bundleLoader();
   if (loader === undefined) return null;
   // Loaded only here: the module costs start-up time on every other run.
@@ -85,7 +80,6 @@ export async function lintOnWorkers(requests: readonly DeepRequest[], jobs: numb
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { loader },
-        resourceLimits: { stackSizeMb: DEEP_STACK_MB },
         stdout: false,
         stderr: false,
       });
@@ -131,10 +125,9 @@ export function asCliError(err: WorkerError): Error {
 }
 
 /**
- * The worker side: lints one module as the main thread would, on this
- * thread (which has a large stack) with the raised nesting limit.
+ * The worker side: lints one module as the main thread would.
  */
-export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
+export async function lintWorkerRequest(req: ModuleRequest): Promise<LintedTarget> {
   try {
     return await lintOnThisWorker(req);
   } catch (err) {
@@ -145,8 +138,7 @@ export async function lintDeepRequest(req: DeepRequest): Promise<LintedTarget> {
   }
 }
 
-async function lintOnThisWorker(req: DeepRequest): Promise<LintedTarget> {
-  setNestingLimit(DEEP_NESTING_LIMIT);
+async function lintOnThisWorker(req: ModuleRequest): Promise<LintedTarget> {
   const args = req.args;
   // A pool worker lints many modules of one run: configs (and the plugins
   // they list) are read once per worker, as on the main thread.
@@ -156,6 +148,6 @@ async function lintOnThisWorker(req: DeepRequest): Promise<LintedTarget> {
     workerRun = { key, resolver: configResolver(args, req.cwd, req.home), cli: cliOverrides(args, checked.role) };
   }
   const lint = planModule(args, req.target, await moduleConfig(req.target, workerRun.resolver), workerRun.cli, req.stdin);
-  return lintTarget(args, { target: req.target, lint, cwd: req.cwd, home: req.home }, null, req.onlyIfLoads);
+  return lintTarget(args, { target: req.target, lint, cwd: req.cwd, home: req.home }, req.onlyIfLoads);
 }
 let workerRun: { key: string; resolver: ConfigResolver; cli: CliOverrides } | undefined;

@@ -1,8 +1,7 @@
 /**
- * `tfcapi-lint schema` on modules nested deeper than the main thread's
- * 256 levels: Terraform accepts them and so does the lint command (on a
- * large-stack worker), so schema must too; past the worker's limit the
- * clear error stays. Runs the built CLI (only the bundle starts the worker).
+ * `tfcapi-lint schema` on modules nested to any depth: Terraform accepts
+ * them and so does the lint command, so schema must too (on the main
+ * thread, 100,000 levels). Runs the built CLI.
  */
 import { writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -33,13 +32,26 @@ it("a 400-level local does not stop the schema of the variables", () => {
   });
 });
 
-it("beyond 5,000 levels the module cannot be loaded (exit 2, the parser's message)", () => {
+it("1,300 levels (deeper than the old limit, just under the label's size): the type in full, beside a 100,000-level local", () => {
   const dir = tree({ "m/main.tf": "" });
-  writeFileSync(path.join(dir, "m", "main.tf"), `variable "x" {\n  type = string\n}\nlocals {\n  a = ${nested("[", "1", "]", 6000)}\n}\n`);
-  const r = runCli(["schema", "--role", "cluster", "m"], { cwd: dir });
-  expect(r.code).toBe(2);
-  expect(r.stdout).toBe("");
-  expect(r.stderr).toBe(
-    "tfcapi-lint schema: cannot load the module in m: main.tf:5: Nesting too deep: Brackets, blocks and templates are nested more than 5000 levels deep here; the rest of the file was not parsed. Flatten the structure, for example with locals.\n",
-  );
+  writeFileSync(path.join(dir, "m", "main.tf"), `variable "x" {\n  type = ${nested("list(", "string", ")", 1300)}\n}\nlocals {\n  a = ${nested("[", "1", "]", 100_000)}\n}\n`);
+  const items = nested('{"type":"array","items":', '{"type":"string"}', "}", 1300);
+  expect(runCli(["schema", "--role", "cluster", "m"], { cwd: dir })).toEqual({
+    code: 0,
+    stdout: `{"type":"object","properties":{"x":${items}},"required":["x"],"additionalProperties":false}\n`,
+    stderr: "",
+  });
+});
+
+it("a 100,000-level type is read in full and refused only for its size (exit 1)", () => {
+  const n = 100_000;
+  const dir = tree({ "m/main.tf": "" });
+  writeFileSync(path.join(dir, "m", "main.tf"), `variable "x" {\n  type = ${nested("list(", "string", ")", n)}\n}\n`);
+  // 25 bytes per level, the string's 17 and the object around it.
+  const bytes = 25 * n + 17 + '{"type":"object","properties":{"x":'.length + '},"required":["x"],"additionalProperties":false}'.length;
+  expect(runCli(["schema", "--role", "cluster", "m"], { cwd: dir })).toEqual({
+    code: 1,
+    stdout: "",
+    stderr: `tfcapi-lint schema: the schema is ${bytes} bytes, over the label limit of 32768 bytes; simplify the variable types or drop variables the image need not describe\n`,
+  });
 });
