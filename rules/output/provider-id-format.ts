@@ -59,10 +59,12 @@ interface Candidate {
 
 /** `T.N`, `T.N[k]`, `T.N[*]`, `data.T.N...` -> the resource address and its type, or null. */
 function resourceOf(module: Module, e: Expression): { row: InstanceType; address: string; rest: ScopeTraversal["traversal"] } | null {
-  const x = unwrap(e);
-  if (x.kind === "Splat") return resourceOf(module, x.source);
-  if (x.kind === "FunctionCall" && !x.expandFinal && x.args.length === 1 && (x.name === "values" || x.name === "tolist" || x.name === "toset")) {
-    return resourceOf(module, x.args[0]!);
+  // Through splats and values()/tolist()/toset() in a loop, so any depth of them is followed on the main thread.
+  let x = unwrap(e);
+  for (;;) {
+    if (x.kind === "Splat") x = unwrap(x.source);
+    else if (x.kind === "FunctionCall" && !x.expandFinal && x.args.length === 1 && (x.name === "values" || x.name === "tolist" || x.name === "toset")) x = unwrap(x.args[0]!);
+    else break;
   }
   if (x.kind !== "ScopeTraversal") return null;
   const [root, ...steps] = x.traversal;
