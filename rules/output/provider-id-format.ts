@@ -24,6 +24,12 @@ import {
 /** Functions whose result holds the strings of their arguments. */
 const THROUGH = new Set(["sort", "distinct", "keys", "values", "tolist", "toset", "concat", "compact", "flatten", "one", "try", "coalesce", "coalescelist", "nonsensitive", "sensitive"]);
 
+/**
+ * How many nested interpolations, calls, lists and `for`s the candidates and
+ * their pieces are followed through. It bounds the recursion (any input depth
+ * is safe on the main thread) and the work per level (`alternatives`,
+ * `resolveStrict`); deeper text is "wild" or no candidate: nothing is checked.
+ */
 const MAX_DEPTH = 40;
 
 /** An attribute of a known instance resource: `aws_instance.this.id`, `i.name` over `google_compute_instance.n`. */
