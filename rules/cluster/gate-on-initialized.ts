@@ -23,7 +23,7 @@ const CONNECTION_ARGS = new Set([
 ]);
 
 /** Whether a provider body (or a `kubernetes` block in it, at any depth) sets a connection argument. */
-function connects(body: Body): boolean {
+export function connects(body: Body): boolean {
   // An explicit stack of bodies rather than recursion: any nesting depth on the main thread.
   const pending: Body[] = [body];
   while (pending.length > 0) {

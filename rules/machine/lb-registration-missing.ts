@@ -99,7 +99,7 @@ function inside(node: { range: Range }, outer: { range: Range }): boolean {
 }
 
 /** The text of a provisioner command: its literal parts (interpolations dropped). */
-function commandText(e: Expression): string {
+export function commandText(e: Expression): string {
   const x = unwrap(e);
   const c = constantValue(x);
   if (c.known && typeof c.value === "string") return c.value;

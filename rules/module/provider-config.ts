@@ -30,7 +30,7 @@ const CREDENTIAL_NAMES = new Set([
   "secret",
 ]);
 
-interface Hit {
+export interface Hit {
   name: string;
   range: Range;
   node: object;
@@ -77,7 +77,7 @@ type Task =
  * its value holds, then the nested blocks. An explicit stack (tasks pushed in
  * reverse) instead of recursion, so any nesting depth scans on the main thread.
  */
-function scanBody(root: Body, hits: Hit[]): void {
+export function scanBody(root: Body, hits: Hit[]): void {
   const pending: Task[] = [{ kind: "body", body: root }];
   while (pending.length > 0) {
     const task = pending.pop()!;

@@ -12,7 +12,7 @@ function mentionsAnything(expr: Expression): boolean {
   return found;
 }
 
-type Const = { known: true; value: unknown } | { known: false };
+export type Const = { known: true; value: unknown } | { known: false };
 const UNKNOWN: Const = { known: false };
 
 /** The operands `evaluate` reads of a node (in the order it combines them), or null for a leaf. */
@@ -67,7 +67,7 @@ function combine(e: Expression, v: readonly Const[]): Const {
  * explicit stack, operands before the node that combines them), so any
  * nesting depth evaluates on the main thread.
  */
-function evaluate(expr: Expression): Const {
+export function evaluate(expr: Expression): Const {
   const work: { e: Expression; operands: number }[] = [{ e: unwrap(expr), operands: -1 }];
   const values: Const[] = [];
   while (work.length > 0) {

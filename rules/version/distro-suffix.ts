@@ -28,7 +28,7 @@ const RENDERING_DATA = new Set([
 
 const COMPARISONS: ReadonlySet<BinaryOperator> = new Set(["==", "!=", "<", "<=", ">", ">="]);
 
-interface Mention {
+export interface Mention {
   range: Range;
   /** The local the version arrives through, when it is not mentioned directly. */
   via: string | null;
@@ -54,7 +54,7 @@ const BOOLEAN_OPS: ReadonlySet<BinaryOperator> = new Set([...COMPARISONS, "&&", 
  * A `for` variable carries what its collection holds: the collection's
  * mentions count only where the body uses the variable unstripped.
  */
-function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
+export function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
   const out: Mention[] = [];
   let bound: ReadonlyMap<string, Mention[]> = new Map();
   // An explicit stack of tasks (pushed in reverse) instead of recursion, so
