@@ -156,9 +156,14 @@ function constantPath(arg: Expression | undefined, unitDir: string, rootDir: str
   return path.join(base, tail);
 }
 
+/** Every attribute's expression of a body and its nested blocks, in source order (an explicit stack: blocks nest without limit). */
 function bodyExpressions(body: Body, out: Expression[]): void {
-  for (const a of body.attributes) out.push(a.expr);
-  for (const b of body.blocks) bodyExpressions(b.body, out);
+  const stack: Body[] = [body];
+  while (stack.length > 0) {
+    const b = stack.pop()!;
+    for (const a of b.attributes) out.push(a.expr);
+    for (let i = b.blocks.length - 1; i >= 0; i--) stack.push(b.blocks[i]!.body);
+  }
 }
 
 /** Absolute paths of the files the module's file()/templatefile() calls name with a constant path, sorted, each once. */

@@ -53,39 +53,65 @@ export class ConfigError extends Error {}
 
 type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
 
-function constant(expr: Expression): { ok: true; value: Json } | { ok: false } {
-  switch (expr.kind) {
-    case "LiteralValue":
-      return { ok: true, value: expr.value };
-    case "Template": {
-      let s = "";
-      for (const part of expr.parts) {
-        if (part.kind !== "TemplateLiteral") return { ok: false };
-        s += part.value;
+/** A step of `constant`: make a list of the last `count` values (op null), or apply `op` to the last one. */
+class ConstantStep {
+  constructor(
+    readonly op: "-" | "!" | null,
+    readonly count: number,
+  ) {}
+}
+
+/**
+ * A constant value of the config language: literals, literal-only strings,
+ * parentheses, `-` and `!` on a constant, lists of constants. Lists nest
+ * without limit: an explicit stack of expressions and of steps that make a
+ * list (or apply an operator) from the values computed last.
+ */
+function constant(root: Expression): { ok: true; value: Json } | { ok: false } {
+  const work: (Expression | ConstantStep)[] = [root];
+  const values: Json[] = [];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (item instanceof ConstantStep) {
+      if (item.op === null) {
+        values.push(values.splice(values.length - item.count, item.count));
+        continue;
       }
-      return { ok: true, value: s };
+      const v = values.pop()!;
+      if (item.op === "-" && typeof v === "number") values.push(-v);
+      else if (item.op === "!" && typeof v === "boolean") values.push(!v);
+      else return { ok: false };
+      continue;
     }
-    case "Parentheses":
-      return constant(expr.expr);
-    case "UnaryOp": {
-      const inner = constant(expr.operand);
-      if (!inner.ok) return inner;
-      if (expr.op === "-" && typeof inner.value === "number") return { ok: true, value: -inner.value };
-      if (expr.op === "!" && typeof inner.value === "boolean") return { ok: true, value: !inner.value };
-      return { ok: false };
-    }
-    case "TupleCons": {
-      const out: Json[] = [];
-      for (const e of expr.exprs) {
-        const c = constant(e);
-        if (!c.ok) return c;
-        out.push(c.value);
+    const expr = item;
+    switch (expr.kind) {
+      case "LiteralValue":
+        values.push(expr.value);
+        break;
+      case "Template": {
+        let s = "";
+        for (const part of expr.parts) {
+          if (part.kind !== "TemplateLiteral") return { ok: false };
+          s += part.value;
+        }
+        values.push(s);
+        break;
       }
-      return { ok: true, value: out };
+      case "Parentheses":
+        work.push(expr.expr);
+        break;
+      case "UnaryOp":
+        work.push(new ConstantStep(expr.op, 1), expr.operand);
+        break;
+      case "TupleCons":
+        work.push(new ConstantStep(null, expr.exprs.length));
+        for (let i = expr.exprs.length - 1; i >= 0; i--) work.push(expr.exprs[i]!);
+        break;
+      default:
+        return { ok: false };
     }
-    default:
-      return { ok: false };
   }
+  return { ok: true, value: values[0]! };
 }
 
 function escapePointer(s: string): string {

@@ -153,14 +153,44 @@ function keywordType(kw: string): TypeConstraint {
   }
 }
 
-function getType(expr: Expression): TypeConstraint {
-  const kw = keywordOf(expr);
-  if (kw !== null) return keywordType(kw);
-  if (expr.kind !== "FunctionCall") throw new Unreadable();
-  return callType(expr);
+/**
+ * The type an expression stands for, or Unreadable. Types nest without
+ * limit: an explicit stack of (expression, the setter its type goes to); a
+ * node is made before its children fill it in. Which error is met first
+ * does not matter (any makes the type unreadable), so the defaults of
+ * optional attributes are checked once the whole type is read.
+ */
+function getType(root: Expression): TypeConstraint {
+  let result: TypeConstraint | null = null;
+  const exprs: Expression[] = [root];
+  const setters: ((t: TypeConstraint) => void)[] = [
+    (t) => {
+      result = t;
+    },
+  ];
+  const defaults: { expr: Expression; attr: { type: TypeConstraint } }[] = [];
+  while (exprs.length > 0) {
+    const expr = exprs.pop()!;
+    const set = setters.pop()!;
+    const kw = keywordOf(expr);
+    if (kw !== null) set(keywordType(kw));
+    else if (expr.kind !== "FunctionCall") throw new Unreadable();
+    else callType(expr, set, exprs, setters, defaults);
+  }
+  for (const d of defaults) checkDefault(d.expr, d.attr.type);
+  return result!;
 }
 
-function callType(call: Expression & { kind: "FunctionCall" }): TypeConstraint {
+const ANY_TYPE: TypeConstraint = { kind: "any" };
+
+/** A type constructor's node given to `set`; its inner types pushed with their setters. */
+function callType(
+  call: Expression & { kind: "FunctionCall" },
+  set: (t: TypeConstraint) => void,
+  exprs: Expression[],
+  setters: ((t: TypeConstraint) => void)[],
+  defaults: { expr: Expression; attr: { type: TypeConstraint } }[],
+): void {
   const name = call.name;
   const args = call.args;
   if (name === "bool" || name === "string" || name === "number" || name === "any") throw new Unreadable();
@@ -170,17 +200,29 @@ function callType(call: Expression & { kind: "FunctionCall" }): TypeConstraint {
   switch (name) {
     case "list":
     case "set":
-    case "map":
-      return { kind: name, element: getType(args[0]!) };
+    case "map": {
+      const node: { kind: "list"; element: TypeConstraint } = { kind: name as "list", element: ANY_TYPE };
+      set(node);
+      exprs.push(args[0]!);
+      setters.push((t) => (node.element = t));
+      return;
+    }
     case "tuple": {
       const list = args[0]!;
       if (list.kind !== "TupleCons") throw new Unreadable();
-      return { kind: "tuple", elements: list.exprs.map(getType) };
+      const elements: TypeConstraint[] = list.exprs.map(() => ANY_TYPE);
+      set({ kind: "tuple", elements });
+      list.exprs.forEach((e, i) => {
+        exprs.push(e);
+        setters.push((t) => (elements[i] = t));
+      });
+      return;
     }
     case "object": {
       const map = args[0]!;
       if (map.kind !== "ObjectCons") throw new Unreadable();
       const attributes = new Map<string, { type: TypeConstraint; optional: boolean }>();
+      set({ kind: "object", attributes });
       for (const item of map.items) {
         const key = item.keyIsBareIdent ? keywordOf(item.key) : item.key.kind === "LiteralValue" ? keywordOf(item.key) : null;
         if (key === null) throw new Unreadable();
@@ -193,12 +235,14 @@ function callType(call: Expression & { kind: "FunctionCall" }): TypeConstraint {
           defaultExpr = typeExpr.args[1] ?? null;
           typeExpr = typeExpr.args[0]!;
         }
-        const type = getType(typeExpr);
-        if (defaultExpr !== null) checkDefault(defaultExpr, type);
         const prev = attributes.get(key);
-        attributes.set(key, { type, optional: optional || (prev?.optional ?? false) });
+        const attr = { type: ANY_TYPE, optional: optional || (prev?.optional ?? false) };
+        attributes.set(key, attr);
+        exprs.push(typeExpr);
+        setters.push((t) => (attr.type = t));
+        if (defaultExpr !== null) defaults.push({ expr: defaultExpr, attr });
       }
-      return { kind: "object", attributes };
+      return;
     }
     default:
       // `optional(...)` outside an object attribute, or an unknown constructor.
@@ -213,7 +257,12 @@ function checkDefault(expr: Expression, type: TypeConstraint): void {
   if (c.known && !converts(c.value, type)) throw new Unreadable();
 }
 
-/** Whether Terraform's type conversion accepts `value` for `type`. */
+/**
+ * Whether Terraform's type conversion accepts `value` for `type`. Recursive:
+ * it descends the value and the type together, and a constant value is at
+ * most 500 levels deep (`constantValue` gives up beyond), so the depth is
+ * bounded whatever the type's.
+ */
 function converts(value: ConstValue, type: TypeConstraint): boolean {
   if (value === null) return true;
   switch (type.kind) {
@@ -250,55 +299,126 @@ function isObject(v: ConstValue): v is { [key: string]: ConstValue } {
 
 // ------------------------------------------------------------ type → schema
 
-export function typeSchema(t: TypeConstraint): SchemaNode {
-  switch (t.kind) {
-    case "any":
-      return {};
-    case "string":
-      return { type: "string" };
-    case "number":
-      return { type: "number" };
-    case "bool":
-      return { type: "boolean" };
-    case "list":
-    case "set":
-      return { type: "array", items: typeSchema(t.element) };
-    case "map":
-      return { type: "object", additionalProperties: typeSchema(t.element) };
-    case "tuple":
-      return t.elements.length > 0 ? { type: "array", prefixItems: t.elements.map(typeSchema) } : { type: "array" };
-    case "object": {
-      const node: SchemaNode = { type: "object" };
-      const properties = new Map<string, SchemaNode>();
-      const required: string[] = [];
-      for (const [name, a] of t.attributes) {
-        properties.set(name, typeSchema(a.type));
-        if (!a.optional) required.push(name);
+/** The JSON Schema node of a type. Types nest without limit: an explicit stack of (type, the node to fill). */
+export function typeSchema(root: TypeConstraint): SchemaNode {
+  const top: SchemaNode = {};
+  const types: TypeConstraint[] = [root];
+  const nodes: SchemaNode[] = [top];
+  const inner = (t: TypeConstraint): SchemaNode => {
+    const n: SchemaNode = {};
+    types.push(t);
+    nodes.push(n);
+    return n;
+  };
+  while (types.length > 0) {
+    const t = types.pop()!;
+    const node = nodes.pop()!;
+    switch (t.kind) {
+      case "any":
+        break;
+      case "string":
+        node.type = "string";
+        break;
+      case "number":
+        node.type = "number";
+        break;
+      case "bool":
+        node.type = "boolean";
+        break;
+      case "list":
+      case "set":
+        node.type = "array";
+        node.items = inner(t.element);
+        break;
+      case "map":
+        node.type = "object";
+        node.additionalProperties = inner(t.element);
+        break;
+      case "tuple":
+        node.type = "array";
+        if (t.elements.length > 0) node.prefixItems = t.elements.map(inner);
+        break;
+      case "object": {
+        node.type = "object";
+        const properties = new Map<string, SchemaNode>();
+        const required: string[] = [];
+        for (const [name, a] of t.attributes) {
+          properties.set(name, inner(a.type));
+          if (!a.optional) required.push(name);
+        }
+        if (properties.size > 0) node.properties = properties;
+        if (required.length > 0) node.required = required;
+        break;
       }
-      if (properties.size > 0) node.properties = properties;
-      if (required.length > 0) node.required = required;
-      return node;
     }
   }
+  return top;
 }
 
 // ------------------------------------------------------------ serialization
 
-/** Compact JSON with the fixed key order, sorted maps, and Go's string escaping. */
-export function serialize(node: SchemaNode): string {
-  const parts: string[] = [];
-  if (node.type !== undefined) parts.push(`"type":${goJsonString(node.type)}`);
+/**
+ * Compact JSON with the fixed key order, sorted maps, and Go's string
+ * escaping. Schemas nest as deep as types: the text is written from an
+ * explicit stack of pieces still to write (a text, or a node), popped in
+ * order.
+ */
+export function serialize(root: SchemaNode): string {
+  let out = "";
+  const pieces: (string | SchemaNode)[] = [root];
+  while (pieces.length > 0) {
+    const p = pieces.pop()!;
+    if (typeof p === "string") {
+      out += p;
+      continue;
+    }
+    const seq = nodePieces(p);
+    for (let i = seq.length - 1; i >= 0; i--) pieces.push(seq[i]!);
+  }
+  return out;
+}
+
+/** The pieces of one node's text in order: its own texts and its inner nodes. */
+function nodePieces(node: SchemaNode): (string | SchemaNode)[] {
+  const seq: (string | SchemaNode)[] = ["{"];
+  const sep = (): void => {
+    if (seq.length > 1) seq.push(",");
+  };
+  if (node.type !== undefined) {
+    sep();
+    seq.push(`"type":${goJsonString(node.type)}`);
+  }
   if (node.properties !== undefined) {
+    sep();
+    seq.push(`"properties":{`);
     const keys = [...node.properties.keys()].sort(compareUtf8);
-    parts.push(`"properties":{${keys.map((k) => `${goJsonString(k)}:${serialize(node.properties!.get(k)!)}`).join(",")}}`);
+    keys.forEach((k, i) => seq.push(`${i > 0 ? "," : ""}${goJsonString(k)}:`, node.properties!.get(k)!));
+    seq.push("}");
   }
-  if (node.required !== undefined) parts.push(`"required":[${[...node.required].sort(compareUtf8).map(goJsonString).join(",")}]`);
-  if (node.items !== undefined) parts.push(`"items":${serialize(node.items)}`);
-  if (node.prefixItems !== undefined) parts.push(`"prefixItems":[${node.prefixItems.map(serialize).join(",")}]`);
+  if (node.required !== undefined) {
+    sep();
+    seq.push(`"required":[${[...node.required].sort(compareUtf8).map(goJsonString).join(",")}]`);
+  }
+  if (node.items !== undefined) {
+    sep();
+    seq.push(`"items":`, node.items);
+  }
+  if (node.prefixItems !== undefined) {
+    sep();
+    seq.push(`"prefixItems":[`);
+    node.prefixItems.forEach((n, i) => {
+      if (i > 0) seq.push(",");
+      seq.push(n);
+    });
+    seq.push("]");
+  }
   if (node.additionalProperties !== undefined) {
-    parts.push(`"additionalProperties":${node.additionalProperties === false ? "false" : serialize(node.additionalProperties)}`);
+    sep();
+    if (node.additionalProperties === false) seq.push(`"additionalProperties":false`);
+    else seq.push(`"additionalProperties":`, node.additionalProperties);
   }
-  return `{${parts.join(",")}}`;
+  seq.push("}");
+  return seq;
 }
 
 /** Order of strings by their UTF-8 bytes (= by code point), as Go sorts them. */

@@ -29,13 +29,33 @@ export function findAttr(body: Body, name: string): Attribute | null {
   return null;
 }
 
-/** Every attribute of a body and of its nested blocks, with the path (block types, labels, name) and the blocks around it. */
+/** A nested block and the chain of blocks around it (the outermost has parent null). */
+interface BlockChain {
+  readonly block: Block;
+  readonly parent: BlockChain | null;
+}
+
+/**
+ * Every attribute of a body and of its nested blocks, with the path (block
+ * types, labels, name) and the blocks around it, in source order (a body's
+ * attributes, then each nested block's). Blocks nest without limit: an
+ * explicit stack, and a body's path and blocks are made from the chain
+ * around it only when it has attributes.
+ */
 export function bodyAttributes(body: Body, path: string[] = []): { attr: Attribute; path: string[]; blocks: Block[] }[] {
   const out: { attr: Attribute; path: string[]; blocks: Block[] }[] = [];
-  const walk = (b: Body, p: string[], blocks: Block[]): void => {
-    for (const attr of b.attributes) out.push({ attr, path: [...p, attr.name], blocks });
-    for (const block of b.blocks) walk(block.body, [...p, block.type, ...block.labels], [...blocks, block]);
-  };
-  walk(body, path, []);
+  const stack: { body: Body; chain: BlockChain | null }[] = [{ body, chain: null }];
+  while (stack.length > 0) {
+    const { body: b, chain } = stack.pop()!;
+    if (b.attributes.length > 0) {
+      const blocks: Block[] = [];
+      for (let c = chain; c !== null; c = c.parent) blocks.push(c.block);
+      blocks.reverse();
+      const p = [...path];
+      for (const block of blocks) p.push(block.type, ...block.labels);
+      for (const attr of b.attributes) out.push({ attr, path: [...p, attr.name], blocks });
+    }
+    for (let i = b.blocks.length - 1; i >= 0; i--) stack.push({ body: b.blocks[i]!.body, chain: { block: b.blocks[i]!, parent: chain } });
+  }
   return out;
 }

@@ -183,20 +183,23 @@ export interface OneLineBlock {
  */
 export function findInvalidOneLineBlocks(file: File): OneLineBlock[] {
   const out: OneLineBlock[] = [];
-  const visit = (blocks: readonly Block[]): void => {
-    for (const block of blocks) {
-      if (isPlainValidOneLiner(file, block)) continue;
-      if (opensOneLine(file, block)) {
-        const split = splitOneLineBody(file, block);
-        const subject = split ? oneLineSubject(file, split) : null;
-        if (split && subject) {
-          out.push({ block, subject, attributes: split.wrapper.body.attributes.length, blocks: split.wrapper.body.blocks.length });
-        }
-        continue;
+  if (file.syntax !== "native") return out;
+  // Blocks nest without limit: an explicit stack, popped in source order.
+  const stack: Block[] = [];
+  for (let i = file.body.blocks.length - 1; i >= 0; i--) stack.push(file.body.blocks[i]!);
+  while (stack.length > 0) {
+    const block = stack.pop()!;
+    if (isPlainValidOneLiner(file, block)) continue;
+    if (opensOneLine(file, block)) {
+      const split = splitOneLineBody(file, block);
+      const subject = split ? oneLineSubject(file, split) : null;
+      if (split && subject) {
+        out.push({ block, subject, attributes: split.wrapper.body.attributes.length, blocks: split.wrapper.body.blocks.length });
       }
-      visit(block.body.blocks);
+      continue;
     }
-  };
-  if (file.syntax === "native") visit(file.body.blocks);
+    const nested = block.body.blocks;
+    for (let i = nested.length - 1; i >= 0; i--) stack.push(nested[i]!);
+  }
   return out;
 }

@@ -211,24 +211,35 @@ function exprOf(c: PosConverter, e: Expression): OutlineExpr {
   };
 }
 
-function bodyOf(c: PosConverter, b: Body): OutlineBody {
-  const attrs = b.attributes.map((a: Attribute) => ({
-    name: a.name,
-    range: c.range(a.range),
-    nameRange: c.range(a.nameRange),
-    expr: exprOf(c, a.expr),
-  }));
-  attrs.sort((x, y) => x.range.start.byte - y.range.start.byte);
-  const blocks = b.blocks.map((bl: Block) => ({
-    type: bl.type,
-    labels: bl.labels.slice(),
-    range: c.range(bl.range),
-    typeRange: c.range(bl.typeRange),
-    openBrace: c.range(bl.openBraceRange),
-    closeBrace: c.range(bl.closeBraceRange),
-    body: bodyOf(c, bl.body),
-  }));
-  return { attrs, blocks };
+/** The outline of a body and of the blocks it holds; blocks nest without limit, so an explicit stack of bodies still to fill. */
+function bodyOf(c: PosConverter, root: Body): OutlineBody {
+  const top: OutlineBody = { attrs: [], blocks: [] };
+  const stack: { body: Body; out: OutlineBody }[] = [{ body: root, out: top }];
+  while (stack.length > 0) {
+    const { body: b, out } = stack.pop()!;
+    const attrs = b.attributes.map((a: Attribute) => ({
+      name: a.name,
+      range: c.range(a.range),
+      nameRange: c.range(a.nameRange),
+      expr: exprOf(c, a.expr),
+    }));
+    attrs.sort((x, y) => x.range.start.byte - y.range.start.byte);
+    out.attrs = attrs;
+    out.blocks = b.blocks.map((bl: Block) => {
+      const body: OutlineBody = { attrs: [], blocks: [] };
+      stack.push({ body: bl.body, out: body });
+      return {
+        type: bl.type,
+        labels: bl.labels.slice(),
+        range: c.range(bl.range),
+        typeRange: c.range(bl.typeRange),
+        openBrace: c.range(bl.openBraceRange),
+        closeBrace: c.range(bl.closeBraceRange),
+        body,
+      };
+    });
+  }
+  return top;
 }
 
 /** The oracle-shaped outline of one file (JSON syntax: diagnostics only). */

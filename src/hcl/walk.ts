@@ -105,6 +105,30 @@ export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, 
 
 function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
   for (const p of parts) {
+    if (p.kind === "TemplateInterp") fn(p.expr, a, b);
+    else if (p.kind !== "TemplateLiteral") directiveChildren(p, fn, a, b);
+  }
+}
+
+/**
+ * The expressions of a `%{ if }` or `%{ for }` directive and of the parts it
+ * holds, in source order. Directives nest without limit, so the nested part
+ * lists are walked with an explicit stack of (list, next index) frames.
+ */
+function directiveChildren<A, B>(directive: TemplatePart, fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
+  const lists: (readonly TemplatePart[])[] = [[directive]];
+  const next: number[] = [0];
+  while (lists.length > 0) {
+    const top = lists.length - 1;
+    const list = lists[top]!;
+    const i = next[top]!;
+    if (i >= list.length) {
+      lists.pop();
+      next.pop();
+      continue;
+    }
+    next[top] = i + 1;
+    const p = list[i]!;
     switch (p.kind) {
       case "TemplateLiteral":
         break;
@@ -113,12 +137,18 @@ function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expr
         break;
       case "TemplateIf":
         fn(p.condition, a, b);
-        forEachPartChild(p.then, fn, a, b);
-        if (p.else !== null) forEachPartChild(p.else, fn, a, b);
+        // The `else` parts come after the `then` parts: pushed first, popped last.
+        if (p.else !== null) {
+          lists.push(p.else);
+          next.push(0);
+        }
+        lists.push(p.then);
+        next.push(0);
         break;
       case "TemplateFor":
         fn(p.collection, a, b);
-        forEachPartChild(p.body, fn, a, b);
+        lists.push(p.body);
+        next.push(0);
         break;
     }
   }
@@ -339,15 +369,31 @@ function toBool(v: ConstValue): boolean {
   return fail();
 }
 
-function deepEqual(a: ConstValue, b: ConstValue): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a);
-    const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+/** Whether two constant values are equal; an explicit stack of pairs, as values can nest without limit. */
+function deepEqual(a0: ConstValue, b0: ConstValue): boolean {
+  const pairs: ConstValue[] = [a0, b0];
+  while (pairs.length > 0) {
+    const b = pairs.pop()!;
+    const a = pairs.pop()!;
+    if (a === b) continue;
+    if (Array.isArray(a) && Array.isArray(b)) {
+      if (a.length !== b.length) return false;
+      for (let i = a.length - 1; i >= 0; i--) pairs.push(a[i]!, b[i]!);
+      continue;
+    }
+    if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+      const ka = Object.keys(a);
+      if (ka.length !== Object.keys(b).length) return false;
+      for (let i = ka.length - 1; i >= 0; i--) {
+        const k = ka[i]!;
+        if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+        pairs.push(a[k]!, b[k]!);
+      }
+      continue;
+    }
+    return false;
   }
-  return false;
+  return true;
 }
 
 function evalParts(parts: TemplatePart[], depth: number): string {
@@ -371,6 +417,11 @@ function evalParts(parts: TemplatePart[], depth: number): string {
   return s;
 }
 
+/**
+ * The folding recurses, within a budget: an expression nested more than 500
+ * levels deep is not constant (unknown, so every reader stays silent), which
+ * also keeps deep values out of the readers of constant values.
+ */
 function evalConst(e: Expression, depth: number): ConstValue {
   if (depth > 500) fail();
   switch (e.kind) {
@@ -450,69 +501,112 @@ function evalConst(e: Expression, depth: number): ConstValue {
   }
 }
 
+/** A step of `expressionKey`'s post-order: join the last `count` keys into the key of `expr`. */
+interface KeyJoin {
+  readonly expr: Expression;
+  readonly count: number;
+}
+
 /**
  * A text that is the same for two expressions written the same way
  * (ignoring positions, parentheses and layout): `var.a.b`, `length(var.x)>0`.
  * Used to tell that a condition tests the same thing as another one.
  * Null for forms not compared (`for`, splats, templates with directives).
+ * Expressions nest without limit, so the keys are built with an explicit
+ * stack: an expression pushes a join step, then its children; a child's key
+ * lands on `keys`, and the join takes its children's keys off it. A form not
+ * compared anywhere makes the whole key null.
  */
 export function expressionKey(expr: Expression): string | null {
-  const keys = (list: readonly Expression[]): string | null => {
-    const out: string[] = [];
-    for (const x of list) {
-      const k = expressionKey(x);
-      if (k === null) return null;
-      out.push(k);
+  const work: (Expression | KeyJoin)[] = [expr];
+  const keys: string[] = [];
+  while (work.length > 0) {
+    const item = work.pop()!;
+    if (!("kind" in item)) {
+      keys.push(joinKey(item.expr, keys.splice(keys.length - item.count, item.count)));
+      continue;
     }
-    return out.join(",");
-  };
-  switch (expr.kind) {
-    case "Parentheses":
-      return expressionKey(expr.expr);
-    case "TemplateWrap":
-      return expressionKey(expr.wrapped);
-    case "ScopeTraversal":
-      return traversalText(expr.traversal);
-    case "LiteralValue":
-      return JSON.stringify(expr.value);
-    case "RelativeTraversal": {
-      const s = expressionKey(expr.source);
-      return s === null ? null : `(${s})${traversalText(expr.traversal)}`;
+    const e = item;
+    switch (e.kind) {
+      case "Parentheses":
+        work.push(e.expr);
+        break;
+      case "TemplateWrap":
+        work.push(e.wrapped);
+        break;
+      case "ScopeTraversal":
+        keys.push(traversalText(e.traversal));
+        break;
+      case "LiteralValue":
+        keys.push(JSON.stringify(e.value));
+        break;
+      case "RelativeTraversal":
+        work.push({ expr: e, count: 1 }, e.source);
+        break;
+      case "Index":
+        work.push({ expr: e, count: 2 }, e.key, e.collection);
+        break;
+      case "FunctionCall":
+        pushKeyJoin(work, e, e.args);
+        break;
+      case "BinaryOp":
+        work.push({ expr: e, count: 2 }, e.rhs, e.lhs);
+        break;
+      case "UnaryOp":
+        work.push({ expr: e, count: 1 }, e.operand);
+        break;
+      case "Conditional":
+        work.push({ expr: e, count: 3 }, e.falseResult, e.trueResult, e.condition);
+        break;
+      case "TupleCons":
+        pushKeyJoin(work, e, e.exprs);
+        break;
+      case "Template": {
+        const c = constantValue(e);
+        if (c.known) {
+          keys.push(JSON.stringify(c.value));
+          break;
+        }
+        if (e.parts.some((p) => p.kind !== "TemplateLiteral" && p.kind !== "TemplateInterp")) return null;
+        pushKeyJoin(
+          work,
+          e,
+          e.parts.flatMap((p) => (p.kind === "TemplateInterp" ? [p.expr] : [])),
+        );
+        break;
+      }
+      default:
+        return null;
     }
-    case "Index": {
-      const c = expressionKey(expr.collection);
-      const k = expressionKey(expr.key);
-      return c === null || k === null ? null : `${c}[${k}]`;
-    }
-    case "FunctionCall": {
-      const a = keys(expr.args);
-      return a === null ? null : `${expr.name}(${a}${expr.expandFinal ? "..." : ""})`;
-    }
-    case "BinaryOp": {
-      const l = expressionKey(expr.lhs);
-      const r = expressionKey(expr.rhs);
-      return l === null || r === null ? null : `(${l}${expr.op}${r})`;
-    }
-    case "UnaryOp": {
-      const o = expressionKey(expr.operand);
-      return o === null ? null : `${expr.op}(${o})`;
-    }
-    case "Conditional": {
-      const a = keys([expr.condition, expr.trueResult, expr.falseResult]);
-      return a === null ? null : `?(${a})`;
-    }
-    case "TupleCons": {
-      const a = keys(expr.exprs);
-      return a === null ? null : `[${a}]`;
-    }
-    case "Template": {
-      const c = constantValue(expr);
-      if (c.known) return JSON.stringify(c.value);
-      if (expr.parts.some((p) => p.kind !== "TemplateLiteral" && p.kind !== "TemplateInterp")) return null;
-      const a = keys(expr.parts.flatMap((p) => (p.kind === "TemplateInterp" ? [p.expr] : [])));
-      return a === null ? null : `tpl(${expr.parts.map((p) => (p.kind === "TemplateLiteral" ? JSON.stringify(p.value) : "$")).join("")};${a})`;
-    }
+  }
+  return keys[0]!;
+}
+
+function pushKeyJoin(work: (Expression | KeyJoin)[], e: Expression, list: readonly Expression[]): void {
+  work.push({ expr: e, count: list.length });
+  for (let i = list.length - 1; i >= 0; i--) work.push(list[i]!);
+}
+
+/** The key of `e` from the keys of its children (in source order). */
+function joinKey(e: Expression, k: string[]): string {
+  switch (e.kind) {
+    case "RelativeTraversal":
+      return `(${k[0]!})${traversalText(e.traversal)}`;
+    case "Index":
+      return `${k[0]!}[${k[1]!}]`;
+    case "FunctionCall":
+      return `${e.name}(${k.join(",")}${e.expandFinal ? "..." : ""})`;
+    case "BinaryOp":
+      return `(${k[0]!}${e.op}${k[1]!})`;
+    case "UnaryOp":
+      return `${e.op}(${k[0]!})`;
+    case "Conditional":
+      return `?(${k.join(",")})`;
+    case "TupleCons":
+      return `[${k.join(",")}]`;
+    case "Template":
+      return `tpl(${e.parts.map((p) => (p.kind === "TemplateLiteral" ? JSON.stringify(p.value) : "$")).join("")};${k.join(",")})`;
     default:
-      return null;
+      throw new Error(`internal error: no key join for ${e.kind}`);
   }
 }

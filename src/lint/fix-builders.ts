@@ -320,16 +320,24 @@ export function splitOneLineBlockFix(file: SourceFile, block: Block, reread: ReR
   };
 }
 
-function expandOneLineBlock(file: File, block: Block, reread: ReReader | undefined, indent?: string): Replacement | null {
+/**
+ * How deep one-line blocks inside one-line blocks are expanded: the fix's
+ * text grows with the square of the depth (each level indented one step
+ * more), so past this no fix is offered (the finding stays).
+ */
+const MAX_SPLIT_DEPTH = 100;
+
+function expandOneLineBlock(file: File, block: Block, reread: ReReader | undefined, indent?: string, depth = 0): Replacement | null {
+  if (depth > MAX_SPLIT_DEPTH) return null;
   const own = indent ?? lineIndentAt(file.text, block.range.start.offset);
   if (block.singleLine || opensWithItem(block)) {
-    const text = expandBlockBody(file, block, [], own, reread);
+    const text = expandBlockBody(file, block, [], own, reread, depth);
     if (text !== null) return { start: block.openBraceRange.start.offset, end: block.closeBraceRange.end.offset, text };
   }
   if (!reread) return null;
   const split = reread(file, block);
   if (split === null) return null;
-  const expanded = expandBlockBody(split.file, split.wrapper, [], own, reread);
+  const expanded = expandBlockBody(split.file, split.wrapper, [], own, reread, depth);
   if (expanded === null) return null;
   return { start: block.openBraceRange.start.offset, end: split.close + 1, text: expanded };
 }
@@ -359,7 +367,14 @@ function isInvalidOneLineBlock(block: Block): boolean {
  * `indent` is the indentation of the line the block starts on; nested
  * one-line blocks that are themselves invalid are expanded too.
  */
-function expandBlockBody(file: File, block: Block, extraLines: readonly string[] = [], indent?: string, reread?: ReReader): string | null {
+function expandBlockBody(
+  file: File,
+  block: Block,
+  extraLines: readonly string[] = [],
+  indent?: string,
+  reread?: ReReader,
+  depth = 0,
+): string | null {
   const text = file.text;
   const nl = newlineOf(text);
   const own = indent ?? lineIndentAt(text, block.range.start.offset);
@@ -400,7 +415,7 @@ function expandBlockBody(file: File, block: Block, extraLines: readonly string[]
     } else {
       const b = item.node;
       if (isInvalidOneLineBlock(b)) {
-        const expanded = expandOneLineBlock(file, b, reread, inner);
+        const expanded = expandOneLineBlock(file, b, reread, inner, depth + 1);
         if (expanded === null) return null;
         out.push({ text: text.slice(b.range.start.offset, expanded.start) + expanded.text });
       } else {

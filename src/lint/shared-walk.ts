@@ -15,6 +15,7 @@
  * not walked. Iterative throughout: nesting depth costs heap, not stack.
  */
 import type { Attribute, Block, Expression, TemplatePart } from "../hcl/ast.js";
+import { children } from "../hcl/walk.js";
 import type { Module, SourceFile } from "../terraform/module-types.js";
 import type { NodeKind, RuleVisitors, WalkSite } from "./types.js";
 
@@ -101,7 +102,7 @@ function pushChildren(e: Expression, stack: (Expression | null)[]): void {
     case "Invalid":
       return;
     case "Template":
-      pushParts(e.parts, stack);
+      pushParts(e.parts, stack, e);
       return;
     case "TemplateWrap":
       stack.push(e.wrapped);
@@ -149,26 +150,22 @@ function pushChildren(e: Expression, stack: (Expression | null)[]): void {
   }
 }
 
-/** Template parts' expressions, in reverse (template nesting is bounded by the parser's nesting limit). */
-function pushParts(parts: readonly TemplatePart[], stack: (Expression | null)[]): void {
+/**
+ * Template parts' expressions, in reverse. Directives (`%{ if }`, `%{ for }`)
+ * nest their own part lists without limit: a template holding one has its
+ * expressions listed in source order by `children` (iterative) first.
+ */
+function pushParts(parts: readonly TemplatePart[], stack: (Expression | null)[], template: Expression): void {
+  for (const p of parts) {
+    if (p.kind === "TemplateIf" || p.kind === "TemplateFor") {
+      const kids = children(template, false);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+      return;
+    }
+  }
   for (let i = parts.length - 1; i >= 0; i--) {
     const p = parts[i]!;
-    switch (p.kind) {
-      case "TemplateLiteral":
-        break;
-      case "TemplateInterp":
-        stack.push(p.expr);
-        break;
-      case "TemplateIf":
-        if (p.else !== null) pushParts(p.else, stack);
-        pushParts(p.then, stack);
-        stack.push(p.condition);
-        break;
-      case "TemplateFor":
-        pushParts(p.body, stack);
-        stack.push(p.collection);
-        break;
-    }
+    if (p.kind === "TemplateInterp") stack.push(p.expr);
   }
 }
 
@@ -225,12 +222,12 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
 
   // Blocks: an explicit stack of (block, its chain, whether this entry is its exit).
   const blocks: Block[] = [];
-  const chains: (readonly Block[])[] = [];
+  const chains: Chain[] = [];
   const exits: boolean[] = [];
   for (const file of mod.files) {
     for (const top of file.hcl.body.blocks) {
       blocks.push(top);
-      chains.push([top]);
+      chains.push(chainOf(top, null));
       exits.push(false);
       while (blocks.length > 0) {
         const block = blocks.pop()!;
@@ -250,7 +247,7 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
         for (let i = nested.length - 1; i >= 0; i--) {
           const child = nested[i]!;
           blocks.push(child);
-          chains.push([...chain, child]);
+          chains.push(chainOf(child, chain));
           exits.push(false);
         }
       }
@@ -269,6 +266,44 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
   }
 }
 
-function site(file: SourceFile, blocks: readonly Block[], attribute: Attribute | null): WalkSite {
-  return { file, block: blocks[0]!, blocks, attribute };
+/**
+ * The blocks around a node, innermost last: a link to the chain of the block
+ * around it. Near the top (where every real module's blocks are) the list
+ * is made at once; deeper, only when a handler reads `site.blocks` (a copy
+ * per level would be quadratic in the nesting depth).
+ */
+interface Chain {
+  readonly block: Block;
+  readonly top: Block;
+  readonly parent: Chain | null;
+  readonly depth: number;
+  list: readonly Block[] | null;
+}
+
+const EAGER_CHAIN_DEPTH = 64;
+
+function chainOf(block: Block, parent: Chain | null): Chain {
+  const depth = parent === null ? 1 : parent.depth + 1;
+  const list = parent === null ? [block] : depth <= EAGER_CHAIN_DEPTH ? [...parent.list!, block] : null;
+  return { block, top: parent === null ? block : parent.top, parent, depth, list };
+}
+
+function chainList(chain: Chain): readonly Block[] {
+  if (chain.list !== null) return chain.list;
+  const out: Block[] = new Array<Block>(chain.depth);
+  for (let c: Chain | null = chain; c !== null; c = c.parent) out[c.depth - 1] = c.block;
+  chain.list = out;
+  return out;
+}
+
+function site(file: SourceFile, chain: Chain, attribute: Attribute | null): WalkSite {
+  if (chain.list !== null) return { file, block: chain.top, blocks: chain.list, attribute };
+  return {
+    file,
+    block: chain.top,
+    get blocks(): readonly Block[] {
+      return chainList(chain);
+    },
+    attribute,
+  };
 }

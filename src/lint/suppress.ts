@@ -117,11 +117,32 @@ interface Node {
   depth: number;
 }
 
+/**
+ * Every attribute and block of `body` with its depth, in source order (a
+ * body's attributes, then each block followed by what it holds). Blocks nest
+ * without limit: an explicit stack of the bodies being read and the next
+ * block of each.
+ */
 function collectNodes(body: Body, depth: number, out: Node[]): void {
+  const bodies: Body[] = [body];
+  const next: number[] = [0];
   for (const a of body.attributes) out.push({ range: a.range, depth });
-  for (const b of body.blocks) {
-    out.push({ range: b.range, depth });
-    collectNodes(b.body, depth + 1, out);
+  while (bodies.length > 0) {
+    const top = bodies.length - 1;
+    const b = bodies[top]!;
+    const i = next[top]!;
+    if (i >= b.blocks.length) {
+      bodies.pop();
+      next.pop();
+      continue;
+    }
+    next[top] = i + 1;
+    const block = b.blocks[i]!;
+    const d = depth + top;
+    out.push({ range: block.range, depth: d });
+    for (const a of block.body.attributes) out.push({ range: a.range, depth: d + 1 });
+    bodies.push(block.body);
+    next.push(0);
   }
 }
 
@@ -214,7 +235,11 @@ function nativeSuppressions(file: SourceFile, now: Date): Suppression[] {
 
 function jsonSuppressions(file: SourceFile, now: Date): Suppression[] {
   const out: Suppression[] = [];
-  const visit = (body: Body, owner: Block | null): void => {
+  // Pre-order over the blocks (a body's comments, then each nested block's),
+  // with an explicit stack: blocks nest without limit.
+  const stack: { body: Body; owner: Block | null }[] = [{ body: file.hcl.body, owner: null }];
+  while (stack.length > 0) {
+    const { body, owner } = stack.pop()!;
     for (const jc of body.jsonComments ?? []) {
       const d = parseDirective(jc.text);
       if (!d) continue;
@@ -223,9 +248,8 @@ function jsonSuppressions(file: SourceFile, now: Date): Suppression[] {
       else if (!s.fileLevel) s.cover = owner.range;
       out.push(s);
     }
-    for (const b of body.blocks) visit(b.body, b);
-  };
-  visit(file.hcl.body, null);
+    for (let i = body.blocks.length - 1; i >= 0; i--) stack.push({ body: body.blocks[i]!.body, owner: body.blocks[i]! });
+  }
   return out;
 }
 

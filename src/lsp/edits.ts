@@ -37,39 +37,66 @@ export function minimalEdit(before: string, after: string, ix: TextPositions): T
   return { range: ix.range(pre, before.length - suf), newText: after.slice(pre, after.length - suf) };
 }
 
-/** The innermost attribute holding `offset`. */
-function innermostAttribute(body: Body, offset: number): Attribute | null {
-  for (const a of body.attributes) {
-    if (a.range.start.offset <= offset && offset < a.range.end.offset) return a;
-  }
-  for (const b of body.blocks) {
-    if (b.range.start.offset <= offset && offset < b.range.end.offset) return innermostAttribute(b.body, offset);
+/** The innermost attribute holding `offset` (a loop down the blocks holding it: they nest without limit). */
+function innermostAttribute(top: Body, offset: number): Attribute | null {
+  let body: Body | null = top;
+  while (body !== null) {
+    const current: Body = body;
+    body = null;
+    for (const a of current.attributes) {
+      if (a.range.start.offset <= offset && offset < a.range.end.offset) return a;
+    }
+    for (const b of current.blocks) {
+      if (b.range.start.offset <= offset && offset < b.range.end.offset) {
+        body = b.body;
+        break;
+      }
+    }
   }
   return null;
 }
 
-/** Whether a heredoc within `node` holds 1-based `line` past its first line. */
-function insideHeredoc(node: unknown, line: number): boolean {
-  if (node === null || typeof node !== "object") return false;
-  if (Array.isArray(node)) return node.some((n) => insideHeredoc(n, line));
-  const n = node as { kind?: unknown; form?: unknown; range?: HclRange };
-  if (typeof n.kind === "string" && n.range) {
-    if (n.range.end.line < line || n.range.start.line > line) return false;
-    if (n.form === "heredoc" && n.range.start.line < line) return true;
-  }
-  for (const [k, v] of Object.entries(node)) {
-    if (k !== "range" && v !== null && typeof v === "object" && insideHeredoc(v, line)) return true;
+/** Whether a heredoc within `node` holds 1-based `line` past its first line (an explicit stack: syntax trees nest without limit). */
+function insideHeredoc(root: unknown, line: number): boolean {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
+      continue;
+    }
+    const n = node as { kind?: unknown; form?: unknown; range?: HclRange };
+    if (typeof n.kind === "string" && n.range) {
+      if (n.range.end.line < line || n.range.start.line > line) continue;
+      if (n.form === "heredoc" && n.range.start.line < line) return true;
+    }
+    const entries = Object.entries(node);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, v] = entries[i]!;
+      if (k !== "range" && v !== null && typeof v === "object") stack.push(v);
+    }
   }
   return false;
 }
 
-/** The innermost block whose body holds `offset` (JSON files). */
-function innermostBody(body: Body, offset: number): Body | null {
-  for (const b of body.blocks) {
-    const r = b.body.range;
-    if (r.start.offset <= offset && offset < r.end.offset) return innermostBody(b.body, offset) ?? b.body;
+/** The innermost block body holding `offset` (JSON files); null when no block's does. A loop: blocks nest without limit. */
+function innermostBody(top: Body, offset: number): Body | null {
+  let found: Body | null = null;
+  let body: Body = top;
+  for (;;) {
+    let next: Body | null = null;
+    for (const b of body.blocks) {
+      const r = b.body.range;
+      if (r.start.offset <= offset && offset < r.end.offset) {
+        next = b.body;
+        break;
+      }
+    }
+    if (next === null) return found;
+    found = next;
+    body = next;
   }
-  return null;
 }
 
 /** A `"//": "..."` property inserted as the first property of the object whose content starts at `at`. */

@@ -508,61 +508,20 @@ class IndexWalk {
   constructor(private readonly scopes: Map<Expression, Scope>) {}
 
   visit(expr: Expression, scope: Scope): void {
-    if (scope.size > 0) this.scopes.set(expr, scope);
-    switch (expr.kind) {
-      case "ScopeTraversal": {
-        // As scanTraversal, with the classification left for when it is asked for.
-        const root = expr.traversal[0];
-        if (!root || root.kind !== "TraverseRoot") return;
-        if (scope.has(root.name)) {
-          const src = scope.get(root.name);
-          if (src) this.out.iteratorSources.push(src);
-          return;
-        }
-        this.out.traversals.push(expr);
-        return;
-      }
-      case "For": {
-        this.visit(expr.collection, scope);
-        const inner = bind(scope, [expr.keyVar, expr.valVar]);
-        if (expr.keyExpr) this.visit(expr.keyExpr, inner);
-        this.visit(expr.valExpr, inner);
-        if (expr.condition) this.visit(expr.condition, inner);
-        return;
-      }
-      case "Template":
-        this.visitParts(expr.parts, scope);
-        return;
-      default:
-        forEachChild(expr, visitChild, this, scope);
-    }
-  }
-
-  private visitParts(parts: readonly TemplatePart[], scope: Scope): void {
-    for (const p of parts) {
-      switch (p.kind) {
-        case "TemplateInterp":
-          this.visit(p.expr, scope);
-          break;
-        case "TemplateIf":
-          this.visit(p.condition, scope);
-          this.visitParts(p.then, scope);
-          if (p.else) this.visitParts(p.else, scope);
-          break;
-        case "TemplateFor":
-          this.visit(p.collection, scope);
-          this.visitParts(p.body, bind(scope, [p.keyVar, p.valVar]));
-          break;
-        case "TemplateLiteral":
-          break;
-      }
-    }
+    walkScoped(expr, scope, this.scopes, foundTraversal, this.out);
   }
 }
 
-/** forEachChild callback of IndexWalk.visit. */
-function visitChild(child: Expression, walk: IndexWalk, scope: Scope): void {
-  walk.visit(child, scope);
+/** As scanTraversal, with the classification left for when it is asked for. */
+function foundTraversal(expr: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: Found): void {
+  const root = expr.traversal[0];
+  if (!root || root.kind !== "TraverseRoot") return;
+  if (scope.has(root.name)) {
+    const src = scope.get(root.name);
+    if (src) out.iteratorSources.push(src);
+    return;
+  }
+  out.traversals.push(expr);
 }
 
 function scanTraversal(expr: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: ScanResult): void {
@@ -578,45 +537,110 @@ function scanTraversal(expr: Extract<Expression, { kind: "ScopeTraversal" }>, sc
 }
 
 function scanExpr(expr: Expression, scope: Scope, out: ScanResult): void {
-  switch (expr.kind) {
-    case "ScopeTraversal":
-      scanTraversal(expr, scope, out);
-      return;
-    case "For": {
-      scanExpr(expr.collection, scope, out);
-      const inner = bind(scope, [expr.keyVar, expr.valVar]);
-      if (expr.keyExpr) scanExpr(expr.keyExpr, inner, out);
-      scanExpr(expr.valExpr, inner, out);
-      if (expr.condition) scanExpr(expr.condition, inner, out);
-      return;
+  walkScoped(expr, scope, null, scanTraversal, out);
+}
+
+/**
+ * Every traversal of `expr`, pre-order in source order, each with the names
+ * bound around it (`for` variables, template `for` variables), given to
+ * `onTraversal`; with `scopes`, the scope of every sub-expression that has
+ * bound names is recorded there. Expressions nest without limit: an explicit
+ * stack of (expression, scope) in two parallel arrays, children pushed in
+ * reverse so they pop in source order.
+ */
+function walkScoped<O>(
+  expr: Expression,
+  scope: Scope,
+  scopes: Map<Expression, Scope> | null,
+  onTraversal: (t: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: O) => void,
+  out: O,
+): void {
+  const exprs: Expression[] = [expr];
+  const scoped: Scope[] = [scope];
+  while (exprs.length > 0) {
+    const e = exprs.pop()!;
+    const s = scoped.pop()!;
+    if (scopes !== null && s.size > 0) scopes.set(e, s);
+    switch (e.kind) {
+      case "ScopeTraversal":
+        onTraversal(e, s, out);
+        break;
+      case "For": {
+        const inner = bind(s, [e.keyVar, e.valVar]);
+        if (e.condition) exprs.push(e.condition), scoped.push(inner);
+        exprs.push(e.valExpr), scoped.push(inner);
+        if (e.keyExpr) exprs.push(e.keyExpr), scoped.push(inner);
+        exprs.push(e.collection), scoped.push(s);
+        break;
+      }
+      case "Template":
+        pushTemplateParts(e.parts, s, exprs, scoped);
+        break;
+      default: {
+        const base = exprs.length;
+        forEachChild(e, pushExpr, exprs, undefined);
+        for (let i = base; i < exprs.length; i++) scoped.push(s);
+        reverseFrom(exprs, base);
+      }
     }
-    case "Template":
-      scanParts(expr.parts, scope, out);
-      return;
-    default:
-      forEachChild(expr, scanExpr, scope, out);
   }
 }
 
-function scanParts(parts: readonly TemplatePart[], scope: Scope, out: ScanResult): void {
-  for (const p of parts) {
+function pushExpr(child: Expression, exprs: Expression[]): void {
+  exprs.push(child);
+}
+
+function reverseFrom<T>(list: T[], from: number): void {
+  for (let i = from, j = list.length - 1; i < j; i++, j--) {
+    const t = list[i]!;
+    list[i] = list[j]!;
+    list[j] = t;
+  }
+}
+
+/**
+ * The expressions of a template's parts with their scopes (a `%{ for }`
+ * binds its names in its body), pushed so that they pop in source order.
+ * Directives nest their part lists without limit: an explicit stack of
+ * (list, next index, scope) frames.
+ */
+function pushTemplateParts(parts: readonly TemplatePart[], scope: Scope, exprs: Expression[], scoped: Scope[]): void {
+  const base = exprs.length;
+  const lists: (readonly TemplatePart[])[] = [parts];
+  const next: number[] = [0];
+  const listScopes: Scope[] = [scope];
+  while (lists.length > 0) {
+    const top = lists.length - 1;
+    const list = lists[top]!;
+    const i = next[top]!;
+    if (i >= list.length) {
+      lists.pop();
+      next.pop();
+      listScopes.pop();
+      continue;
+    }
+    next[top] = i + 1;
+    const s = listScopes[top]!;
+    const p = list[i]!;
     switch (p.kind) {
       case "TemplateInterp":
-        scanExpr(p.expr, scope, out);
+        exprs.push(p.expr), scoped.push(s);
         break;
       case "TemplateIf":
-        scanExpr(p.condition, scope, out);
-        scanParts(p.then, scope, out);
-        if (p.else) scanParts(p.else, scope, out);
+        exprs.push(p.condition), scoped.push(s);
+        if (p.else) lists.push(p.else), next.push(0), listScopes.push(s);
+        lists.push(p.then), next.push(0), listScopes.push(s);
         break;
       case "TemplateFor":
-        scanExpr(p.collection, scope, out);
-        scanParts(p.body, bind(scope, [p.keyVar, p.valVar]), out);
+        exprs.push(p.collection), scoped.push(s);
+        lists.push(p.body), next.push(0), listScopes.push(bind(s, [p.keyVar, p.valVar]));
         break;
       case "TemplateLiteral":
         break;
     }
   }
+  reverseFrom(exprs, base);
+  reverseFrom(scoped, base);
 }
 
 const SIMPLE_ROOTS: Record<string, RefKind> = {
@@ -666,23 +690,38 @@ const PROVIDER_SKIP: Skip = { attrs: new Set(["alias"]), blocks: new Set() };
 /**
  * Attribute expressions of a body, recursively, each with its scope:
  * inside `dynamic "x" { content { ... } }` the iterator name is bound to the
- * dynamic block's `for_each`.
+ * dynamic block's `for_each`. Blocks nest without limit: an explicit stack
+ * of bodies and dynamic blocks still to read, popped in source order.
  */
-function bodyExprs(body: Body, scope: Scope, skip: Skip, top = true, out: { expr: Expression; scope: Scope }[] = []): { expr: Expression; scope: Scope }[] {
-  for (const a of body.attributes) {
-    if (top && (skip.attrs.has(a.name) || skip.blocks.has(a.name))) continue;
-    out.push({ expr: a.expr, scope });
-  }
-  for (const b of body.blocks) {
-    if (top && skip.blocks.has(b.type)) continue;
-    if (b.type === "dynamic") dynamicExprs(b, scope, skip, out);
-    else bodyExprs(b.body, scope, skip, false, out);
+function bodyExprs(body: Body, scope: Scope, skip: Skip): { expr: Expression; scope: Scope }[] {
+  const out: { expr: Expression; scope: Scope }[] = [];
+  const stack: { body: Body; dynamic: Block | null; scope: Scope; top: boolean }[] = [{ body, dynamic: null, scope, top: true }];
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if (task.dynamic !== null) {
+      const inner = dynamicExprs(task.dynamic, task.scope, out);
+      const contents = blocksOf(task.dynamic.body, "content");
+      for (let i = contents.length - 1; i >= 0; i--) stack.push({ body: contents[i]!.body, dynamic: null, scope: inner, top: false });
+      continue;
+    }
+    const { top } = task;
+    for (const a of task.body.attributes) {
+      if (top && (skip.attrs.has(a.name) || skip.blocks.has(a.name))) continue;
+      out.push({ expr: a.expr, scope: task.scope });
+    }
+    const blocks = task.body.blocks;
+    for (let i = blocks.length - 1; i >= 0; i--) {
+      const b = blocks[i]!;
+      if (top && skip.blocks.has(b.type)) continue;
+      if (b.type === "dynamic") stack.push({ body: b.body, dynamic: b, scope: task.scope, top: false });
+      else stack.push({ body: b.body, dynamic: null, scope: task.scope, top: false });
+    }
   }
   return out;
 }
 
-/** bodyExprs of a `dynamic` block, appended to `out`. */
-function dynamicExprs(b: Block, scope: Scope, skip: Skip, out: { expr: Expression; scope: Scope }[]): void {
+/** The `for_each` and `labels` of a `dynamic` block, appended to `out`; the scope of its `content` (the iterator bound). */
+function dynamicExprs(b: Block, scope: Scope, out: { expr: Expression; scope: Scope }[]): Scope {
   const forEach = b.body.attributes.find((a) => a.name === "for_each") ?? null;
   const iterAttr = b.body.attributes.find((a) => a.name === "iterator") ?? null;
   let name = b.labels[0] ?? null;
@@ -696,7 +735,7 @@ function dynamicExprs(b: Block, scope: Scope, skip: Skip, out: { expr: Expressio
   for (const a of b.body.attributes) {
     if (a.name === "labels") out.push({ expr: a.expr, scope: inner });
   }
-  for (const c of blocksOf(b.body, "content")) bodyExprs(c.body, inner, skip, false, out);
+  return inner;
 }
 
 function lifecycleReferenceExprs(r: Resource): Expression[] {
@@ -712,11 +751,18 @@ function lifecycleReferenceExprs(r: Resource): Expression[] {
  * branches of a conditional, the arguments of `try`/`coalesce`.
  */
 function aliasTargets(expr: Expression): Extract<Expression, { kind: "ScopeTraversal" }>[] {
-  const e = unwrap(expr);
-  if (e.kind === "ScopeTraversal") return [e];
-  if (e.kind === "Conditional") return [...aliasTargets(e.trueResult), ...aliasTargets(e.falseResult)];
-  if (e.kind === "FunctionCall" && (e.name === "try" || e.name === "coalesce")) return e.args.flatMap(aliasTargets);
-  return [];
+  // Conditionals nest without limit: an explicit stack, popped in source order.
+  const out: Extract<Expression, { kind: "ScopeTraversal" }>[] = [];
+  const stack: Expression[] = [expr];
+  while (stack.length > 0) {
+    const e = unwrap(stack.pop()!);
+    if (e.kind === "ScopeTraversal") out.push(e);
+    else if (e.kind === "Conditional") stack.push(e.falseResult, e.trueResult);
+    else if (e.kind === "FunctionCall" && (e.name === "try" || e.name === "coalesce")) {
+      for (let i = e.args.length - 1; i >= 0; i--) stack.push(e.args[i]!);
+    }
+  }
+  return out;
 }
 
 // ----------------------------------------------------------------- targets

@@ -23,7 +23,7 @@ import type {
   TerraformSettings,
   Variable,
 } from "./module-types.js";
-import { children, constBool, constString, exprText, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
+import { constBool, constString, exprText, forEachChild, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
 import { copyNode } from "../hcl/nodes.js";
 import { rangeBetween } from "../hcl/source.js";
@@ -456,30 +456,46 @@ function searchBody(body: Body, path: readonly string[], i: number, dyn: boolean
   }
 }
 
+/**
+ * The matches of `path` from step `i` inside a value, in source order.
+ * Tuples nest without limit (a name step looks into every element at the
+ * same step): an explicit stack of (value, step), popped in source order.
+ */
 function searchValue(expr: Expression, path: readonly string[], i: number, dyn: boolean, out: ArgumentMatch[]): void {
-  if (i >= path.length) return;
-  const e = unwrap(expr);
-  const step = path[i]!;
-  const last = i === path.length - 1;
-  if (e.kind === "TupleCons") {
-    if (/^\d+$/.test(step)) {
-      const el = e.exprs[Number(step)];
-      if (el && !last) searchValue(el, path, i + 1, dyn, out);
-      return;
+  const exprs: Expression[] = [expr];
+  const steps: number[] = [i];
+  while (exprs.length > 0) {
+    const x = exprs.pop()!;
+    const j = steps.pop()!;
+    if (j >= path.length) continue;
+    const e = unwrap(x);
+    const step = path[j]!;
+    const last = j === path.length - 1;
+    if (e.kind === "TupleCons") {
+      if (/^\d+$/.test(step)) {
+        const el = e.exprs[Number(step)];
+        if (el && !last) exprs.push(el), steps.push(j + 1);
+        continue;
+      }
+      for (let k = e.exprs.length - 1; k >= 0; k--) exprs.push(e.exprs[k]!), steps.push(j);
+      continue;
     }
-    for (const el of e.exprs) searchValue(el, path, i, dyn, out);
-    return;
-  }
-  if (e.kind !== "ObjectCons") return;
-  if (step === "0" && !last) {
-    // A single nested block written as an object (JSON syntax): `[0]` is itself.
-    searchValue(e, path, i + 1, dyn, out);
-    return;
-  }
-  for (const item of e.items) {
-    if (objectKeyName(item) !== step) continue;
-    if (last) out.push({ attr: null, expr: item.value, range: item.range, nameRange: item.key.range, viaDynamic: dyn });
-    else searchValue(item.value, path, i + 1, dyn, out);
+    if (e.kind !== "ObjectCons") continue;
+    if (step === "0" && !last) {
+      // A single nested block written as an object (JSON syntax): `[0]` is itself.
+      exprs.push(e), steps.push(j + 1);
+      continue;
+    }
+    if (last) {
+      for (const item of e.items) {
+        if (objectKeyName(item) === step) out.push({ attr: null, expr: item.value, range: item.range, nameRange: item.key.range, viaDynamic: dyn });
+      }
+      continue;
+    }
+    for (let k = e.items.length - 1; k >= 0; k--) {
+      const item = e.items[k]!;
+      if (objectKeyName(item) === step) exprs.push(item.value), steps.push(j + 1);
+    }
   }
 }
 
@@ -496,19 +512,28 @@ export function fileOf(decl: Declared, node: object): SourceFile {
   return decl.file;
 }
 
-function blockContains(block: Block, node: object): boolean {
-  if (block === node || block.body === node) return true;
-  for (const a of block.body.attributes) {
-    if (a === node || a.expr === node) return true;
-    let found = false;
-    const stack: Expression[] = [a.expr];
-    while (stack.length && !found) {
-      const x = stack.pop()!;
-      if (x === node) found = true;
-      else stack.push(...children(x, false));
+function blockContains(top: Block, node: object): boolean {
+  // Blocks and expressions nest without limit: explicit stacks.
+  const blocks: Block[] = [top];
+  const stack: Expression[] = [];
+  while (blocks.length > 0) {
+    const block = blocks.pop()!;
+    if (block === node || block.body === node) return true;
+    for (const a of block.body.attributes) {
+      if (a === node || a.expr === node) return true;
+      stack.length = 0;
+      stack.push(a.expr);
+      while (stack.length > 0) {
+        const x = stack.pop()!;
+        if (x === node) return true;
+        forEachChild(x, pushChildTo, stack, undefined);
+      }
     }
-    if (found) return true;
+    for (const b of block.body.blocks) blocks.push(b);
   }
-  return block.body.blocks.some((b) => blockContains(b, node));
+  return false;
 }
 
+function pushChildTo(child: Expression, stack: Expression[]): void {
+  stack.push(child);
+}

@@ -16,7 +16,7 @@
  * it; in JSON syntax a string is the only way to write a type, so its
  * content is parsed as the type.
  */
-import type { Expression, Range } from "../hcl/ast.js";
+import type { Expression, ObjectConsItem, Range } from "../hcl/ast.js";
 import { constString, objectKeyName } from "../hcl/walk.js";
 
 export type PrimitiveName = "string" | "number" | "bool";
@@ -80,12 +80,54 @@ function keyword(expr: Expression): string | null {
   return null;
 }
 
-function fromExpr(expr: Expression, inObject: boolean): TypeNode {
+/**
+ * What `fromExpr` still has to read: a type expression (whose node goes to
+ * `set`), or an item of an `object({...})` (its key checked, then its type).
+ */
+type TypeTask =
+  | { item: null; expr: Expression; inObject: boolean; set: (t: TypeNode) => void }
+  | { item: ObjectConsItem; attributes: Map<string, ObjectAttr> };
+
+/**
+ * The type an expression stands for. Type constraints nest without limit
+ * (`list(list(...))`): an explicit stack of tasks, read in source order, so
+ * the first error met is the one a recursive reading would throw; a node is
+ * made before its children, which fill it in.
+ */
+function fromExpr(root: Expression, inObject: boolean): TypeNode {
+  let result: TypeNode | null = null;
+  const tasks: TypeTask[] = [
+    {
+      item: null,
+      expr: root,
+      inObject,
+      set: (t) => {
+        result = t;
+      },
+    },
+  ];
+  while (tasks.length > 0) {
+    const task = tasks.pop()!;
+    if (task.item !== null) {
+      const item = task.item;
+      const key = objectKeyName(item);
+      if (key === null) throw new TypeError_("object attribute names must be identifiers or quoted strings", item.key.range);
+      if (task.attributes.has(key)) throw new TypeError_(`attribute "${key}" is declared twice`, item.key.range);
+      task.attributes.set(key, attrTask(item.value, tasks));
+      continue;
+    }
+    typeStep(task.expr, task.inObject, task.set, tasks);
+  }
+  return result!;
+}
+
+/** One type expression: its node given to `set`, or its inner types pushed as tasks (in reverse, so they pop in source order). */
+function typeStep(expr: Expression, inObject: boolean, set: (t: TypeNode) => void, tasks: TypeTask[]): void {
   const kw = keyword(expr);
   if (kw !== null) {
-    if (PRIMITIVES.has(kw)) return { kind: "primitive", name: kw as PrimitiveName };
-    if (kw === "any") return { kind: "any" };
-    if (COLLECTIONS.has(kw)) return { kind: kw as "list", element: { kind: "any" } };
+    if (PRIMITIVES.has(kw)) return set({ kind: "primitive", name: kw as PrimitiveName });
+    if (kw === "any") return set({ kind: "any" });
+    if (COLLECTIONS.has(kw)) return set({ kind: kw as "list", element: { kind: "any" } });
     if (kw === "tuple" || kw === "object") throw new TypeError_(`the ${kw} type constructor needs an argument`, expr.range);
     throw new TypeError_(`"${kw}" is not a type; use string, number, bool, any, or a type constructor`, expr.range);
   }
@@ -98,30 +140,38 @@ function fromExpr(expr: Expression, inObject: boolean): TypeNode {
       expr.range,
     );
   }
-  if (expr.kind === "Parentheses") return fromExpr(expr.expr, inObject);
+  if (expr.kind === "Parentheses") {
+    tasks.push({ item: null, expr: expr.expr, inObject, set });
+    return;
+  }
   if (expr.kind !== "FunctionCall") throw new TypeError_("not a valid type constraint", expr.range);
   const name = expr.name;
   const args = expr.args;
   if (COLLECTIONS.has(name)) {
     if (args.length !== 1) throw new TypeError_(`${name}(...) takes exactly one element type`, expr.range);
-    return { kind: name as "list", element: fromExpr(args[0]!, false) };
+    const node: { kind: "list"; element: TypeNode } = { kind: name as "list", element: ANY };
+    set(node);
+    tasks.push({ item: null, expr: args[0]!, inObject: false, set: (t) => (node.element = t) });
+    return;
   }
   if (name === "tuple") {
     const a = args.length === 1 ? args[0]! : null;
     if (!a || a.kind !== "TupleCons") throw new TypeError_("tuple(...) takes a list of element types, e.g. tuple([string, number])", expr.range);
-    return { kind: "tuple", elements: a.exprs.map((e) => fromExpr(e, false)) };
+    const elements: TypeNode[] = [];
+    set({ kind: "tuple", elements });
+    const add = (t: TypeNode): void => {
+      elements.push(t);
+    };
+    for (let i = a.exprs.length - 1; i >= 0; i--) tasks.push({ item: null, expr: a.exprs[i]!, inObject: false, set: add });
+    return;
   }
   if (name === "object") {
     const a = args.length === 1 ? args[0]! : null;
     if (!a || a.kind !== "ObjectCons") throw new TypeError_("object(...) takes an object of attribute types, e.g. object({ name = string })", expr.range);
     const attributes = new Map<string, ObjectAttr>();
-    for (const item of a.items) {
-      const key = objectKeyName(item);
-      if (key === null) throw new TypeError_("object attribute names must be identifiers or quoted strings", item.key.range);
-      if (attributes.has(key)) throw new TypeError_(`attribute "${key}" is declared twice`, item.key.range);
-      attributes.set(key, attrFromExpr(item.value));
-    }
-    return { kind: "object", attributes };
+    set({ kind: "object", attributes });
+    for (let i = a.items.length - 1; i >= 0; i--) tasks.push({ item: a.items[i]!, attributes });
+    return;
   }
   if (name === "optional") {
     throw new TypeError_(
@@ -132,14 +182,22 @@ function fromExpr(expr: Expression, inObject: boolean): TypeNode {
   throw new TypeError_(`"${name}" is not a type constructor`, expr.nameRange);
 }
 
-function attrFromExpr(expr: Expression): ObjectAttr {
+const ANY: TypeNode = { kind: "any" };
+
+/** An object attribute's declaration; its type is read by the task pushed for it. */
+function attrTask(expr: Expression, tasks: TypeTask[]): ObjectAttr {
+  let typeExpr = expr;
+  const attr: ObjectAttr = { type: ANY, optional: false, hasDefault: false };
   if (expr.kind === "FunctionCall" && expr.name === "optional") {
     if (expr.args.length < 1 || expr.args.length > 2) {
       throw new TypeError_("optional(...) takes a type and an optional default value", expr.range);
     }
-    return { type: fromExpr(expr.args[0]!, true), optional: true, hasDefault: expr.args.length === 2 };
+    typeExpr = expr.args[0]!;
+    attr.optional = true;
+    attr.hasDefault = expr.args.length === 2;
   }
-  return { type: fromExpr(expr, true), optional: false, hasDefault: false };
+  tasks.push({ item: null, expr: typeExpr, inObject: true, set: (t) => (attr.type = t) });
+  return attr;
 }
 
 // --------------------------------------------------------------- from text
@@ -209,6 +267,12 @@ export function parseTypeText(text: string): TypeParse {
   }
 }
 
+/** A type constructor being read from text: what it has so far. */
+type TextFrame =
+  | { k: "collection"; name: "list" | "set" | "map" }
+  | { k: "tuple"; elements: TypeNode[] }
+  | { k: "object"; attributes: Map<string, ObjectAttr>; key: string; optional: boolean };
+
 class TextParser {
   private i = 0;
   constructor(private readonly toks: Tok[]) {}
@@ -234,7 +298,28 @@ class TextParser {
     return !!t && t.t === "punct" && t.v === v;
   }
 
+  /**
+   * A type. Types nest without limit (`list(list(...))`): the constructors
+   * being read are frames on an explicit stack; a type's start either is a
+   * whole type or opens a frame that asks for its first inner type, and a
+   * finished inner type goes to the frame on top, which asks for the next
+   * or is finished in turn.
+   */
   type(inObject: boolean): TypeNode {
+    const frames: TextFrame[] = [];
+    let childInObject = inObject;
+    for (;;) {
+      let r: TypeNode | boolean = this.typeStart(childInObject, frames);
+      while (typeof r !== "boolean") {
+        if (frames.length === 0) return r;
+        r = this.childDone(frames, r);
+      }
+      childInObject = r;
+    }
+  }
+
+  /** A type's start: the whole type, or `inObject` of the first inner type a constructor's frame (pushed) asks for. */
+  private typeStart(inObject: boolean, frames: TextFrame[]): TypeNode | boolean {
     this.skipNl();
     const t = this.next();
     if (t.t !== "ident") throw new TypeError_(`expected a type but found "${t.v === "\n" ? "newline" : t.v}"`, null);
@@ -248,47 +333,22 @@ class TextParser {
     }
     this.next();
     if (COLLECTIONS.has(name)) {
-      const element = this.type(false);
-      this.expect(")");
-      return { kind: name as "list", element };
+      frames.push({ k: "collection", name: name as "list" });
+      return false;
     }
     if (name === "tuple") {
       this.expect("[");
-      const elements: TypeNode[] = [];
+      const frame: Extract<TextFrame, { k: "tuple" }> = { k: "tuple", elements: [] };
+      frames.push(frame);
       this.skipNl();
-      while (!this.isPunct("]")) {
-        elements.push(this.type(false));
-        this.skipNl();
-        if (this.isPunct(",")) {
-          this.next();
-          this.skipNl();
-        } else if (!this.isPunct("]")) throw new TypeError_('expected "," or "]" in tuple([...])', null);
-      }
-      this.next();
-      this.expect(")");
-      return { kind: "tuple", elements };
+      return this.tupleNext(frames, frame);
     }
     if (name === "object") {
       this.expect("{");
-      const attributes = new Map<string, ObjectAttr>();
+      const frame: Extract<TextFrame, { k: "object" }> = { k: "object", attributes: new Map(), key: "", optional: false };
+      frames.push(frame);
       this.skipNl();
-      while (!this.isPunct("}")) {
-        const k = this.next();
-        if (k.t !== "ident" && k.t !== "str") throw new TypeError_(`expected an attribute name but found "${k.v}"`, null);
-        if (attributes.has(k.v)) throw new TypeError_(`attribute "${k.v}" is declared twice`, null);
-        this.skipNl();
-        const sep = this.next();
-        if (sep.t !== "punct" || (sep.v !== "=" && sep.v !== ":")) throw new TypeError_(`expected "=" after "${k.v}"`, null);
-        attributes.set(k.v, this.attr());
-        const sepTok = this.peek();
-        if (sepTok?.t === "nl" || this.isPunct(",")) {
-          this.next();
-          this.skipNl();
-        } else if (!this.isPunct("}")) throw new TypeError_('expected ",", a newline or "}" in object({...})', null);
-      }
-      this.next();
-      this.expect(")");
-      return { kind: "object", attributes };
+      return this.objectNext(frames, frame);
     }
     if (name === "optional") {
       throw new TypeError_(
@@ -299,23 +359,75 @@ class TextParser {
     throw new TypeError_(`"${name}" is not a type constructor`, null);
   }
 
-  private attr(): ObjectAttr {
+  /** The top frame's inner type `value` is read: the frame's next request, or its whole type (the frame popped). */
+  private childDone(frames: TextFrame[], value: TypeNode): TypeNode | boolean {
+    const f = frames[frames.length - 1]!;
+    switch (f.k) {
+      case "collection":
+        this.expect(")");
+        frames.pop();
+        return { kind: f.name, element: value };
+      case "tuple":
+        f.elements.push(value);
+        this.skipNl();
+        if (this.isPunct(",")) {
+          this.next();
+          this.skipNl();
+        } else if (!this.isPunct("]")) throw new TypeError_('expected "," or "]" in tuple([...])', null);
+        return this.tupleNext(frames, f);
+      case "object": {
+        let attr: ObjectAttr;
+        if (f.optional) {
+          this.skipNl();
+          let hasDefault = false;
+          if (this.isPunct(",")) {
+            this.next();
+            hasDefault = true;
+            this.skipBalanced();
+          }
+          this.expect(")");
+          attr = { type: value, optional: true, hasDefault };
+        } else attr = { type: value, optional: false, hasDefault: false };
+        f.attributes.set(f.key, attr);
+        const sepTok = this.peek();
+        if (sepTok?.t === "nl" || this.isPunct(",")) {
+          this.next();
+          this.skipNl();
+        } else if (!this.isPunct("}")) throw new TypeError_('expected ",", a newline or "}" in object({...})', null);
+        return this.objectNext(frames, f);
+      }
+    }
+  }
+
+  /** After `[` or an element: the next element's request, or the tuple when `]` closes it. */
+  private tupleNext(frames: TextFrame[], f: Extract<TextFrame, { k: "tuple" }>): TypeNode | boolean {
+    if (!this.isPunct("]")) return false;
+    this.next();
+    this.expect(")");
+    frames.pop();
+    return { kind: "tuple", elements: f.elements };
+  }
+
+  /** After `{` or an attribute: the next attribute's key and separator, and its type's request; or the object when `}` closes it. */
+  private objectNext(frames: TextFrame[], f: Extract<TextFrame, { k: "object" }>): TypeNode | boolean {
+    if (this.isPunct("}")) {
+      this.next();
+      this.expect(")");
+      frames.pop();
+      return { kind: "object", attributes: f.attributes };
+    }
+    const k = this.next();
+    if (k.t !== "ident" && k.t !== "str") throw new TypeError_(`expected an attribute name but found "${k.v}"`, null);
+    if (f.attributes.has(k.v)) throw new TypeError_(`attribute "${k.v}" is declared twice`, null);
+    this.skipNl();
+    const sep = this.next();
+    if (sep.t !== "punct" || (sep.v !== "=" && sep.v !== ":")) throw new TypeError_(`expected "=" after "${k.v}"`, null);
+    f.key = k.v;
     this.skipNl();
     const t = this.peek();
-    if (t && t.t === "ident" && t.v === "optional" && this.toks[this.i + 1]?.v === "(") {
-      this.i += 2;
-      const type = this.type(true);
-      this.skipNl();
-      let hasDefault = false;
-      if (this.isPunct(",")) {
-        this.next();
-        hasDefault = true;
-        this.skipBalanced();
-      }
-      this.expect(")");
-      return { type, optional: true, hasDefault };
-    }
-    return { type: this.type(true), optional: false, hasDefault: false };
+    f.optional = !!t && t.t === "ident" && t.v === "optional" && this.toks[this.i + 1]?.v === "(";
+    if (f.optional) this.i += 2;
+    return true;
   }
 
   /** Skip a default-value expression up to the `)` closing optional(...). */
@@ -351,27 +463,41 @@ class TextParser {
  * themselves.
  */
 export function typeAccepts(declared: TypeNode, contract: TypeNode): boolean {
+  // Types nest without limit: the pairs still to compare on an explicit stack; every pair must fit.
+  const pairs: TypeNode[] = [declared, contract];
+  while (pairs.length > 0) {
+    const c = pairs.pop()!;
+    const d = pairs.pop()!;
+    if (!pairFits(d, c, pairs)) return false;
+  }
+  return true;
+}
+
+/** Whether `declared` can accept `contract` as far as their outer forms go; the inner pairs that must fit too are pushed. */
+function pairFits(declared: TypeNode, contract: TypeNode, pairs: TypeNode[]): boolean {
   if (declared.kind === "any" || contract.kind === "any") return true;
   switch (declared.kind) {
     case "primitive":
       return contract.kind === "primitive" && contract.name === declared.name;
     case "list":
     case "set":
-      if (contract.kind === "list" || contract.kind === "set") return typeAccepts(declared.element, contract.element);
-      if (contract.kind === "tuple") return contract.elements.every((e) => typeAccepts(declared.element, e));
+      if (contract.kind === "list" || contract.kind === "set") return pairs.push(declared.element, contract.element) > 0;
+      if (contract.kind === "tuple") {
+        for (const e of contract.elements) pairs.push(declared.element, e);
+        return true;
+      }
       return false;
     case "map":
-      if (contract.kind === "map") return typeAccepts(declared.element, contract.element);
+      if (contract.kind === "map") return pairs.push(declared.element, contract.element) > 0;
       if (contract.kind === "object") {
-        return [...contract.attributes.values()].every((a) => typeAccepts(declared.element, a.type));
+        for (const a of contract.attributes.values()) pairs.push(declared.element, a.type);
+        return true;
       }
       return false;
     case "tuple":
-      return (
-        contract.kind === "tuple" &&
-        contract.elements.length === declared.elements.length &&
-        declared.elements.every((e, i) => typeAccepts(e, contract.elements[i]!))
-      );
+      if (contract.kind !== "tuple" || contract.elements.length !== declared.elements.length) return false;
+      declared.elements.forEach((e, i) => pairs.push(e, contract.elements[i]!));
+      return true;
     case "object": {
       if (contract.kind !== "object") return false;
       for (const [name, attr] of declared.attributes) {
@@ -380,7 +506,7 @@ export function typeAccepts(declared: TypeNode, contract: TypeNode): boolean {
           if (attr.optional) continue;
           return false;
         }
-        if (!typeAccepts(attr.type, c.type)) return false;
+        pairs.push(attr.type, c.type);
       }
       return true;
     }
@@ -389,23 +515,51 @@ export function typeAccepts(declared: TypeNode, contract: TypeNode): boolean {
 
 /** Canonical text of a type (`object({a=string, b=optional(number)})`). */
 export function typeToString(t: TypeNode): string {
-  switch (t.kind) {
-    case "primitive":
-      return t.name;
-    case "any":
-      return "any";
-    case "list":
-    case "set":
-    case "map":
-      return `${t.kind}(${typeToString(t.element)})`;
-    case "tuple":
-      return `tuple([${t.elements.map(typeToString).join(", ")}])`;
-    case "object": {
-      const parts = [...t.attributes].map(([k, a]) => {
-        const key = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? k : JSON.stringify(k);
-        return `${key}=${a.optional ? `optional(${typeToString(a.type)})` : typeToString(a.type)}`;
-      });
-      return `object({${parts.join(", ")}})`;
+  // Types nest without limit: the text is written from an explicit stack of
+  // pieces still to write, each a text or a type, popped in order.
+  let out = "";
+  const pieces: (string | TypeNode)[] = [t];
+  while (pieces.length > 0) {
+    const p = pieces.pop()!;
+    if (typeof p === "string") {
+      out += p;
+      continue;
+    }
+    switch (p.kind) {
+      case "primitive":
+        out += p.name;
+        break;
+      case "any":
+        out += "any";
+        break;
+      case "list":
+      case "set":
+      case "map":
+        out += `${p.kind}(`;
+        pieces.push(")", p.element);
+        break;
+      case "tuple":
+        out += "tuple([";
+        pieces.push("])");
+        for (let i = p.elements.length - 1; i >= 0; i--) {
+          pieces.push(p.elements[i]!);
+          if (i > 0) pieces.push(", ");
+        }
+        break;
+      case "object": {
+        out += "object({";
+        pieces.push("})");
+        const attrs = [...p.attributes];
+        for (let i = attrs.length - 1; i >= 0; i--) {
+          const [k, a] = attrs[i]!;
+          const key = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? k : JSON.stringify(k);
+          if (a.optional) pieces.push(")", a.type, `${key}=optional(`);
+          else pieces.push(a.type, `${key}=`);
+          if (i > 0) pieces.push(", ");
+        }
+        break;
+      }
     }
   }
+  return out;
 }
