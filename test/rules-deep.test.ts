@@ -22,6 +22,7 @@ import { commandText } from "../rules/machine/lb-registration-missing.js";
 import { scanBody, type Hit } from "../rules/module/provider-config.js";
 import type { Module } from "../src/terraform/module-types.js";
 import { loadModule } from "../src/terraform/load.js";
+import { fixtureFiles, hasStackTrace, runCli, tree } from "./e2e/helpers.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -263,5 +264,140 @@ describe(`machine/lb-registration-missing's command text, ${N} levels`, () => {
     const text = commandText(levels[0]!);
     expect(text.length).toBe(N);
     expect(text).toBe("a".repeat(N));
+  });
+});
+
+/**
+ * Through the built CLI (a child process: its main thread, Node's default
+ * stack), each rule on a small module that puts a 100,000-level expression
+ * exactly where the rule looks, with the finding inside the nesting at its
+ * exact line and column, or (for the rules that give up past a budget) no
+ * finding and no crash.
+ */
+describe(`each rule through the CLI, ${N} levels`, () => {
+  /** Lints `files` (over the machine fixture for machine roles) and returns the compact lines of `rule`. */
+  function lintRule(role: "cluster" | "machine" | "machinepool", files: Record<string, string>, rule: string): { lines: string[]; code: number | null } {
+    const base = role === "machine" ? fixtureFiles("machine") : {};
+    const dir = tree({ ...base, ...files });
+    const r = runCli(["--role", role, "--format", "compact", "."], { cwd: dir, timeoutMs: 120_000 });
+    expect(hasStackTrace(r.stdout + r.stderr), r.stderr.slice(0, 400)).toBe(false);
+    expect(r.stderr).toBe(`tfcapi-lint: .: role ${role} (from --role)\n`);
+    expect(r.stdout).not.toContain("[syntax/");
+    return { lines: r.stdout.split("\n").filter((l) => l.endsWith(`[${rule}]`)), code: r.code };
+  }
+
+  /** 1-based column of `needle` in `line`. */
+  const col = (line: string, needle: string): number => line.indexOf(needle) + 1;
+
+  it("drift/non-idempotent: a call 100,000 objects deep, its path in the message", () => {
+    const line = `  input = ${"{ a = ".repeat(N)}timestamp()${" }".repeat(N)}`;
+    const { lines } = lintRule("machine", { "drift.tf": `resource "terraform_data" "deep" {\n${line}\n}\n` }, "drift/non-idempotent");
+    const arg = ["input", ...Array<string>(N).fill("a")].join(".");
+    expect(lines).toEqual([
+      `drift.tf:2:${col(line, "timestamp")}: warning: timestamp() gives terraform_data.deep "${arg}" a new value on every plan, so drift checks always fire: use a time_static resource instead, or add input to lifecycle ignore_changes. [drift/non-idempotent]`,
+    ]);
+  });
+
+  it("drift/non-idempotent: a call in the 100,000th nested block", () => {
+    const text = `resource "terraform_data" "deep" {\n${"  nested {\n".repeat(N)}    input = uuid()\n${"  }\n".repeat(N)}}\n`;
+    const { lines } = lintRule("machine", { "drift.tf": text }, "drift/non-idempotent");
+    const arg = [...Array<string>(N).fill("nested"), "input"].join(".");
+    expect(lines).toEqual([
+      `drift.tf:${N + 2}:13: warning: uuid() gives terraform_data.deep "${arg}" a new value on every plan, so drift checks always fire: use a random_uuid resource instead, or add nested to lifecycle ignore_changes. [drift/non-idempotent]`,
+    ]);
+  });
+
+  it("output/endpoint-never-set: a chain of 100,000 constant conditionals that is always null", () => {
+    const value = `${"false ? null : ".repeat(N)}null`;
+    const { lines } = lintRule("cluster", { "outputs.tf": `output "control_plane_endpoint" {\n  value = ${value}\n}\n` }, "output/endpoint-never-set");
+    expect(lines).toEqual([
+      "outputs.tf:2:11: warning: control_plane_endpoint is always null, so the control plane never creates a Machine; return var.control_plane_endpoint when it is set, else the endpoint the module creates ({ host = ..., port = ... }) [output/endpoint-never-set]",
+    ]);
+    const ended = lintRule("cluster", { "outputs.tf": `output "control_plane_endpoint" {\n  value = ${"false ? null : ".repeat(N)}{ host = "h", port = 6443 }\n}\n` }, "output/endpoint-never-set");
+    expect(ended.lines).toEqual([]);
+  });
+
+  it("output/provider-id-list-shape: 100,000 tolist() around a bare local; a running filter 100,000 fors deep", () => {
+    const unsorted = lintRule("machinepool", { "outputs.tf": `output "provider_id_list" {\n  value = ${"tolist(".repeat(N)}local.ids${")".repeat(N)}\n}\n` }, "output/provider-id-list-shape");
+    expect(unsorted.lines).toEqual([
+      "outputs.tf:2:11: warning: provider_id_list is not sorted, so its order can change between refreshes: wrap the value in sort() [output/provider-id-list-shape]",
+    ]);
+    const sorted = lintRule("machinepool", { "outputs.tf": `output "provider_id_list" {\n  value = ${"tolist(".repeat(N)}sort(local.ids)${")".repeat(N)}\n}\n` }, "output/provider-id-list-shape");
+    expect(sorted.lines).toEqual([]);
+    const line = `  value = sort(${"[for i in ".repeat(N)}[for i in local.members : i.id if i.state == "running"]${" : i]".repeat(N)})`;
+    const filtered = lintRule("machinepool", { "outputs.tf": `output "provider_id_list" {\n${line}\n}\n` }, "output/provider-id-list-shape");
+    expect(filtered.lines).toEqual([
+      `outputs.tf:2:${col(line, "i.state")}: warning: provider_id_list is filtered on "running"; it must list every non-terminated member (pending and unhealthy ones too), so filter on terminated states only or drop the condition [output/provider-id-list-shape]`,
+    ]);
+  });
+
+  it("output/exports-secret: a password 100,000 lists deep, and 100,000 index steps over one", () => {
+    const line = `  value = { db = ${"[".repeat(N)}random_password.db.result${"]".repeat(N)} }`;
+    const { lines } = lintRule("cluster", { "outputs.tf": `output "exports" {\n${line}\n}\n` }, "output/exports-secret");
+    expect(lines).toEqual([
+      `outputs.tf:2:${col(line, "random_password")}: warning: exports publishes a secret: random_password.db.result (random_password.result is a secret); exports is stored and copied in clear text, so pass only ids and names (e.g. a secret's ARN) and let nodes fetch the secret with their identity [output/exports-secret]`,
+    ]);
+    const indexed = `  value = { db = module.db${'[("x")]'.repeat(N)}.admin_password }`;
+    const chain = lintRule("cluster", { "outputs.tf": `output "exports" {\n${indexed}\n}\n` }, "output/exports-secret");
+    expect(chain.lines).toEqual([
+      `outputs.tf:2:${col(indexed, "module")}: warning: exports publishes a secret: module.db.${Array<string>(N).fill("x").join(".")}.admin_password ("admin_password" is named like a credential); exports is stored and copied in clear text, so pass only ids and names (e.g. a secret's ARN) and let nodes fetch the secret with their identity [output/exports-secret]`,
+    ]);
+  });
+
+  it("cluster/gate-on-initialized: a host in the 100,000th nested kubernetes block of a helm provider", () => {
+    const provider = (inner: string): string => `provider "helm" {\n${"  kubernetes {\n".repeat(N)}${inner}${"  }\n".repeat(N)}}\n`;
+    const release = 'resource "helm_release" "cni" {\n  name  = "cni"\n  chart = "cni"\n}\n';
+    const remote = lintRule("cluster", { "addons.tf": release, "providers.tf": provider("    host = var.api_host\n") }, "cluster/gate-on-initialized");
+    expect(remote.lines).toEqual([
+      "addons.tf:1:1: warning: helm_release.cni talks to the workload cluster's API server, but its count does not depend on var.control_plane_initialized, so this resource is planned before any API server exists; gate it, e.g. count = var.control_plane_initialized ? 1 : 0 [cluster/gate-on-initialized]",
+    ]);
+    const inCluster = lintRule("cluster", { "addons.tf": release, "providers.tf": provider("    insecure = true\n") }, "cluster/gate-on-initialized");
+    expect(inCluster.lines).toEqual([]);
+  });
+
+  it("module/provider-config: a literal secret_key 100,000 objects deep in a provider argument", () => {
+    const line = `  default_tags = ${"{ a = ".repeat(N)}{ secret_key = "AKIAEXAMPLE" }${" }".repeat(N)}`;
+    const { lines } = lintRule("machine", { "provider.tf": `provider "aws" {\n  region = "eu-west-1"\n${line}\n}\n` }, "module/provider-config");
+    expect(lines).toEqual([
+      `provider.tf:3:${col(line, "secret_key")}: warning: Provider "aws" sets the credential "secret_key" to a literal string: remove it and let the provider read credentials from the identity the controller mounts. [module/provider-config]`,
+    ]);
+  });
+
+  it("version/distro-suffix: the version through 100,000 nested fors into an image lookup", () => {
+    const line = `    values = ${"[for v in ".repeat(N)}[var.kubernetes_version]${" : v]".repeat(N)}`;
+    const data = `data "aws_ami" "node" {\n  owners = ["self"]\n  filter {\n    name = "name"\n${line}\n  }\n}\n`;
+    const { lines } = lintRule("machine", { "ami.tf": data }, "version/distro-suffix");
+    expect(lines).toEqual([
+      `ami.tf:5:${col(line, "var.kubernetes_version")}: warning: var.kubernetes_version reaches data.aws_ami.node with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead. [version/distro-suffix]`,
+    ]);
+  });
+
+  it("machine/lb-registration-missing: a registration 100,000 %{ if } directives deep, never deregistered", () => {
+    const command = `"${"%{ if var.control_plane }".repeat(N)}aws elbv2 register-targets --targets Id=i-1${"%{ endif }".repeat(N)}"`;
+    const text = `resource "terraform_data" "register" {\n  provisioner "local-exec" {\n    command = ${command}\n  }\n}\n`;
+    const { lines } = lintRule("machine", { "register.tf": text }, "machine/lb-registration-missing");
+    expect(lines).toEqual([
+      "register.tf:3:15: warning: This local-exec registers the machine in a load-balancer backend, but no provisioner with when = destroy deregisters it: deleting the Machine leaves a dead backend behind the API endpoint; add a destroy-time provisioner that removes it, or use a membership resource, which Terraform deletes with the machine [machine/lb-registration-missing]",
+    ]);
+  });
+
+  it("output/provider-id-format: an instance id 100,000 templates deep, the shape still judged", () => {
+    // aws://ID (the zone and a slash missing) through 100,000 nested "${...}".
+    const value = `"aws://\${${'"${'.repeat(N)}aws_instance.node.id${'}"'.repeat(N)}}"`;
+    const files = {
+      "outputs.tf": fixtureFiles("machine")["outputs.tf"]!.replace('value = "hcloud://${hcloud_server.node.id}"', `value = ${value}`),
+      "instance.tf": 'resource "aws_instance" "node" {\n  ami = "ami-1"\n}\n',
+    };
+    expect(lintRule("machine", files, "output/provider-id-format").lines).toEqual([
+      `outputs.tf:2:11: error: provider_id ${value} does not have the aws:// providerID shape aws:///<availability-zone>/<instance-id>; the Node carries exactly that string, so Cluster API never matches this Machine to its Node: fix the slashes and segments [output/provider-id-format]`,
+    ]);
+  });
+
+  it("bootstrap/encoding gives up silently past its budget at 100,000 levels", () => {
+    // var.bootstrap_data is base64: passed unchanged to a plain-text user_data it is wrong.
+    const encoded = (n: number): string => `resource "aws_instance" "deep" {\n  ami       = "ami-1"\n  user_data = ${"tostring(".repeat(n)}var.bootstrap_data${")".repeat(n)}\n}\n`;
+    expect(lintRule("machine", { "deep.tf": encoded(N) }, "bootstrap/encoding").lines).toEqual([]);
+    // The same a few levels deep is reported: the budget, not the shape, silences it.
+    expect(lintRule("machine", { "deep.tf": encoded(3) }, "bootstrap/encoding").lines).toHaveLength(1);
   });
 });
