@@ -36,6 +36,13 @@ const PASS_THROUGH = new Set(["nonsensitive", "sensitive", "tostring", "trimspac
 /** Functions whose result is one of their arguments. */
 const ONE_OF_ARGS = new Set(["try", "coalesce"]);
 const ENCODERS = new Set(["base64encode", "base64gzip"]);
+/**
+ * How many functions, conditionals and locals `encodingLeaves` and `mapEntry`
+ * follow from the argument. The recursion never goes deeper than this, so any
+ * input depth is safe on the main thread; a value nested deeper is "other"
+ * (or no map entry): unknown, never reported. Module calls are followed up to
+ * 16 levels of local child modules (a file-system depth, not the syntax tree's).
+ */
 const MAX_DEPTH = 48;
 
 /**

@@ -22,9 +22,16 @@ const CONNECTION_ARGS = new Set([
   "config_context",
 ]);
 
-function connects(body: Body): boolean {
-  if (body.attributes.some((a) => CONNECTION_ARGS.has(a.name))) return true;
-  return body.blocks.some((b) => b.type === "kubernetes" && connects(b.body));
+/** Whether a provider body (or a `kubernetes` block in it, at any depth) sets a connection argument. */
+export function connects(body: Body): boolean {
+  // An explicit stack of bodies rather than recursion: any nesting depth on the main thread.
+  const pending: Body[] = [body];
+  while (pending.length > 0) {
+    const b = pending.pop()!;
+    if (b.attributes.some((a) => CONNECTION_ARGS.has(a.name))) return true;
+    for (const inner of b.blocks) if (inner.type === "kubernetes") pending.push(inner.body);
+  }
+  return false;
 }
 
 /**

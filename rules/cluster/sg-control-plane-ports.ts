@@ -35,7 +35,8 @@ function mayCover(c: Coverage, need: Required): boolean {
 }
 
 /**
- * The sites of the argument at `path` in a rule body, through literal nested
+ * The sites of the argument at `path` in a rule body (recursing once per
+ * step of `path`, a short path of the contract's table, never the input's depth), through literal nested
  * blocks (one per block that sets it; none when unset), evaluated for one
  * resource instance or within a block's iteration scope; "dynamic" when a
  * nested block on the way is written with `dynamic` (not followed).
@@ -157,11 +158,22 @@ function coverages(module: Module, rule: RuleInstance): Coverage[] | null {
   return out;
 }
 
-/** The managed resources, variables and data sources an expression's value comes from (no resource arguments followed). */
-function valueSources(module: Module, graph: DependencyGraph, site: Site): string[] {
+/**
+ * The managed resources, variables and data sources an expression's value
+ * comes from (no resource arguments followed); null when the value nests
+ * lists deeper than the budget (unknown: the rule stays silent).
+ */
+function valueSources(module: Module, graph: DependencyGraph, site: Site): string[] | null {
   const out: string[] = [];
+  // A budget of 32 nested lists, calls and `for`s, each level asking
+  // `alternatives` afresh: it bounds the recursion (any input depth is safe
+  // on the main thread) and the work; deeper values are unknown.
+  let unknown = false;
   const leaf = (e: Expression, s: Site, depth: number): void => {
-    if (depth > 32) return;
+    if (depth > 32) {
+      unknown = true;
+      return;
+    }
     const x = unwrap(e);
     if (x.kind === "FunctionCall" && !x.expandFinal && ["concat", "one", "tolist", "toset", "flatten", "compact", "distinct", "coalescelist", "values"].includes(x.name)) {
       for (const a of x.args) for (const alt of alternatives(module, { ...s, expr: a })) leaf(alt.expr, alt, depth + 1);
@@ -179,7 +191,7 @@ function valueSources(module: Module, graph: DependencyGraph, site: Site): strin
     for (const address of graph.dependencies(x).keys()) out.push(address);
   };
   for (const alt of alternatives(module, site)) leaf(alt.expr, alt, 0);
-  return out;
+  return unknown ? null : out;
 }
 
 /** What each required port carries, for messages. */
@@ -225,7 +237,8 @@ export default defineRule({
     for (const view of views) {
       for (const [name, site] of view.attrs) {
         if (!SECURITY_GROUP_EXPORT_NAME.test(name)) continue;
-        if (valueSources(module, graph, site).some((a) => a.startsWith("var.") || a.startsWith("data."))) return;
+        const sources = valueSources(module, graph, site);
+        if (sources === null || sources.some((a) => a.startsWith("var.") || a.startsWith("data."))) return;
       }
     }
 

@@ -48,10 +48,40 @@ export function uncoveredHits(scanner: Scanner, resource: Resource): Hit[] {
   return hits.filter((h) => !ignorePaths.some((p) => isPrefix(p, h.path)));
 }
 
+/**
+ * An argument path as a link to its parent path: a path extended at every
+ * level of a deep object or block nesting shares its prefix instead of
+ * copying it. Spelled out (`pathOf`) only for a hit.
+ */
+type PathLink = { name: string; up: PathLink } | null;
+
+function linkOf(path: readonly string[]): PathLink {
+  let link: PathLink = null;
+  for (const name of path) link = { name, up: link };
+  return link;
+}
+
+function pathOf(link: PathLink): string[] {
+  const out: string[] = [];
+  for (let l = link; l !== null; l = l.up) out.push(l.name);
+  return out.reverse();
+}
+
+/** What is left to scan: a body (arguments, then nested blocks), or an expression. */
+type Task = { kind: "body"; body: Body; path: PathLink } | { kind: "expr"; e: Expression; path: PathLink; open: boolean };
+
+/**
+ * Locals followed at once while the memo is being filled: only a cycle of
+ * locals (invalid in Terraform) nests them; past this many the rest of the
+ * cycle contributes nothing, so that a long one cannot exhaust the stack.
+ */
+const MAX_LOCALS_IN_FLIGHT = 64;
+
 /** Finds volatile calls in one module's resources, following locals (memoized). */
 export class Scanner {
   private readonly memo = new Map<string, { fn: string; suffix: string[] }[]>();
   private prepared = false;
+  private inFlight = 0;
 
   constructor(
     private readonly mod: Module,
@@ -60,24 +90,7 @@ export class Scanner {
   ) {}
 
   body(body: Body, path: string[], hits: Hit[]): void {
-    for (const attr of body.attributes) {
-      if (path.length === 0 && SKIPPED_ARGS.has(attr.name)) continue;
-      this.expr(attr.expr, [...path, attr.name], true, hits);
-    }
-    for (const block of body.blocks) {
-      if (SKIPPED_BLOCKS.has(block.type)) continue;
-      if (block.type === "dynamic") {
-        const name = block.labels[0] ?? "dynamic";
-        for (const inner of block.body.blocks) {
-          if (inner.type === "content") this.body(inner.body, [...path, name], hits);
-        }
-        for (const attr of block.body.attributes) {
-          if (attr.name === "content") this.expr(attr.expr, [...path, name], true, hits);
-        }
-        continue;
-      }
-      this.body(block.body, [...path, block.type], hits);
-    }
+    this.run([{ kind: "body", body, path: linkOf(path) }], hits);
   }
 
   /**
@@ -86,36 +99,83 @@ export class Scanner {
    * branches; not inside other calls, where the value's shape is unknown).
    */
   expr(e: Expression, path: string[], open: boolean, hits: Hit[]): void {
+    this.run([{ kind: "expr", e, path: linkOf(path), open }], hits);
+  }
+
+  /**
+   * The scan, in source order (a node before its children, arguments before
+   * nested blocks), over an explicit stack of tasks pushed in reverse: any
+   * nesting depth is scanned on the main thread.
+   */
+  private run(pending: Task[], hits: Hit[]): void {
+    while (pending.length > 0) {
+      const task = pending.pop()!;
+      if (task.kind === "body") this.pushBody(task.body, task.path, pending);
+      else this.scanExpr(task.e, task.path, task.open, hits, pending);
+    }
+  }
+
+  /** Pushes a body's arguments and nested blocks (reversed: the first is scanned first). */
+  private pushBody(body: Body, path: PathLink, pending: Task[]): void {
+    const tasks: Task[] = [];
+    for (const attr of body.attributes) {
+      if (path === null && SKIPPED_ARGS.has(attr.name)) continue;
+      tasks.push({ kind: "expr", e: attr.expr, path: { name: attr.name, up: path }, open: true });
+    }
+    for (const block of body.blocks) {
+      if (SKIPPED_BLOCKS.has(block.type)) continue;
+      if (block.type === "dynamic") {
+        const inside: PathLink = { name: block.labels[0] ?? "dynamic", up: path };
+        for (const inner of block.body.blocks) {
+          if (inner.type === "content") tasks.push({ kind: "body", body: inner.body, path: inside });
+        }
+        for (const attr of block.body.attributes) {
+          if (attr.name === "content") tasks.push({ kind: "expr", e: attr.expr, path: inside, open: true });
+        }
+        continue;
+      }
+      tasks.push({ kind: "body", body: block.body, path: { name: block.type, up: path } });
+    }
+    for (let i = tasks.length - 1; i >= 0; i--) pending.push(tasks[i]!);
+  }
+
+  /** Scans one expression node and pushes its children (reversed). */
+  private scanExpr(e: Expression, path: PathLink, open: boolean, hits: Hit[], pending: Task[]): void {
     if (e.kind === "FunctionCall" && Object.hasOwn(VOLATILE, e.name)) {
-      hits.push({ fn: e.name, range: e.range, node: e, via: null, path });
+      hits.push({ fn: e.name, range: e.range, node: e, via: null, path: pathOf(path) });
     }
     for (const name of this.taintedVars) {
       if (isRefTo(e, "var", name)) {
-        hits.push({ fn: `var.${name}`, range: e.range, node: e, via: null, path });
+        hits.push({ fn: `var.${name}`, range: e.range, node: e, via: null, path: pathOf(path) });
         return;
       }
     }
     const local = localName(e);
     if (local !== null) {
       const keepOpen = open && e.kind === "ScopeTraversal" && e.traversal.length === 2;
-      for (const h of this.localHits(local, keepOpen)) {
-        hits.push({ fn: h.fn, range: e.range, node: e, via: local, path: [...path, ...h.suffix] });
+      const found = this.localHits(local, keepOpen);
+      const prefix = found.length > 0 ? pathOf(path) : [];
+      for (const h of found) {
+        hits.push({ fn: h.fn, range: e.range, node: e, via: local, path: [...prefix, ...h.suffix] });
       }
       return;
     }
     if (e.kind === "ObjectCons") {
-      for (const item of e.items) {
+      for (let i = e.items.length - 1; i >= 0; i--) {
+        const item = e.items[i]!;
         const key = objectKeyName(item);
-        this.expr(item.key, path, false, hits);
         const extend = open && key !== null;
-        this.expr(item.value, extend ? [...path, key] : path, extend, hits);
+        pending.push({ kind: "expr", e: item.value, path: extend ? { name: key, up: path } : path, open: extend });
+        pending.push({ kind: "expr", e: item.key, path, open: false });
       }
       return;
     }
     const passesShape = e.kind === "Parentheses" || (e.kind === "FunctionCall" && e.name === "merge") || e.kind === "Conditional";
-    for (const child of children(e)) {
+    const kids = children(e);
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const child = kids[i]!;
       const isCondition = e.kind === "Conditional" && child === e.condition;
-      this.expr(child, path, open && passesShape && !isCondition, hits);
+      pending.push({ kind: "expr", e: child, path, open: open && passesShape && !isCondition });
     }
   }
 
@@ -134,10 +194,17 @@ export class Scanner {
       }
       return this.localHits(name, open);
     }
+    // Only a cycle gets here with locals in flight (see MAX_LOCALS_IN_FLIGHT).
+    if (this.inFlight >= MAX_LOCALS_IN_FLIGHT) return [];
     this.memo.set(key, []); // a cycle (invalid in Terraform) contributes nothing
     const def = this.mod.locals.get(name);
     const raw: Hit[] = [];
-    if (def) this.expr(def.value, [], open, raw);
+    this.inFlight++;
+    try {
+      if (def) this.expr(def.value, [], open, raw);
+    } finally {
+      this.inFlight--;
+    }
     const result = distinctHits(raw);
     this.memo.set(key, result);
     return result;

@@ -99,14 +99,28 @@ function inside(node: { range: Range }, outer: { range: Range }): boolean {
 }
 
 /** The text of a provisioner command: its literal parts (interpolations dropped). */
-function commandText(e: Expression): string {
+export function commandText(e: Expression): string {
   const x = unwrap(e);
   const c = constantValue(x);
   if (c.known && typeof c.value === "string") return c.value;
   if (x.kind !== "Template") return "";
-  const parts = (ps: readonly TemplatePart[]): string =>
-    ps.map((p) => (p.kind === "TemplateLiteral" ? p.value : p.kind === "TemplateIf" ? parts(p.then) + (p.else ? parts(p.else) : "") : p.kind === "TemplateFor" ? parts(p.body) : " ")).join("");
-  return parts(x.parts);
+  // The parts in source order through %{ if } and %{ for } directives at any
+  // depth: an explicit stack, parts pushed in reverse.
+  let text = "";
+  const pending: TemplatePart[] = [...x.parts].reverse();
+  const pushAll = (ps: readonly TemplatePart[]): void => {
+    for (let i = ps.length - 1; i >= 0; i--) pending.push(ps[i]!);
+  };
+  while (pending.length > 0) {
+    const p = pending.pop()!;
+    if (p.kind === "TemplateLiteral") text += p.value;
+    else if (p.kind === "TemplateIf") {
+      if (p.else) pushAll(p.else);
+      pushAll(p.then);
+    } else if (p.kind === "TemplateFor") pushAll(p.body);
+    else text += " ";
+  }
+  return text;
 }
 
 interface Provisioner {

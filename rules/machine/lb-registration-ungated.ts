@@ -21,6 +21,11 @@ const TARGET = "var.control_plane";
  * locals; anything else is unknown.
  */
 export function valueForWorkers(module: Module, expr: Expression, depth = 0): boolean | null {
+  // A budget of 50 nested operators, conditionals and locals: the recursion
+  // stays shallow whatever the input's depth (the main thread's stack), and
+  // each level folds its operand (constantValue) at most once per level, so
+  // a deep condition costs 50 passes over it, never its depth squared. A
+  // deeper condition is unknown, as any condition this cannot tell is.
   if (depth > 50) return null;
   const e = unwrap(expr);
   const c = constantValue(e);

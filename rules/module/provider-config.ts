@@ -1,5 +1,5 @@
 import { defineRule } from "../../src/lint/types.js";
-import type { Body, Expression, Range } from "../../src/hcl/ast.js";
+import type { Attribute, Body, Expression, ObjectConsItem, Range } from "../../src/hcl/ast.js";
 import { ROLES } from "../../src/contract/roles-api.js";
 import { fileOf } from "../../src/terraform/module-builder.js";
 import type { ProviderConfig } from "../../src/terraform/module-types.js";
@@ -30,7 +30,7 @@ const CREDENTIAL_NAMES = new Set([
   "secret",
 ]);
 
-interface Hit {
+export interface Hit {
   name: string;
   range: Range;
   node: object;
@@ -64,30 +64,60 @@ function providerLabel(provider: ProviderConfig): string {
   return provider.alias ? `${provider.name}.${provider.alias}` : provider.name;
 }
 
-function scanBody(body: Body, hits: Hit[]): void {
-  for (const attr of body.attributes) {
-    check(attr.name, attr.expr, attr.range, attr, hits);
-    scanValue(attr.expr, hits);
-  }
-  for (const block of body.blocks) scanBody(block.body, hits);
-}
+/** What is left to scan: a body, an argument of one, a value, an item of an object value. */
+type Task =
+  | { kind: "body"; body: Body }
+  | { kind: "attr"; attr: Attribute }
+  | { kind: "value"; expr: Expression }
+  | { kind: "item"; item: ObjectConsItem };
 
-/** Look through object and list values for credential-named keys. */
-function scanValue(expr: Expression, hits: Hit[]): void {
-  const e = unwrap(expr);
-  if (e.kind === "ObjectCons") {
-    for (const item of e.items) {
-      const key = objectKeyName(item);
-      if (key !== null) check(key, item.value, item.range, item.value, hits);
-      scanValue(item.value, hits);
+/**
+ * Credential-named arguments and object keys in a body, its nested blocks
+ * and its object and list values, in source order: each argument, then what
+ * its value holds, then the nested blocks. An explicit stack (tasks pushed in
+ * reverse) instead of recursion, so any nesting depth scans on the main thread.
+ */
+export function scanBody(root: Body, hits: Hit[]): void {
+  const pending: Task[] = [{ kind: "body", body: root }];
+  while (pending.length > 0) {
+    const task = pending.pop()!;
+    switch (task.kind) {
+      case "body": {
+        const { attributes, blocks } = task.body;
+        for (let i = blocks.length - 1; i >= 0; i--) pending.push({ kind: "body", body: blocks[i]!.body });
+        for (let i = attributes.length - 1; i >= 0; i--) pending.push({ kind: "attr", attr: attributes[i]! });
+        break;
+      }
+      case "attr":
+        check(task.attr.name, task.attr.expr, task.attr.range, task.attr, hits);
+        pending.push({ kind: "value", expr: task.attr.expr });
+        break;
+      case "item": {
+        const key = objectKeyName(task.item);
+        if (key !== null) check(key, task.item.value, task.item.range, task.item.value, hits);
+        pending.push({ kind: "value", expr: task.item.value });
+        break;
+      }
+      case "value": {
+        // Look through object and list values for credential-named keys.
+        const e = unwrap(task.expr);
+        if (e.kind === "ObjectCons") {
+          for (let i = e.items.length - 1; i >= 0; i--) pending.push({ kind: "item", item: e.items[i]! });
+        } else if (e.kind === "TupleCons") {
+          for (let i = e.exprs.length - 1; i >= 0; i--) pending.push({ kind: "value", expr: e.exprs[i]! });
+        }
+        break;
+      }
     }
-  } else if (e.kind === "TupleCons") {
-    for (const el of e.exprs) scanValue(el, hits);
   }
 }
 
 function check(name: string, value: Expression, range: Range, node: object, hits: Hit[]): void {
   if (!CREDENTIAL_NAMES.has(name.toLowerCase())) return;
+  // An object or a list is never a string; the scan looks inside it anyway
+  // (and folding it here would fold a deep value once per level).
+  const kind = unwrap(value).kind;
+  if (kind === "ObjectCons" || kind === "TupleCons") return;
   const s = constString(value);
   if (s === null || s === "") return;
   hits.push({ name, range, node });

@@ -7,7 +7,7 @@
  */
 import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Expression, ObjectConsItem, Range, ScopeTraversal, Traverser } from "../../src/hcl/ast.js";
-import { children, constantValue, objectKeyName, walkExpression } from "../../src/hcl/walk.js";
+import { children, constantValue, objectKeyName, unwrap, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
 import type { Module } from "../../src/terraform/module-types.js";
 import { endsValue } from "../../src/analysis/functions.js";
@@ -30,88 +30,129 @@ function stepNames(steps: readonly Traverser[]): string[] {
   return out;
 }
 
-/** Names applied to the anonymous splat item in a splat's `each` expression. */
-function anonNames(e: Expression): string[] | null {
-  switch (e.kind) {
-    case "AnonSymbol":
-      return [];
-    case "RelativeTraversal": {
-      const base = anonNames(e.source);
-      return base ? [...base, ...stepNames(e.traversal)] : null;
-    }
-    case "Index": {
-      const base = anonNames(e.collection);
-      if (!base) return null;
-      const k = constantValue(e.key);
-      return k.known && typeof k.value === "string" ? [...base, k.value] : base;
-    }
-    case "Splat": {
-      const base = anonNames(e.source);
-      const each = anonNames(e.each);
-      return base && each ? [...base, ...each] : base;
-    }
-    default:
-      return null;
+/**
+ * The chain of traversals under `e` down to its base, outermost first, through
+ * relative traversals, indexes and splats' sources (and parentheses when
+ * `parens`), and the base it ends on.
+ */
+function spineOf(e: Expression, parens: boolean): { spine: Expression[]; base: Expression } {
+  const spine: Expression[] = [];
+  let x = e;
+  for (;;) {
+    if (x.kind === "RelativeTraversal" || x.kind === "Splat") {
+      spine.push(x);
+      x = x.source;
+    } else if (x.kind === "Index") {
+      spine.push(x);
+      x = x.collection;
+    } else if (x.kind === "Parentheses" && parens) {
+      spine.push(x);
+      x = x.expr;
+    } else return { spine, base: x };
   }
 }
 
-/** The access an expression is, when it is a chain of traversals over a reference. */
-function accessOf(e: Expression): Access | null {
-  switch (e.kind) {
-    case "ScopeTraversal":
-      return { root: e, names: stepNames(e.traversal) };
-    case "Parentheses":
-      return accessOf(e.expr);
-    case "RelativeTraversal": {
-      const base = accessOf(e.source);
-      return base ? { root: base.root, names: [...base.names, ...stepNames(e.traversal)] } : null;
-    }
-    case "Index": {
-      const base = accessOf(e.collection);
-      if (!base) return null;
-      const k = constantValue(e.key);
-      return k.known && typeof k.value === "string" ? { root: base.root, names: [...base.names, k.value] } : base;
-    }
-    case "Splat": {
-      const base = accessOf(e.source);
-      if (!base) return null;
-      const each = anonNames(e.each);
-      return { root: base.root, names: each ? [...base.names, ...each] : base.names };
-    }
-    default:
-      return null;
+/**
+ * Appends the names of one link of a chain (innermost first) to `out`:
+ * a relative traversal's steps, an index's constant string key. A splat adds
+ * nothing itself (its `each` names are the caller's).
+ */
+function linkNames(x: Expression, out: string[]): void {
+  if (x.kind === "RelativeTraversal") out.push(...stepNames(x.traversal));
+  else if (x.kind === "Index") {
+    const k = constantValue(x.key);
+    if (k.known && typeof k.value === "string") out.push(k.value);
   }
+}
+
+/**
+ * Names applied to the anonymous splat item in a splat's `each` expression
+ * (null when `each` is not a chain over the item), appended to `out`; true
+ * when it is such a chain. A splat in the chain adds its own `each` names
+ * after its source's (when they are a chain too). Splats nest through their
+ * `each` (`x[*].y[*].z`): an explicit stack of chains, so any depth is read
+ * on the main thread, each name appended once.
+ */
+function anonNames(each: Expression, out: string[]): boolean {
+  const open = (e: Expression): { spine: Expression[]; next: number } | null => {
+    const { spine, base } = spineOf(e, false);
+    return base.kind === "AnonSymbol" ? { spine, next: spine.length - 1 } : null;
+  };
+  const first = open(each);
+  if (!first) return false;
+  const chains = [first];
+  while (chains.length > 0) {
+    const chain = chains[chains.length - 1]!;
+    if (chain.next < 0) {
+      chains.pop();
+      continue;
+    }
+    const x = chain.spine[chain.next--]!;
+    if (x.kind === "Splat") {
+      // Its item's names come after its source's, before the links outside it.
+      const inner = open(x.each);
+      if (inner) chains.push(inner);
+    } else linkNames(x, out);
+  }
+  return true;
+}
+
+/**
+ * The access an expression is, when it is a chain of traversals over a
+ * reference, and the chain's links under it (`below`: they are accesses to
+ * the same reference, or none when `e` is none).
+ */
+function accessOf(e: Expression): { access: Access | null; below: Expression[] } {
+  const { spine, base } = spineOf(e, true);
+  const below = spine.slice(1);
+  if (base.kind !== "ScopeTraversal") return { access: null, below: spine.length > 0 ? [...below, base] : below };
+  const names = stepNames(base.traversal);
+  for (let i = spine.length - 1; i >= 0; i--) {
+    const x = spine[i]!;
+    if (x.kind === "Splat") anonNames(x.each, names);
+    else linkNames(x, names);
+  }
+  return { access: { root: base, names }, below: spine.length > 0 ? [...below, base] : below };
 }
 
 
 /**
  * Every access in `expr` with its longest attribute path, outermost first.
  * Names bound by `for` expressions are not references; arguments of
- * hashing functions and `length()` are skipped.
+ * hashing functions and `length()` are skipped. Pre-order over an explicit
+ * stack (children pushed in reverse), so any nesting depth is walked on the
+ * main thread; the links under an access (same reference, shorter path) are
+ * not read again, so a long chain (`x[0][0]...`) is read once.
  */
 export function accesses(expr: Expression): Access[] {
   const found = new Map<ScopeTraversal, Access>();
-  const visit = (e: Expression, bound: ReadonlySet<string>): void => {
+  const read = new Set<Expression>();
+  const pending: { e: Expression; bound: ReadonlySet<string> }[] = [{ e: expr, bound: new Set() }];
+  while (pending.length > 0) {
+    const { e, bound } = pending.pop()!;
     // A hash (or the length) of a secret no longer holds it in clear text.
-    if (e.kind === "FunctionCall" && (endsValue(e) || e.name === "length")) return;
+    if (e.kind === "FunctionCall" && (endsValue(e) || e.name === "length")) continue;
     if (e.kind === "For") {
-      visit(e.collection, bound);
       const inner = new Set(bound);
       if (e.keyVar) inner.add(e.keyVar);
       inner.add(e.valVar);
-      if (e.keyExpr) visit(e.keyExpr, inner);
-      visit(e.valExpr, inner);
-      if (e.condition) visit(e.condition, inner);
-      return;
+      if (e.condition) pending.push({ e: e.condition, bound: inner });
+      pending.push({ e: e.valExpr, bound: inner });
+      if (e.keyExpr) pending.push({ e: e.keyExpr, bound: inner });
+      pending.push({ e: e.collection, bound });
+      continue;
     }
-    const a = accessOf(e);
-    if (a && !found.has(a.root)) {
-      const root = a.root.traversal[0];
-      if (root && root.kind === "TraverseRoot" && !bound.has(root.name)) found.set(a.root, { ...a, expr: e });
+    if (!read.has(e)) {
+      const { access: a, below } = accessOf(e);
+      for (const x of below) read.add(x);
+      if (a && !found.has(a.root)) {
+        const root = a.root.traversal[0];
+        if (root && root.kind === "TraverseRoot" && !bound.has(root.name)) found.set(a.root, { ...a, expr: e });
+      }
     }
-    for (const c of children(e, false)) visit(c, bound);
-  };
-  visit(expr, new Set());
+    const kids = children(e, false);
+    for (let i = kids.length - 1; i >= 0; i--) pending.push({ e: kids[i]!, bound });
+  }
   return [...found.values()];
 }
 
@@ -217,12 +258,13 @@ function secretsIn(module: Module, expr: Expression): { range: Range; hits: Hit[
   const seenLocals = new Set<string>();
   for (const first of accesses(expr)) {
     const hits: Hit[] = [];
-    const queue: { access: typeof first; via: string[] }[] = [{ access: first, via: [] }];
-    while (queue.length > 0) {
-      const { access, via } = queue.shift()!;
+    // The locals passed through, as links to the previous one (a long chain is not copied per local).
+    const queue: { access: typeof first; via: Via | null }[] = [{ access: first, via: null }];
+    for (let next = 0; next < queue.length; next++) {
+      const { access, via } = queue[next]!;
       const hit = secretOf(module, access);
       if (hit) {
-        hits.push({ ...hit, via });
+        hits.push({ ...hit, via: viaNames(via) });
         continue;
       }
       if (access.names[0] !== "local" || access.names.length < 2) continue;
@@ -230,11 +272,24 @@ function secretsIn(module: Module, expr: Expression): { range: Range; hits: Hit[
       const local = module.locals.get(name);
       if (!local || seenLocals.has(name)) continue;
       seenLocals.add(name);
-      for (const next of accesses(local.value)) queue.push({ access: next, via: [...via, `local.${name}`] });
+      const through: Via = { name: `local.${name}`, prev: via };
+      for (const more of accesses(local.value)) queue.push({ access: more, via: through });
     }
     if (hits.length > 0) out.push({ range: (first.expr ?? first.root).range, hits });
   }
   return out;
+}
+
+/** A local passed through, and the one before it. */
+interface Via {
+  name: string;
+  prev: Via | null;
+}
+
+function viaNames(via: Via | null): string[] {
+  const names: string[] = [];
+  for (let v = via; v !== null; v = v.prev) names.push(v.name);
+  return names.reverse();
 }
 
 function within(inner: Range, outer: Range): boolean {
@@ -254,8 +309,10 @@ function credentialKeys(expr: Expression, reported: readonly Range[]): ObjectCon
     for (const item of e.items) {
       const name = objectKeyName(item);
       if (name === null || !isCredentialName(name)) continue;
-      const c = constantValue(item.value);
-      if (c.known && (c.value === null || c.value === "")) continue;
+      // An object or a list is never null or "" (and folding it here would fold a deep value once per level).
+      const kind = unwrap(item.value).kind;
+      const c = kind === "ObjectCons" || kind === "TupleCons" ? null : constantValue(item.value);
+      if (c?.known && (c.value === null || c.value === "")) continue;
       if (reported.some((r) => within(r, item.value.range))) continue;
       out.push(item);
     }

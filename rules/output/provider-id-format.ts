@@ -24,6 +24,12 @@ import {
 /** Functions whose result holds the strings of their arguments. */
 const THROUGH = new Set(["sort", "distinct", "keys", "values", "tolist", "toset", "concat", "compact", "flatten", "one", "try", "coalesce", "coalescelist", "nonsensitive", "sensitive"]);
 
+/**
+ * How many nested interpolations, calls, lists and `for`s the candidates and
+ * their pieces are followed through. It bounds the recursion (any input depth
+ * is safe on the main thread) and the work per level (`alternatives`,
+ * `resolveStrict`); deeper text is "wild" or no candidate: nothing is checked.
+ */
 const MAX_DEPTH = 40;
 
 /** An attribute of a known instance resource: `aws_instance.this.id`, `i.name` over `google_compute_instance.n`. */
@@ -59,10 +65,12 @@ interface Candidate {
 
 /** `T.N`, `T.N[k]`, `T.N[*]`, `data.T.N...` -> the resource address and its type, or null. */
 function resourceOf(module: Module, e: Expression): { row: InstanceType; address: string; rest: ScopeTraversal["traversal"] } | null {
-  const x = unwrap(e);
-  if (x.kind === "Splat") return resourceOf(module, x.source);
-  if (x.kind === "FunctionCall" && !x.expandFinal && x.args.length === 1 && (x.name === "values" || x.name === "tolist" || x.name === "toset")) {
-    return resourceOf(module, x.args[0]!);
+  // Through splats and values()/tolist()/toset() in a loop, so any depth of them is followed on the main thread.
+  let x = unwrap(e);
+  for (;;) {
+    if (x.kind === "Splat") x = unwrap(x.source);
+    else if (x.kind === "FunctionCall" && !x.expandFinal && x.args.length === 1 && (x.name === "values" || x.name === "tolist" || x.name === "toset")) x = unwrap(x.args[0]!);
+    else break;
   }
   if (x.kind !== "ScopeTraversal") return null;
   const [root, ...steps] = x.traversal;

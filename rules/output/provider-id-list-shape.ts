@@ -20,27 +20,39 @@ import { joinHops, localHops, outputHop } from "../../src/analysis/paths.js";
  * for the `sort()` in the output's own expression.
  */
 export function isSortedExpression(expr: Expression): boolean {
-  switch (expr.kind) {
-    case "Parentheses":
-      return isSortedExpression(expr.expr);
-    case "TemplateWrap":
-      return isSortedExpression(expr.wrapped);
-    case "Conditional":
-      return isSortedExpression(expr.trueResult) && isSortedExpression(expr.falseResult);
-    case "FunctionCall": {
-      if (expr.name === "sort") return true;
-      if (expr.expandFinal) return false;
-      if (expr.name === "tolist" || expr.name === "distinct") {
-        return expr.args.length === 1 && isSortedExpression(expr.args[0]!);
+  // Every expression on the stack must be sorted (an explicit stack rather
+  // than recursion, so any nesting depth is checked on the main thread).
+  const pending: Expression[] = [expr];
+  while (pending.length > 0) {
+    const e = pending.pop()!;
+    switch (e.kind) {
+      case "Parentheses":
+        pending.push(e.expr);
+        break;
+      case "TemplateWrap":
+        pending.push(e.wrapped);
+        break;
+      case "Conditional":
+        pending.push(e.falseResult, e.trueResult);
+        break;
+      case "FunctionCall": {
+        if (e.name === "sort") break;
+        if (e.expandFinal) return false;
+        if ((e.name === "tolist" || e.name === "distinct") && e.args.length === 1) {
+          pending.push(e.args[0]!);
+          break;
+        }
+        if (e.name === "concat" && e.args.length > 0) {
+          for (let i = e.args.length - 1; i >= 0; i--) pending.push(e.args[i]!);
+          break;
+        }
+        return false;
       }
-      if (expr.name === "concat") {
-        return expr.args.length > 0 && expr.args.every(isSortedExpression);
-      }
-      return false;
+      default:
+        return false;
     }
-    default:
-      return false;
   }
+  return true;
 }
 
 const STATE_WORDS = new Set(["running", "healthy"]);
@@ -101,15 +113,17 @@ function unsortedReason(value: Expression): string {
 }
 
 /**
- * The locals `expr` reads, transitively, each with the chain of locals that
- * leads to it (for "via local.x" messages).
+ * The locals `expr` reads, transitively, breadth first. Each entry names the
+ * entry it was reached through (`from`, an index into the result; -1 for
+ * `expr` itself), so that a long chain of locals is not copied per local:
+ * `viaOf` spells one chain out when a message needs it.
  */
-function localsReached(module: Module, expr: Expression): { name: string; via: string[] }[] {
-  const out: { name: string; via: string[] }[] = [];
+function localsReached(module: Module, expr: Expression): { name: string; from: number }[] {
+  const out: { name: string; from: number }[] = [];
   const seen = new Set<string>();
-  const queue: { expr: Expression; via: string[] }[] = [{ expr, via: [] }];
-  while (queue.length > 0) {
-    const { expr: e, via } = queue.shift()!;
+  // Expressions to scan: the output's value (-1), then each reached local's (its index in `out`).
+  for (let next = -1; next < out.length; next++) {
+    const e = next < 0 ? expr : module.locals.get(out[next]!.name)!.value;
     walkExpression(e, (sub) => {
       if (sub.kind !== "ScopeTraversal" || sub.traversal.length < 2) return;
       const [root, attr] = sub.traversal;
@@ -117,14 +131,18 @@ function localsReached(module: Module, expr: Expression): { name: string; via: s
       const name = attr!.name;
       if (seen.has(name)) return;
       seen.add(name);
-      const local = module.locals.get(name);
-      if (!local) return;
-      const chain = [...via, name];
-      out.push({ name, via: chain });
-      queue.push({ expr: local.value, via: chain });
+      if (!module.locals.has(name)) return;
+      out.push({ name, from: next });
     }, false);
   }
   return out;
+}
+
+/** The chain of locals from the output's value to `reached[i]`, that local last. */
+function viaOf(reached: readonly { name: string; from: number }[], i: number): string[] {
+  const via: string[] = [];
+  for (let at = i; at >= 0; at = reached[at]!.from) via.push(reached[at]!.name);
+  return via.reverse();
 }
 
 export default defineRule({
@@ -174,12 +192,16 @@ export default defineRule({
     for (const f of stateFilteredFors(value)) {
       ctx.report({ message: filterMessage(f.word, []), file: file.path, range: f.condition.range });
     }
-    for (const reached of localsReached(ctx.expressions, value)) {
-      const local = ctx.expressions.locals.get(reached.name)!;
-      for (const f of stateFilteredFors(local.value)) {
+    const reached = localsReached(ctx.expressions, value);
+    for (let i = 0; i < reached.length; i++) {
+      const local = ctx.expressions.locals.get(reached[i]!.name)!;
+      const filtered = stateFilteredFors(local.value);
+      if (filtered.length === 0) continue;
+      const via = viaOf(reached, i);
+      for (const f of filtered) {
         // From the filter back to the output: the local holding it, the locals that pass it on, the output.
-        const related = joinHops(localHops(ctx.expressions, [...reached.via].reverse()), [outputHop(output)]);
-        ctx.report({ message: filterMessage(f.word, reached.via), file: local.file.path, range: f.condition.range, related });
+        const related = joinHops(localHops(ctx.expressions, [...via].reverse()), [outputHop(output)]);
+        ctx.report({ message: filterMessage(f.word, via), file: local.file.path, range: f.condition.range, related });
       }
     }
   },

@@ -28,7 +28,7 @@ const RENDERING_DATA = new Set([
 
 const COMPARISONS: ReadonlySet<BinaryOperator> = new Set(["==", "!=", "<", "<=", ">", ">="]);
 
-interface Mention {
+export interface Mention {
   range: Range;
   /** The local the version arrives through, when it is not mentioned directly. */
   via: string | null;
@@ -54,25 +54,31 @@ const BOOLEAN_OPS: ReadonlySet<BinaryOperator> = new Set([...COMPARISONS, "&&", 
  * A `for` variable carries what its collection holds: the collection's
  * mentions count only where the body uses the variable unstripped.
  */
-function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
+export function unstripped(expr: Expression, tainted: { has(name: string): boolean }): Mention[] {
   const out: Mention[] = [];
   let bound: ReadonlyMap<string, Mention[]> = new Map();
-  const carried = (collection: Expression): Mention[] => {
-    const start = out.length;
-    visit(collection);
-    return out.splice(start);
+  // An explicit stack of tasks (pushed in reverse) instead of recursion, so
+  // any nesting depth is read on the main thread, in source order. A `for`
+  // reads its collection's mentions into `out` (`capture` marks where they
+  // start), takes them back out to bind its variables (`bind`), reads its
+  // body with them bound, and restores the outer bindings (`restore`).
+  type Task =
+    | { kind: "visit"; e: Expression }
+    | { kind: "part"; part: TemplatePart }
+    | { kind: "capture" }
+    | { kind: "bind"; names: readonly (string | null)[]; body: Task[] }
+    | { kind: "restore"; outer: ReadonlyMap<string, Mention[]> };
+  const pending: Task[] = [{ kind: "visit", e: expr }];
+  const starts: number[] = [];
+  const pushAll = (tasks: readonly Task[]): void => {
+    for (let i = tasks.length - 1; i >= 0; i--) pending.push(tasks[i]!);
   };
-  const withBound = (names: readonly (string | null)[], mentions: Mention[], body: () => void): void => {
-    const outer = bound;
-    const inner = new Map(outer);
-    names.forEach((n, i) => {
-      // The value variable carries the elements; a key variable the keys (not followed).
-      if (n !== null) inner.set(n, i === names.length - 1 ? mentions : []);
-    });
-    bound = inner;
-    body();
-    bound = outer;
-  };
+  const partTasks = (parts: readonly TemplatePart[]): Task[] => parts.map((part) => ({ kind: "part", part }));
+  const forTasks = (collection: Expression, names: readonly (string | null)[], body: Task[]): Task[] => [
+    { kind: "capture" },
+    { kind: "visit", e: collection },
+    { kind: "bind", names, body },
+  ];
   const visit = (e: Expression): void => {
     if (e.kind === "ScopeTraversal" && e.traversal[0]?.kind === "TraverseRoot" && bound.has(e.traversal[0].name)) {
       out.push(...bound.get(e.traversal[0].name)!);
@@ -89,8 +95,7 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
     }
     switch (e.kind) {
       case "Conditional":
-        visit(e.trueResult);
-        visit(e.falseResult);
+        pushAll([{ kind: "visit", e: e.trueResult }, { kind: "visit", e: e.falseResult }]);
         return;
       case "BinaryOp":
         if (BOOLEAN_OPS.has(e.op)) return;
@@ -102,35 +107,54 @@ function unstripped(expr: Expression, tainted: { has(name: string): boolean }): 
         if (NON_FLOWING_CALLS.has(e.name)) return;
         // A hash ends the value; a stripper strips only the argument it
         // transforms (`replace(format, "{v}", version)` inserts the version as is).
-        for (const arg of argumentsInResult(e, isStripper(e))) visit(arg);
+        pushAll(argumentsInResult(e, isStripper(e)).map((arg): Task => ({ kind: "visit", e: arg })));
         return;
       case "For": {
-        const mentions = carried(e.collection);
-        withBound([e.keyVar, e.valVar], mentions, () => {
-          if (e.keyExpr) visit(e.keyExpr);
-          visit(e.valExpr);
-        });
+        const body: Task[] = e.keyExpr ? [{ kind: "visit", e: e.keyExpr }] : [];
+        body.push({ kind: "visit", e: e.valExpr });
+        pushAll(forTasks(e.collection, [e.keyVar, e.valVar], body));
         return;
       }
       case "Template":
-        visitParts(e.parts);
+        pushAll(partTasks(e.parts));
         return;
     }
-    for (const child of children(e)) visit(child);
+    pushAll(children(e).map((child): Task => ({ kind: "visit", e: child })));
   };
-  const visitParts = (parts: readonly TemplatePart[]): void => {
-    for (const part of parts) {
-      if (part.kind === "TemplateInterp") visit(part.expr);
-      else if (part.kind === "TemplateIf") {
-        visitParts(part.then);
-        if (part.else) visitParts(part.else);
-      } else if (part.kind === "TemplateFor") {
-        const mentions = carried(part.collection);
-        withBound([part.keyVar, part.valVar], mentions, () => visitParts(part.body));
+  while (pending.length > 0) {
+    const task = pending.pop()!;
+    switch (task.kind) {
+      case "visit":
+        visit(task.e);
+        break;
+      case "part": {
+        const part = task.part;
+        if (part.kind === "TemplateInterp") pending.push({ kind: "visit", e: part.expr });
+        else if (part.kind === "TemplateIf") pushAll([...partTasks(part.then), ...(part.else ? partTasks(part.else) : [])]);
+        else if (part.kind === "TemplateFor") pushAll(forTasks(part.collection, [part.keyVar, part.valVar], partTasks(part.body)));
+        break;
       }
+      case "capture":
+        starts.push(out.length);
+        break;
+      case "bind": {
+        // The collection's mentions: carried by the value variable, not results of the `for` itself.
+        const mentions = out.splice(starts.pop()!);
+        const inner = new Map(bound);
+        task.names.forEach((n, i) => {
+          // The value variable carries the elements; a key variable the keys (not followed).
+          if (n !== null) inner.set(n, i === task.names.length - 1 ? mentions : []);
+        });
+        pending.push({ kind: "restore", outer: bound });
+        bound = inner;
+        pushAll(task.body);
+        break;
+      }
+      case "restore":
+        bound = task.outer;
+        break;
     }
-  };
-  visit(expr);
+  }
   return out;
 }
 
@@ -152,14 +176,16 @@ function taintedLocals(mod: Module): Set<string> {
  */
 function taintPath(mod: Module, tainted: ReadonlySet<string>, name: string): string[] {
   const path: string[] = [];
+  const onPath = new Set<string>();
   let cur: string | null = name;
-  while (cur !== null && !path.includes(cur)) {
+  while (cur !== null && !onPath.has(cur)) {
     path.push(cur);
+    onPath.add(cur);
     const local = mod.locals.get(cur);
     if (!local) break;
     const mentions = unstripped(local.value, tainted);
     if (mentions.some((m) => m.via === null)) break;
-    cur = mentions.find((m) => m.via !== null && !path.includes(m.via))?.via ?? null;
+    cur = mentions.find((m) => m.via !== null && !onPath.has(m.via))?.via ?? null;
   }
   return path;
 }
