@@ -15,34 +15,6 @@ import { InvalidNode, SyntaxNode } from "./nodes.js";
 import { Span, rangeBetween, type RangeMaker } from "./source.js";
 
 /**
- * The nesting limit the parser once had (256 levels on the main thread). The
- * parser now takes any depth (see nest), so no parse stops at a limit any
- * more. Going: kept only for the CLI's deep-stack fallback and the library's
- * exports until that fallback is removed.
- */
-export const MAX_DEPTH = 256;
-
-let depthLimit = MAX_DEPTH;
-
-/** Going (see MAX_DEPTH): records a value nothing reads; no parse has a limit. */
-export function setNestingLimit(levels: number): void {
-  depthLimit = levels;
-}
-
-/** Going (see MAX_DEPTH): the value last given to setNestingLimit; no parse has a limit. */
-export function nestingLimit(): number {
-  return depthLimit;
-}
-
-/** Going (see MAX_DEPTH): no parse stops at a limit, so this count never changes (always 0). */
-export function nestingLimitHits(): number {
-  return 0;
-}
-
-/** Going (see MAX_DEPTH): does nothing; no parse stops at a limit. */
-export function countNestingLimitHit(): void {}
-
-/**
  * An array built with push() as one of exactly its length. V8 grows a
  * pushed-to array's store to 17 slots at once; in a tree of a few million
  * small arrays (most hold one to three items) that slack is a fifth of the

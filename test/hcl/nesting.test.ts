@@ -10,7 +10,6 @@
 import { describe, expect, it } from "vitest";
 import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { parseExpressionAt, parseTemplateAt } from "../../src/hcl/parser.js";
-import { MAX_DEPTH, countNestingLimitHit, nestingLimit, nestingLimitHits, setNestingLimit } from "../../src/hcl/parser-core.js";
 import type { Block, Diagnostic, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
 import { children } from "../../src/hcl/walk.js";
 
@@ -254,22 +253,5 @@ describe(".tf.json files 100,000 levels deep", () => {
   it("an error 100,000 levels deep is reported where it is", () => {
     const r = parseHcl('{"locals": {"a": ' + "[".repeat(N) + "1 2" + "]".repeat(N) + "}}", "main.tf.json");
     expect(r.diagnostics.map(brief)).toEqual([`Missing array element separator comma @ 1:${20 + N}-1:${21 + N}`]);
-  });
-});
-
-describe("the nesting limit is gone (its exports stay until the CLI's fallback goes)", () => {
-  it("setNestingLimit changes nothing and no parse counts as a limit hit", () => {
-    const text = "a = " + "[".repeat(400) + "]".repeat(400) + "\n";
-    const hits = nestingLimitHits();
-    setNestingLimit(10);
-    try {
-      expect(nestingLimit()).toBe(10);
-      expect(parseHcl(text, "main.tf").diagnostics).toEqual([]);
-      countNestingLimitHit();
-    } finally {
-      setNestingLimit(MAX_DEPTH);
-    }
-    expect(nestingLimitHits()).toBe(hits);
-    expect(hits).toBe(0);
   });
 });
