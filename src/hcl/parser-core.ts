@@ -11,7 +11,7 @@
  */
 import type { Diagnostic, Expression, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
-import { InvalidNode, SyntaxNode } from "./nodes.js";
+import { InvalidNode, RelativeTraversalNode, ScopeTraversalNode, SyntaxNode } from "./nodes.js";
 import { Span, rangeBetween, type RangeMaker } from "./source.js";
 
 /**
@@ -99,14 +99,36 @@ export type Nested<R> = (p: ParserState) => R;
 export const NEST_EXPR = 0;
 export const NEST_BODY = 1;
 
+/** Kinds of item loops that keep their progress in a deep parse (see ParserState.resume). */
+export const LOOP_TUPLE = 2;
+export const LOOP_CALL = 3;
+export const LOOP_OBJECT = 4;
+export const LOOP_BODY = 5;
+
+/**
+ * Where a loop over the items of a construct (a list's items, a call's
+ * arguments, an object's attributes, a body's items) had got to at the start
+ * of an iteration: the state, the diagnostics it had reported, and its items
+ * (`n` of them: the array may be longer when an attempt went on after this).
+ */
+export interface Progress<L> {
+  pos: number;
+  prev: number;
+  recovery: boolean;
+  diags: Diagnostic[] | null;
+  n: number;
+  items: L;
+}
+
 /**
  * How many nested parses may run on the native stack at once. A level takes
  * at most about fifteen native frames (an expression in an index in a call
- * in a binary operand...), so this stays far inside Node's default stack
- * wherever the parser is called from; hand-written configurations rarely go
- * past a dozen levels, so they never reach it.
+ * in a binary operand...), about 2 KB: 128 levels parse in 250 KB of stack,
+ * a quarter of Node's default, wherever the parser is called from.
+ * Hand-written configurations rarely go past a dozen levels, so they never
+ * reach it and pay nothing for deferral.
  */
-const NATIVE_LEVELS = 64;
+const NATIVE_LEVELS = 128;
 
 /** The parser state a nested parse starts from (everything it reads besides the tokens). */
 interface JobState {
@@ -134,6 +156,8 @@ interface Outcome {
   diags: Diagnostic[] | null;
 }
 
+const NO_RESUME = { key: -1, at: undefined };
+
 /** Thrown by nest past the native level limit; caught by parseAnyDepth, never seen outside this package. */
 class Deferred {
   constructor(readonly job: Job) {}
@@ -147,13 +171,24 @@ class Deferred {
  */
 class DeepParse {
   readonly outcomes = new Map<number, Outcome>();
-  /** The results in outcomes: a retry may reuse one, so nothing may change it in place. */
-  readonly values = new WeakSet<object>();
+  /**
+   * The progress of the item loops, by the key of their start: a retry
+   * resumes a loop where it was instead of going over its items again (one
+   * by one, even when each is a known outcome, a construct with many deep
+   * items would cost the square of their number).
+   */
+  readonly progress = new Map<number, Progress<unknown>>();
+  /**
+   * The traversals among the results in outcomes: a retry may reuse one, so
+   * it must not be extended in place (the one change the parser makes to a
+   * node it has returned; see makeRelative in parser-expr.ts).
+   */
+  readonly values = new Set<object>();
 
   keep(key: number, value: unknown, q: ParserState, mark: number): void {
     const diags = q.diags.length > mark ? q.diags.slice(mark) : null;
     this.outcomes.set(key, { value, pos: q.pos, prev: q.prev, recovery: q.recovery, diags });
-    if (typeof value === "object" && value !== null) this.values.add(value);
+    if (value instanceof ScopeTraversalNode || value instanceof RelativeTraversalNode) this.values.add(value);
   }
 }
 
@@ -509,7 +544,32 @@ export class ParserState {
     if (this.recovery) flags |= 4;
     if (this.lenient) flags |= 2;
     if (this.prev === this.pos - 1) flags |= 1;
-    return this.pos * 64 + flags;
+    return this.pos * 128 + flags;
+  }
+
+  /**
+   * At the start of an item loop of kind `kind`: its key in a deep parse
+   * (-1 otherwise: nothing is kept), and the progress an earlier attempt
+   * made, which the state now continues from (its diagnostics reported again).
+   */
+  resume<L>(kind: number): { key: number; at: Progress<L> | undefined } {
+    if (this.deep === null) return NO_RESUME;
+    const key = this.keyOf(kind);
+    const at = this.deep.progress.get(key) as Progress<L> | undefined;
+    if (at !== undefined) {
+      this.pos = at.pos;
+      this.prev = at.prev;
+      this.recovery = at.recovery;
+      if (at.diags !== null) for (const d of at.diags) this.diags.push(d);
+    }
+    return { key, at };
+  }
+
+  /** Keeps the progress of the loop `key` (see resume); `mark`: the diagnostics count when the loop started. */
+  keepProgress<L>(key: number, mark: number, n: number, items: L): void {
+    if (key < 0) return;
+    const diags = this.diags.length > mark ? this.diags.slice(mark) : null;
+    (this.deep as DeepParse).progress.set(key, { pos: this.pos, prev: this.prev, recovery: this.recovery, diags, n, items });
   }
 
   /** nest, once the parse went deep or the native levels are used up. */
@@ -551,7 +611,7 @@ export class ParserState {
     return q;
   }
 
-  /** Whether `e` is a result kept for reuse (see DeepParse.values): it must not be changed in place. */
+  /** Whether `e` is a traversal kept for reuse (see DeepParse.values): it must not be extended in place. */
   isShared(e: object): boolean {
     return this.deep !== null && this.deep.values.has(e);
   }

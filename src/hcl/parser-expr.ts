@@ -37,7 +37,7 @@ import type {
   Traverser,
 } from "./ast.js";
 import { T } from "./lexer.js";
-import { NEST_EXPR, exact, join, nest, type ParserState } from "./parser-core.js";
+import { LOOP_CALL, LOOP_OBJECT, LOOP_TUPLE, NEST_EXPR, exact, join, nest, type ParserState } from "./parser-core.js";
 import { parseTemplateAfterOpen } from "./parser-template.js";
 
 const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
@@ -474,11 +474,14 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
   }
   p.read();
   const openRange = p.tokRange(open);
-  const args: Expression[] = [];
   let expandFinal = false;
   let close = -1;
   p.pushNL(false);
+  const mark = p.mark();
+  const loop = p.resume<Expression[]>(LOOP_CALL);
+  const args: Expression[] = loop.at !== undefined ? truncated(loop.at.items, loop.at.n) : [];
   for (;;) {
+    p.keepProgress(loop.key, mark, args.length, args);
     if (p.peekType() === T.CParen) {
       close = p.read();
       break;
@@ -541,9 +544,12 @@ function parseTuple(p: ParserState): Expression {
   p.pushNL(false);
   try {
     if (p.isKeyword(p.peek(), "for")) return finishFor(p, open);
-    const exprs: Expression[] = [];
+    const mark = p.mark();
+    const loop = p.resume<Expression[]>(LOOP_TUPLE);
+    const exprs: Expression[] = loop.at !== undefined ? truncated(loop.at.items, loop.at.n) : [];
     let close: number;
     for (;;) {
+      p.keepProgress(loop.key, mark, exprs.length, exprs);
       if (p.peekType() === T.CBrack) {
         close = p.read();
         break;
@@ -598,10 +604,13 @@ function parseObject(p: ParserState): Expression {
       }
     }
     p.pushNL(true);
-    const items: ObjectConsItem[] = [];
+    const mark = p.mark();
+    const loop = p.resume<ObjectConsItem[]>(LOOP_OBJECT);
+    const items: ObjectConsItem[] = loop.at !== undefined ? truncated(loop.at.items, loop.at.n) : [];
     let close: number;
     try {
       for (;;) {
+        p.keepProgress(loop.key, mark, items.length, items);
         const next = p.peekType();
         if (next === T.Newline) {
           p.read();
@@ -761,4 +770,14 @@ function finishFor(p: ParserState, open: number): Expression {
   }
   const fe: ForExpr = new ForNode(keyVar, valVar, collection, keyExpr, valExpr, condition, group, makeObj ? "object" : "tuple", span(openRange, p.tokRange(close)));
   return fe;
+}
+
+/**
+ * The items array of a loop resumed in a deep parse (see ParserState.resume),
+ * cut to the items it had at that point: the attempt that kept it is over,
+ * so the array is taken over rather than copied.
+ */
+function truncated<T>(items: T[], n: number): T[] {
+  items.length = n;
+  return items;
 }

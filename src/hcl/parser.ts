@@ -6,7 +6,7 @@
  */
 import type { Attribute, Block, Body, Comment, Diagnostic, Expression, File, ParseResult, Pos, Range } from "./ast.js";
 import { T, lex, releaseTokens, type Tokens } from "./lexer.js";
-import { NEST_BODY, ParserState, endOf, exact, join, nest, parseAnyDepth } from "./parser-core.js";
+import { LOOP_BODY, NEST_BODY, ParserState, endOf, exact, join, nest, parseAnyDepth } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts, type Flat } from "./parser-template.js";
 import { AttributeNode, BlockNode, BodyNode, InvalidNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
@@ -156,20 +156,40 @@ function parseBlockBody(p: ParserState): Body {
   return parseBody(p, T.CBrace, p.tokRange(p.prev));
 }
 
+/** The items a body loop has read (kept as its progress in a deep parse: see ParserState.resume). */
+interface BodyItems {
+  attributes: Attribute[];
+  blocks: Block[];
+  /** The attributes by name, once there are more than 16 (null before). */
+  byName: Map<string, Attribute> | null;
+  blockCount?: number;
+}
+
 /**
  * Parses body items until `end` (EOF for the file, CBrace for a block) and
  * consumes the end token. `openRange` is the block's `{` (for diagnostics).
  */
 function parseBody(p: ParserState, end: number, openRange: Range | null): Body {
-  const attributes: Attribute[] = [];
-  const blocks: Block[] = [];
-  // Attribute names seen so far: a linear scan for small bodies, a map once it grows.
-  let byName: Map<string, Attribute> | null = null;
   const startTok = p.prev;
   const startOff = startTok >= 0 ? p.ends[startTok] : 0;
+  const mark = p.mark();
+  const loop = p.resume<BodyItems>(LOOP_BODY);
+  const items: BodyItems = loop.at !== undefined ? loop.at.items : { attributes: [], blocks: [], byName: null };
+  const { attributes, blocks } = items;
+  if (loop.at !== undefined) {
+    attributes.length = loop.at.n;
+    blocks.length = items.blockCount ?? 0;
+  }
+  // Attribute names seen so far: a linear scan for small bodies, a map once it grows.
+  let byName = items.byName;
   // the body ends where the token endTok starts (-1: an empty range at the start)
   let endTok = -1;
   for (;;) {
+    if (loop.key >= 0) {
+      items.byName = byName;
+      items.blockCount = blocks.length;
+      p.keepProgress(loop.key, mark, attributes.length, items);
+    }
     const next = p.peek();
     const ty = p.types[next];
     if (ty === end) {

@@ -7,6 +7,9 @@
  * child process (pool "forks") whose main thread has Node's default stack.
  * Every walk here is iterative: the trees are far deeper than the stack.
  */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
 import { parseExpressionAt, parseTemplateAt } from "../../src/hcl/parser.js";
@@ -253,5 +256,68 @@ describe(".tf.json files 100,000 levels deep", () => {
   it("an error 100,000 levels deep is reported where it is", () => {
     const r = parseHcl('{"locals": {"a": ' + "[".repeat(N) + "1 2" + "]".repeat(N) + "}}", "main.tf.json");
     expect(r.diagnostics.map(brief)).toEqual([`Missing array element separator comma @ 1:${20 + N}-1:${21 + N}`]);
+  });
+});
+
+describe("the native stack a parse needs does not grow with the nesting", () => {
+  it("100,000 levels of each kind parse in a process with a 300 KB stack (the built library)", () => {
+    // Node's default main-thread stack is about 1 MB; a parse fits in far less.
+    const lib = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/index.js")).href;
+    const script = `
+      const { parseHcl } = await import(${JSON.stringify(lib)});
+      const n = 100000;
+      const texts = [
+        "a = " + "[".repeat(n) + "]".repeat(n) + "\\n",
+        "a = " + "max(".repeat(n) + "1" + ")".repeat(n) + "\\n",
+        "a = " + "{ a = ".repeat(n) + "1" + " }".repeat(n) + "\\n",
+        "a = " + "x ? 1 : ".repeat(n) + "2\\n",
+        "a = " + "<<EOT\\n\${".repeat(n) + "x" + "}\\nEOT\\n".repeat(n),
+        "a {\\n".repeat(n) + "}\\n".repeat(n),
+      ];
+      const out = texts.map((t) => parseHcl(t, "main.tf").diagnostics.length);
+      out.push(parseHcl('{"locals": {"a": ' + "[".repeat(n) + "]".repeat(n) + "}}", "main.tf.json").diagnostics.length);
+      process.stdout.write(JSON.stringify(out));
+    `;
+    const r = spawnSync(process.execPath, ["--stack-size=300", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 });
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("[0,0,0,0,0,0,0]");
+    expect(r.status).toBe(0);
+  });
+
+  it("many deep items in one list, call, object and body, each deeper than the stack takes", () => {
+    const m = 500;
+    const d = 300;
+    const item = (k: number): string => "[".repeat(d) + String(k) + "]".repeat(d);
+    const texts = [
+      "a = [" + Array.from({ length: m }, (_, k) => item(k)).join(", ") + "]\n",
+      "a = f(" + Array.from({ length: m }, (_, k) => item(k)).join(",\n") + ")\n",
+      "a = {\n" + Array.from({ length: m }, (_, k) => `k${k} = ${item(k)}`).join("\n") + "\n}\n",
+      "b {\n" + Array.from({ length: m }, (_, k) => `k${k} = ${item(k)}`).join("\n") + "\n}\n",
+    ];
+    const innermost: string[][] = [];
+    for (const text of texts) {
+      const r = parseHcl(text, "main.tf");
+      expect(r.diagnostics).toEqual([]);
+      const root = r.file.body.blocks.length > 0 ? r.file.body.blocks[0]!.body.attributes.map((a) => a.expr) : [r.file.body.attributes[0]!.expr];
+      const values: string[] = [];
+      for (const e of root) {
+        // every item: d levels of lists around its number
+        const stack: [Item, number][] = [[e, 0]];
+        while (stack.length > 0) {
+          const [x, lv] = stack.pop()!;
+          if (x.kind === "LiteralValue") values.push(`${x.value}@${lv}`);
+          const ks = kids(x);
+          for (let i = ks.length - 1; i >= 0; i--) stack.push([ks[i]!, lv + (x.kind === "TupleCons" ? 1 : 0)]);
+        }
+      }
+      innermost.push(values);
+    }
+    const expected = Array.from({ length: m }, (_, k) => `${k}@${d}`);
+    // (in the first text the items are in one more list)
+    expect(innermost[0]).toEqual(Array.from({ length: m }, (_, k) => `${k}@${d + 1}`));
+    expect(innermost[1]).toEqual(expected);
+    expect(innermost[3]).toEqual(expected);
+    // (the object's keys are traversals, not literals)
+    expect(innermost[2]).toEqual(expected);
   });
 });
