@@ -11,42 +11,36 @@
  */
 import type { Diagnostic, Expression, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
-import { InvalidNode, SyntaxNode } from "./nodes.js";
+import { InvalidNode, RelativeTraversalNode, ScopeTraversalNode, SyntaxNode } from "./nodes.js";
 import { Span, rangeBetween, type RangeMaker } from "./source.js";
 
 /**
- * Maximum nesting of brackets/blocks/templates (and chains of operators and
- * conditionals, which nest the tree the same way) before the parser gives
- * up, by default. The parser, the tree walkers and the rules recurse once or
- * more per level, and Node's main thread has under 1 MB of stack: 256
- * levels fit it with room to spare. The CLI lints a module that goes deeper
- * again on a worker thread with a large stack and a higher limit (see
- * src/cli/deep-stack.ts); setNestingLimit sets the limit for such a thread.
+ * The nesting limit the parser once had (256 levels on the main thread). The
+ * parser now takes any depth (see nest), so no parse stops at a limit any
+ * more. Going: kept only for the CLI's deep-stack fallback and the library's
+ * exports until that fallback is removed.
  */
 export const MAX_DEPTH = 256;
 
 let depthLimit = MAX_DEPTH;
-let limitHits = 0;
 
-/** Sets the nesting limit of every later parse in this thread. */
+/** Going (see MAX_DEPTH): records a value nothing reads; no parse has a limit. */
 export function setNestingLimit(levels: number): void {
   depthLimit = levels;
 }
 
-/** The nesting limit of this thread. */
+/** Going (see MAX_DEPTH): the value last given to setNestingLimit; no parse has a limit. */
 export function nestingLimit(): number {
   return depthLimit;
 }
 
-/** How many times a parse in this thread stopped at the nesting limit (a counter: compare before and after). */
+/** Going (see MAX_DEPTH): no parse stops at a limit, so this count never changes (always 0). */
 export function nestingLimitHits(): number {
-  return limitHits;
+  return 0;
 }
 
-/** Counts one parse stopped at the nesting limit (for the JSON reader too). */
-export function countNestingLimitHit(): void {
-  limitHits++;
-}
+/** Going (see MAX_DEPTH): does nothing; no parse stops at a limit. */
+export function countNestingLimitHit(): void {}
 
 /**
  * An array built with push() as one of exactly its length. V8 grows a
@@ -126,6 +120,143 @@ export function endOf(e: Expression): number {
 /** Per-token range cache of one parse (see ParserState.cache). */
 type TokenCache = (Span | undefined)[];
 
+/** A parse the parser runs at a nested position: an expression, a block's body. */
+export type Nested<R> = (p: ParserState) => R;
+
+/** Kinds of nested parses (part of an outcome's key). */
+export const NEST_EXPR = 0;
+export const NEST_BODY = 1;
+
+/**
+ * How many nested parses may run on the native stack at once. A level takes
+ * at most about fifteen native frames (an expression in an index in a call
+ * in a binary operand...), so this stays far inside Node's default stack
+ * wherever the parser is called from; hand-written configurations rarely go
+ * past a dozen levels, so they never reach it.
+ */
+const NATIVE_LEVELS = 64;
+
+/** The parser state a nested parse starts from (everything it reads besides the tokens). */
+interface JobState {
+  pos: number;
+  prev: number;
+  nlTop: boolean;
+  recovery: boolean;
+  lenient: boolean;
+}
+
+/** A nested parse deferred until it can start on an empty native stack. */
+interface Job extends JobState {
+  kind: number;
+  fn: Nested<unknown>;
+  key: number;
+}
+
+/** What a nested parse returned and how it left the state. */
+interface Outcome {
+  value: unknown;
+  pos: number;
+  prev: number;
+  recovery: boolean;
+  /** The diagnostics it reported, in order (null: none). */
+  diags: Diagnostic[] | null;
+}
+
+/** Thrown by nest past the native level limit; caught by parseAnyDepth, never seen outside this package. */
+class Deferred {
+  constructor(readonly job: Job) {}
+}
+
+/**
+ * The outcomes of the nested parses of a parse that went deep, by key (see
+ * ParserState.keyOf). A parse is deterministic in its starting state, so an
+ * outcome replayed (result, position, recovery flag, diagnostics) is exactly
+ * what running it again would give.
+ */
+class DeepParse {
+  readonly outcomes = new Map<number, Outcome>();
+  /**
+   * The traversals among the results in outcomes: a retry may reuse one, so
+   * it must not be extended in place (the one change the parser makes to a
+   * node it has returned; see makeRelative in parser-expr.ts).
+   */
+  readonly values = new Set<object>();
+
+  keep(key: number, value: unknown, q: ParserState, mark: number): void {
+    const diags = q.diags.length > mark ? q.diags.slice(mark) : null;
+    this.outcomes.set(key, { value, pos: q.pos, prev: q.prev, recovery: q.recovery, diags });
+    if (value instanceof ScopeTraversalNode || value instanceof RelativeTraversalNode) this.values.add(value);
+  }
+}
+
+/**
+ * Runs the nested parse `fn` (kind `kind`) at the current position.
+ *
+ * The parser is recursive descent, and configurations may nest without
+ * limit. So the native stack never holds more than NATIVE_LEVELS nested
+ * parses: one level deeper, the parse is not run but thrown (as a Deferred
+ * job) to parseAnyDepth, which runs it from an empty stack, keeps its
+ * outcome, and then retries the parse it interrupted; the retry, reaching
+ * the same point in the same state, replays the outcome instead of
+ * descending. From the first deferral on, every nested parse keeps its
+ * outcome, so a retry redoes only the levels above the deferred point. A
+ * chain of any depth thus costs about two parses of each level, and the
+ * tree, the diagnostics and their order are exactly those of an unbounded
+ * recursive parse.
+ */
+export function nest<R>(p: ParserState, kind: number, fn: Nested<R>): R {
+  if (p.deep === null && p.depth < NATIVE_LEVELS) {
+    p.depth++;
+    const value = fn(p);
+    p.depth--;
+    return value;
+  }
+  return p.nestDeep(kind, fn);
+}
+
+/**
+ * Runs `root` on `p` (a parse at native depth 0) to the end, whatever the
+ * nesting of the input, running the jobs nest defers from an explicit stack.
+ * Returns the value and the state that finished the parse (a fresh state
+ * with p's start when the parse had to be retried).
+ */
+export function parseAnyDepth<R>(p: ParserState, root: Nested<R>): { p: ParserState; value: R } {
+  const start: JobState = { pos: p.pos, prev: p.prev, nlTop: p.peekNL(), recovery: p.recovery, lenient: p.lenient };
+  const before = p.diags.slice();
+  let q = p;
+  for (;;) {
+    try {
+      return { p: q, value: root(q) };
+    } catch (e) {
+      if (!(e instanceof Deferred)) throw e;
+      p.deep ??= new DeepParse();
+      runJobs(p, e.job);
+      q = p.stateFor(start);
+      for (const d of before) q.diags.push(d);
+    }
+  }
+}
+
+/** Runs a deferred job and the jobs it defers in turn, innermost first, keeping each outcome. */
+function runJobs(p: ParserState, first: Job): void {
+  const deep = p.deep as DeepParse;
+  const jobs: Job[] = [first];
+  while (jobs.length > 0) {
+    const job = jobs[jobs.length - 1];
+    const q = p.stateFor(job);
+    let value: unknown;
+    try {
+      value = job.fn(q);
+    } catch (e) {
+      if (!(e instanceof Deferred)) throw e;
+      jobs.push(e.job);
+      continue;
+    }
+    deep.keep(job.key, value, q, 0);
+    jobs.pop();
+  }
+}
+
 export class ParserState {
   readonly text: string;
   readonly tk: Tokens;
@@ -143,8 +274,10 @@ export class ParserState {
   private nlTop = true;
   recovery = false;
   readonly diags: Diagnostic[] = [];
+  /** How many nested parses (see nest) are running on the native stack right now. */
   depth = 0;
-  tooDeepReported = false;
+  /** Set once a parse went deeper than the native stack takes (see nest); shared by every state of the parse. */
+  deep: DeepParse | null = null;
   /** Per-token ranges (shared with forks): a token's range is made once and shared by the nodes that use it. */
   private readonly cache: TokenCache;
   /**
@@ -187,7 +320,7 @@ export class ParserState {
     f.nlTop = this.nlTop;
     f.recovery = this.recovery;
     f.depth = this.depth;
-    f.tooDeepReported = this.tooDeepReported;
+    f.deep = this.deep;
     f.compat = this.compat;
     f.recoveryBefore = this.recovery;
     return f;
@@ -196,6 +329,10 @@ export class ParserState {
   pushNL(include: boolean): void {
     this.nl.push(include);
     this.nlTop = include;
+  }
+  /** Whether newlines are significant right now. */
+  peekNL(): boolean {
+    return this.nlTop;
   }
   popNL(): void {
     if (this.nl.length > 1) this.nl.pop();
@@ -393,31 +530,62 @@ export class ParserState {
   }
 
   /**
-   * Enters one nesting level; returns false (after reporting once and
-   * skipping to the end of input) when the nesting limit is exceeded.
+   * Identifies a nested parse of kind `kind` starting here: the position and
+   * every part of the state a parse reads (newline mode, recovery, lenient
+   * mode, and whether the last token read is the one just before the
+   * position: `prev` is always `pos - 1` or, at the end, `pos`).
    */
-  enter(at: Range): boolean {
-    if (this.depth >= depthLimit) {
-      if (!this.tooDeepReported) {
-        this.tooDeepReported = true;
-        limitHits++;
-        this.error(
-          "Nesting too deep",
-          `Brackets, blocks and templates are nested more than ${depthLimit} levels deep here; the rest of the file was not parsed. Flatten the structure, for example with locals.`,
-          at,
-          { code: "nesting-too-deep" },
-        );
-      }
-      this.recovery = true;
-      this.pos = this.tk.count - 1;
-      return false;
-    }
-    this.depth++;
-    return true;
+  private keyOf(kind: number): number {
+    let flags = kind << 4;
+    if (this.nlTop) flags |= 8;
+    if (this.recovery) flags |= 4;
+    if (this.lenient) flags |= 2;
+    if (this.prev === this.pos - 1) flags |= 1;
+    return this.pos * 64 + flags;
   }
 
-  leave(): void {
+  /** nest, once the parse went deep or the native levels are used up. */
+  nestDeep<R>(kind: number, fn: Nested<R>): R {
+    const key = this.keyOf(kind);
+    const deep = this.deep;
+    if (deep !== null) {
+      const known = deep.outcomes.get(key);
+      if (known !== undefined) {
+        this.pos = known.pos;
+        this.prev = known.prev;
+        this.recovery = known.recovery;
+        if (known.diags !== null) for (const d of known.diags) this.diags.push(d);
+        return known.value as R;
+      }
+    }
+    if (deep === null || this.depth >= NATIVE_LEVELS) {
+      throw new Deferred({ kind, fn, key, pos: this.pos, prev: this.prev, nlTop: this.nlTop, recovery: this.recovery, lenient: this.lenient });
+    }
+    // Below the native limit of a deep parse: run it here, and keep its
+    // outcome so that a retry of an enclosing parse does not redo it.
+    const mark = this.diags.length;
+    this.depth++;
+    const value = fn(this);
     this.depth--;
+    deep.keep(key, value, this, mark);
+    return value;
+  }
+
+  /** A new state of this parse (tokens, ranges and outcomes shared) that starts as `job` says, on an empty native stack. */
+  stateFor(job: JobState): ParserState {
+    const q = new ParserState(this.text, this.tk, this.li, job.nlTop, this.cache);
+    q.pos = job.pos;
+    q.prev = job.prev;
+    q.recovery = job.recovery;
+    q.lenient = job.lenient;
+    q.compat = this.compat;
+    q.deep = this.deep;
+    return q;
+  }
+
+  /** Whether `e` is a traversal kept for reuse (see DeepParse.values): it must not be extended in place. */
+  isShared(e: object): boolean {
+    return this.deep !== null && this.deep.values.has(e);
   }
 
   invalid(range: Range): Expression {

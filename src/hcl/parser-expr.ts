@@ -37,7 +37,7 @@ import type {
   Traverser,
 } from "./ast.js";
 import { T } from "./lexer.js";
-import { exact, join, type ParserState } from "./parser-core.js";
+import { NEST_EXPR, exact, join, nest, type ParserState } from "./parser-core.js";
 import { parseTemplateAfterOpen } from "./parser-template.js";
 
 const BINARY_LEVELS: Array<Map<number, BinaryOperator>> = [
@@ -68,8 +68,9 @@ const ZERO_RANGE: Range = { start: { line: 0, column: 0, offset: 0 }, end: { lin
 
 const span = rangeBetween;
 
+/** Parses an expression (a nested parse: see nest in parser-core.ts). */
 export function parseExpression(p: ParserState): Expression {
-  return parseTernary(p);
+  return nest(p, NEST_EXPR, parseTernary);
 }
 
 function parseTernary(p: ParserState): Expression {
@@ -78,12 +79,8 @@ function parseTernary(p: ParserState): Expression {
   const cond = parseBinary(p, 0);
   if (p.recovery && p.hasErrorsSince(m0)) return cond;
   if (p.peekType() !== T.Question) return cond;
-  const question = p.read();
-  // A chain of conditionals (`a ? b : c ? d : ...`) nests like brackets.
-  if (!p.enter(p.tokRange(question))) return cond;
-  const result = finishConditional(p, startTok, cond);
-  p.leave();
-  return result;
+  p.read();
+  return finishConditional(p, startTok, cond);
 }
 
 function finishConditional(p: ParserState, startTok: number, cond: Expression): Expression {
@@ -137,8 +134,6 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
   if (p.recovery && p.hasErrorsSince(m0)) return lhs;
   let op: BinaryOperator | undefined;
   let rhs: Expression | undefined;
-  // Each operator of a chain (`a + b + c ...`) nests the tree one level deeper.
-  let levels = 0;
   for (;;) {
     const ty = p.peekType();
     if (LEVEL_OF[ty] !== level) break;
@@ -147,14 +142,11 @@ function climbBinary(p: ParserState, level: number, first: Expression | null, fi
       lhs = new BinaryOpNode(op, lhs, rhs, join(lhs, rhs));
     }
     op = next;
-    const opTok = p.read();
-    if (!p.enter(p.tokRange(opTok))) return leaveN(p, levels, lhs);
-    levels++;
+    p.read();
     const m1 = p.mark();
     rhs = climbBinary(p, level + 1, null, 0);
-    if (p.recovery && p.hasErrorsSince(m1)) return leaveN(p, levels, lhs);
+    if (p.recovery && p.hasErrorsSince(m1)) return lhs;
   }
-  leaveN(p, levels, lhs);
   if (op === undefined || rhs === undefined) return lhs;
   return new BinaryOpNode(op, lhs, rhs, join(lhs, rhs));
 }
@@ -164,8 +156,16 @@ export function parseWithTraversals(p: ParserState): Expression {
   return parseTraversals(p, term);
 }
 
-function makeRelative(expr: Expression, step: Traverser, rng: Range): Expression {
+function makeRelative(p: ParserState, source: Expression, step: Traverser, rng: Range): Expression {
+  let expr = source;
   if (expr.kind === "ScopeTraversal" || expr.kind === "RelativeTraversal") {
+    // A result kept for reuse by a deep parse (see nest) is extended as a copy.
+    if (p.isShared(expr)) {
+      expr =
+        expr.kind === "ScopeTraversal"
+          ? new ScopeTraversalNode(expr.traversal.slice())
+          : new RelativeTraversalNode(expr.source, expr.traversal.slice(), expr.range);
+    }
     expr.traversal.push(step);
     if (expr instanceof SyntaxNode) expr.endOffset = endOffsetOf(rng);
     else expr.range = span(expr.range, rng);
@@ -188,11 +188,13 @@ function numberValue(p: ParserState, tok: number): number {
   return Number.isFinite(v) ? v : Number.MAX_VALUE;
 }
 
-function parseTraversals(p: ParserState, from: Expression): Expression {
+function parseTraversals(p: ParserState, source: Expression): Expression {
+  let from = source;
   let ret = from;
-  // Each splat or non-literal index wraps the expression so far in one more
-  // node: a long chain nests the tree like brackets do, and counts the same.
-  let wraps = 0;
+  // The full splats met so far, outermost first: each takes the rest of the
+  // chain as its per-item expression (`x[*].y[*].z` nests right), so they
+  // are built from the inside out once the chain ends.
+  let splats: { ret: Expression; item: AnonSymbolNode; from: Expression }[] | null = null;
   for (;;) {
     const nextTy = p.peekType();
     if (nextTy === T.Dot) {
@@ -202,7 +204,7 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
       if (aty === T.Ident) {
         p.read();
         const rng = p.tokSpan(dot, attr);
-        ret = makeRelative(ret, new TraverseAttrNode(p.name(attr), rng), rng);
+        ret = makeRelative(p, ret, new TraverseAttrNode(p.name(attr), rng), rng);
       } else if (aty === T.NumberLit) {
         p.read();
         const raw = p.tokText(attr);
@@ -214,13 +216,11 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
             `Two legacy numeric indexes cannot be chained; write [${raw.slice(0, dotIdx)}][${raw.slice(dotIdx + 1)}] instead.`,
             p.tokRange(attr),
           );
-          ret = makeRelative(ret, new TraverseIndexNode(Number.NaN, rng), rng);
+          ret = makeRelative(p, ret, new TraverseIndexNode(Number.NaN, rng), rng);
         } else {
-          ret = makeRelative(ret, new TraverseIndexNode(numberValue(p, attr), rng), rng);
+          ret = makeRelative(p, ret, new TraverseIndexNode(numberValue(p, attr), rng), rng);
         }
       } else if (aty === T.Star) {
-        if (!p.enter(p.tokRange(attr))) return leaveN(p, wraps, ret);
-        wraps++;
         ret = finishAttrSplat(p, ret, dot, attr);
       } else {
         p.error("Invalid attribute name", "A dot must be followed by an attribute name.", p.tokRange(attr));
@@ -241,13 +241,11 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
         }
         const marker = span(openRange, p.tokRange(close));
         const item = new AnonSymbolNode(marker);
-        if (!p.enter(marker)) return leaveN(p, wraps, ret);
-        wraps++;
-        const each = parseTraversals(p, item);
-        ret = new SplatNode(ret, each, item, "full", join(from, each));
+        (splats ??= []).push({ ret, item, from });
+        from = item;
+        ret = item;
         continue;
       }
-      if (!p.enter(openRange)) return leaveN(p, wraps, ret);
       p.pushNL(false);
       const m = p.mark();
       const key = parseExpression(p);
@@ -264,27 +262,24 @@ function parseTraversals(p: ParserState, from: Expression): Expression {
         }
       }
       p.popNL();
-      p.leave();
       const rng = span(openRange, p.tokRange(close));
       const lit = literalKey(key);
       if (lit !== undefined) {
-        ret = makeRelative(ret, new TraverseIndexNode(lit, rng), rng);
+        ret = makeRelative(p, ret, new TraverseIndexNode(lit, rng), rng);
       } else {
-        if (!p.enter(rng)) return leaveN(p, wraps, ret);
-        wraps++;
         ret = new IndexNode(ret, key, rng, join(from, rng));
       }
       continue;
     }
     if ((ret.kind === "ScopeTraversal" || ret.kind === "RelativeTraversal") && ret.traversal.length > 1) ret.traversal = exact(ret.traversal);
-    return leaveN(p, wraps, ret);
+    if (splats !== null) {
+      for (let k = splats.length - 1; k >= 0; k--) {
+        const s = splats[k];
+        ret = new SplatNode(s.ret, ret, s.item, "full", join(s.from, ret));
+      }
+    }
+    return ret;
   }
-}
-
-/** Leaves `n` nesting levels; returns `ret`. */
-function leaveN(p: ParserState, n: number, ret: Expression): Expression {
-  for (let i = 0; i < n; i++) p.leave();
-  return ret;
 }
 
 /** A literal index key usable as a static traversal step (number, string or bool/null literal). */
@@ -355,14 +350,12 @@ function parseTerm(p: ParserState): Expression {
   switch (ty) {
     case T.OParen: {
       p.read();
-      if (!p.enter(startRange)) return p.invalid(startRange);
       p.pushNL(false);
       const m = p.mark();
       const inner = parseExpression(p);
       if (p.hasErrorsSince(m)) {
         p.recover(T.CParen);
         p.popNL();
-        p.leave();
         return inner;
       }
       const close = p.peek();
@@ -372,7 +365,6 @@ function parseTerm(p: ParserState): Expression {
       }
       const c = p.read();
       p.popNL();
-      p.leave();
       return new ParenthesesNode(inner, span(startRange, p.tokRange(c)));
     }
     case T.NumberLit: {
@@ -395,19 +387,11 @@ function parseTerm(p: ParserState): Expression {
     case T.OQuote:
     case T.OHeredoc: {
       p.read();
-      if (!p.enter(startRange)) return p.invalid(startRange);
-      const e = parseTemplateAfterOpen(p, start);
-      p.leave();
-      return e;
+      return parseTemplateAfterOpen(p, start);
     }
     case T.Minus:
-    case T.Bang: {
-      p.read();
-      if (!p.enter(startRange)) return p.invalid(startRange);
-      const operand = parseWithTraversals(p);
-      p.leave();
-      return new UnaryOpNode(ty === T.Minus ? "-" : "!", operand, join(startRange, operand));
-    }
+    case T.Bang:
+      return parseUnary(p, start);
     case T.OBrack:
       return parseTuple(p);
     case T.OBrace:
@@ -423,6 +407,28 @@ function parseTerm(p: ParserState): Expression {
       p.recovery = true;
       return p.invalid(startRange);
   }
+}
+
+/**
+ * A run of prefix operators (`!!x`, `- -1`) and their operand with its
+ * traversals, read in a loop: each operator wraps the rest one level deeper.
+ */
+function parseUnary(p: ParserState, start: number): Expression {
+  const ops: number[] = [];
+  let op = start;
+  for (;;) {
+    p.read();
+    ops.push(op);
+    op = p.peek();
+    const ty = p.types[op];
+    if (ty !== T.Minus && ty !== T.Bang) break;
+  }
+  let operand = parseWithTraversals(p);
+  for (let k = ops.length - 1; k >= 0; k--) {
+    const at = ops[k];
+    operand = new UnaryOpNode(p.types[at] === T.Minus ? "-" : "!", operand, join(p.tokRange(at), operand));
+  }
+  return operand;
 }
 
 /** `::` (two adjacent colons, as in `provider::ns::fn`) is next. */
@@ -468,7 +474,6 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
   }
   p.read();
   const openRange = p.tokRange(open);
-  if (!p.enter(openRange)) return p.invalid(nameRange);
   const args: Expression[] = [];
   let expandFinal = false;
   let close = -1;
@@ -524,7 +529,6 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
     }
   }
   p.popNL();
-  p.leave();
   // HashiCorp's parser leaves the closing range empty when an argument failed to parse.
   const closeRange = close >= 0 ? p.tokRange(close) : p.compat ? ZERO_RANGE : p.prevRange();
   const call: FunctionCall = new FunctionCallNode(name, nameRange, exact(args), expandFinal, openRange, closeRange, close >= 0 || !p.compat ? span(nameRange, closeRange) : nameRange);
@@ -534,7 +538,6 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
 function parseTuple(p: ParserState): Expression {
   const open = p.read();
   const openRange = p.tokRange(open);
-  if (!p.enter(openRange)) return p.invalid(openRange);
   p.pushNL(false);
   try {
     if (p.isKeyword(p.peek(), "for")) return finishFor(p, open);
@@ -576,15 +579,13 @@ function parseTuple(p: ParserState): Expression {
     return new TupleConsNode(exact(exprs), span(openRange, p.tokRange(close)));
   } finally {
     p.popNL();
-    p.leave();
   }
 }
 
 function parseObject(p: ParserState): Expression {
   const open = p.read();
   const openRange = p.tokRange(open);
-  if (!p.enter(openRange)) return p.invalid(openRange);
-  try {
+  {
     p.pushNL(false);
     const isFor = p.isKeyword(p.peek(), "for");
     p.popNL();
@@ -678,8 +679,6 @@ function parseObject(p: ParserState): Expression {
       p.popNL();
     }
     return new ObjectConsNode(exact(items), span(openRange, p.tokRange(close)));
-  } finally {
-    p.leave();
   }
 }
 

@@ -230,10 +230,6 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
         if (prev.t === "lit") prev.value = trimRightSpace(prev.value);
       }
       const nextRange = p.tokRange(next);
-      if (!p.enter(nextRange)) {
-        endRange = p.prevRange();
-        break;
-      }
       p.pushNL(false);
       if (ty === T.TemplateInterp) {
         const expr = parseExpression(p);
@@ -269,7 +265,6 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
           }
         }
         p.popNL();
-        p.leave();
         parts.push({ t: "interp", expr, range: span(nextRange, p.tokRange(close)), stripLeft, stripRight });
         continue;
       }
@@ -283,7 +278,6 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
         );
         p.recover(T.TemplateSeqEnd);
         p.popNL();
-        p.leave();
         continue;
       }
       p.read();
@@ -325,7 +319,6 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
         if (!ok) {
           p.recover(T.TemplateSeqEnd);
           p.popNL();
-          p.leave();
           continue;
         }
       } else {
@@ -338,7 +331,6 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
         );
         p.recover(T.TemplateSeqEnd);
         p.popNL();
-        p.leave();
         continue;
       }
       const close = p.peek();
@@ -350,7 +342,6 @@ export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean
         if (p.ends[close] - p.starts[close] === 2) ltrimNext = true;
       }
       p.popNL();
-      p.leave();
       continue;
     }
     // Anything else (EOF, a newline in a quoted string, ...) ends the template.
@@ -476,105 +467,102 @@ export function buildTemplateParts(p: ParserState, flat: Flat[]): TemplatePart[]
     }
     return exact(out);
   }
-  let idx = 0;
   const err = (summary: string, detail: string, subject: Range): void => {
     p.error(summary, detail, subject);
   };
-  const keep = (part: TemplatePart, out: TemplatePart[]): void => {
-    if (!p.compat) out.push(part);
-  };
-  /** Parses one element at idx into `out` (nothing for a stray end directive). */
-  const parseElem = (out: TemplatePart[]): void => {
-    const f = flat[idx];
-    switch (f.t) {
-      case "lit":
-        idx++;
-        out.push(new TemplateLiteralNode(f.value, f.range));
-        return;
-      case "interp":
-        idx++;
-        out.push(new TemplateInterpNode(f.expr, f.range, f.stripLeft, f.stripRight));
-        return;
-      case "if":
-        parseIf(f, out);
-        return;
-      case "for":
-        parseFor(f, out);
-        return;
-      case "end":
-        idx++;
-        err("Unexpected end of template", "The template directives are not balanced.", f.range);
-        return;
-      default:
-        idx++;
-        err(`Unexpected ${f.t} directive`, "This directive has no matching opening `%{ if }` or `%{ for }`.", f.range);
-        return;
-    }
-  };
-  const parseIf = (f: Extract<Flat, { t: "if" }>, out: TemplatePart[]): void => {
-    idx++;
-    const thenParts: TemplatePart[] = [];
-    let elseParts: TemplatePart[] | null = null;
-    let cur = thenParts;
-    for (;;) {
-      const next = flat[idx];
-      const partial = (end: Range): TemplatePart => new TemplateIfNode(f.cond, thenParts, elseParts, span(f.range, end));
-      if (next.t === "end") {
-        err("Unexpected end of template", `The \`%{ if }\` on line ${f.range.start.line} has no matching \`%{ endif }\`.`, next.range);
-        keep(partial(next.range), out);
-        return;
-      }
-      if (next.t === "else" || next.t === "endif" || next.t === "endfor") {
-        idx++;
-        if (next.t === "else" && cur === thenParts) {
-          elseParts = [];
-          cur = elseParts;
-          continue;
-        }
-        if (next.t === "endif") {
-          out.push(partial(next.range));
-          return;
-        }
-        if (next.t === "else") {
-          err("Unexpected else directive", `The \`%{ if }\` on line ${f.range.start.line} already has an \`%{ else }\`.`, next.range);
-        } else {
-          err("Unexpected endfor directive", `An \`%{ endif }\` is needed first, for the \`%{ if }\` on line ${f.range.start.line}.`, next.range);
-        }
-        keep(partial(next.range), out);
-        return;
-      }
-      parseElem(cur);
-    }
-  };
-  const parseFor = (f: Extract<Flat, { t: "for" }>, out: TemplatePart[]): void => {
-    idx++;
-    const body: TemplatePart[] = [];
-    for (;;) {
-      const next = flat[idx];
-      const partial = (end: Range): TemplatePart => new TemplateForNode(f.keyVar, f.valVar, f.coll, body, span(f.range, end));
-      if (next.t === "end") {
-        err("Unexpected end of template", `The \`%{ for }\` on line ${f.range.start.line} has no matching \`%{ endfor }\`.`, next.range);
-        keep(partial(next.range), out);
-        return;
-      }
-      if (next.t === "else" || next.t === "endif" || next.t === "endfor") {
-        idx++;
-        if (next.t === "endfor") {
-          out.push(partial(next.range));
-          return;
-        }
-        if (next.t === "else") {
-          err("Unexpected else directive", "A `%{ for }` directive has no `%{ else }` clause.", next.range);
-        } else {
-          err("Unexpected endif directive", `An \`%{ endfor }\` is needed first, for the \`%{ for }\` on line ${f.range.start.line}.`, next.range);
-        }
-        keep(partial(next.range), out);
-        return;
-      }
-      parseElem(body);
-    }
-  };
   const all: TemplatePart[] = [];
-  while (flat[idx].t !== "end") parseElem(all);
+  // The open `%{ if }` / `%{ for }` directives, innermost last (they nest to any depth).
+  const open: Directive[] = [];
+  let idx = 0;
+  for (;;) {
+    const next = flat[idx];
+    const top = open.length > 0 ? open[open.length - 1] : null;
+    if (top === null && next.t === "end") break;
+    if (top !== null && (next.t === "end" || next.t === "else" || next.t === "endif" || next.t === "endfor")) {
+      if (next.t !== "end") idx++;
+      if (closeDirective(top, next, err)) open.pop();
+      continue;
+    }
+    const out = top === null ? all : top.cur;
+    idx++;
+    switch (next.t) {
+      case "lit":
+        out.push(new TemplateLiteralNode(next.value, next.range));
+        break;
+      case "interp":
+        out.push(new TemplateInterpNode(next.expr, next.range, next.stripLeft, next.stripRight));
+        break;
+      case "if":
+      case "for": {
+        const body: TemplatePart[] = [];
+        open.push({ f: next, body, elseParts: null, cur: body, out, keep: !p.compat });
+        break;
+      }
+      default:
+        err(`Unexpected ${next.t} directive`, "This directive has no matching opening `%{ if }` or `%{ for }`.", next.range);
+        break;
+    }
+  }
   return all;
+}
+
+/** An open `%{ if }` or `%{ for }` directive while the part tree is built. */
+interface Directive {
+  f: Extract<Flat, { t: "if" | "for" }>;
+  /** The parts of the `if` branch or of the `for` body. */
+  body: TemplatePart[];
+  elseParts: TemplatePart[] | null;
+  /** Where the next parts go (body or elseParts). */
+  cur: TemplatePart[];
+  /** Where the finished directive goes. */
+  out: TemplatePart[];
+  /** Whether an unbalanced directive is kept (not in compat mode: HashiCorp's parser drops it). */
+  keep: boolean;
+}
+
+/**
+ * Handles an end, else, endif or endfor part met inside the open directive
+ * `d`; returns whether `d` is finished (it is then added to its list, or
+ * dropped when unbalanced in compat mode).
+ */
+function closeDirective(d: Directive, next: Flat, err: (summary: string, detail: string, subject: Range) => void): boolean {
+  const f = d.f;
+  const line = f.range.start.line;
+  const finish = (end: Range, balanced: boolean): true => {
+    const node =
+      f.t === "if"
+        ? new TemplateIfNode(f.cond, d.body, d.elseParts, span(f.range, end))
+        : new TemplateForNode(f.keyVar, f.valVar, f.coll, d.body, span(f.range, end));
+    if (balanced || d.keep) d.out.push(node);
+    return true;
+  };
+  if (f.t === "if") {
+    if (next.t === "end") {
+      err("Unexpected end of template", `The \`%{ if }\` on line ${line} has no matching \`%{ endif }\`.`, next.range);
+      return finish(next.range, false);
+    }
+    if (next.t === "else" && d.cur === d.body) {
+      d.elseParts = [];
+      d.cur = d.elseParts;
+      return false;
+    }
+    if (next.t === "endif") return finish(next.range, true);
+    if (next.t === "else") {
+      err("Unexpected else directive", `The \`%{ if }\` on line ${line} already has an \`%{ else }\`.`, next.range);
+    } else {
+      err("Unexpected endfor directive", `An \`%{ endif }\` is needed first, for the \`%{ if }\` on line ${line}.`, next.range);
+    }
+    return finish(next.range, false);
+  }
+  if (next.t === "end") {
+    err("Unexpected end of template", `The \`%{ for }\` on line ${line} has no matching \`%{ endfor }\`.`, next.range);
+    return finish(next.range, false);
+  }
+  if (next.t === "endfor") return finish(next.range, true);
+  if (next.t === "else") {
+    err("Unexpected else directive", "A `%{ for }` directive has no `%{ else }` clause.", next.range);
+  } else {
+    err("Unexpected endif directive", `An \`%{ endfor }\` is needed first, for the \`%{ for }\` on line ${line}.`, next.range);
+  }
+  return finish(next.range, false);
 }

@@ -6,9 +6,9 @@
  */
 import type { Attribute, Block, Body, Comment, Diagnostic, Expression, File, ParseResult, Pos, Range } from "./ast.js";
 import { T, lex, releaseTokens, type Tokens } from "./lexer.js";
-import { ParserState, endOf, exact, join } from "./parser-core.js";
+import { NEST_BODY, ParserState, endOf, exact, join, nest, parseAnyDepth } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
-import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts } from "./parser-template.js";
+import { buildTemplateParts as templatePartsOf, decodeLiteral, parseTemplateParts, type Flat } from "./parser-template.js";
 import { AttributeNode, BlockNode, BodyNode, InvalidNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
 import { LineIndex, ShiftedLineIndex, computeLineStarts, endOffsetOf, indexAt, rangeBetween, startOffsetOf, stripBom, type RangeMaker } from "./source.js";
 
@@ -44,13 +44,15 @@ export function parseNativeWithTokens(
   const lineStarts = computeLineStarts(text);
   const li = new LineIndex(lineStarts);
   const tk = lex(text, false, pooled);
-  const p = new ParserState(text, tk, li);
+  let p = new ParserState(text, tk, li);
   p.compat = opts.compat === true;
   const lexDiags = checkInvalidTokens(p, tk);
   const comments = fillComments(li, tk.comments);
   let body: Body;
   try {
-    body = parseBody(p, T.EOF, null);
+    const done = parseAnyDepth(p, parseFileBody);
+    p = done.p;
+    body = done.value;
   } catch (e) {
     // Defensive: a bug must not take the linter down; report it as a diagnostic.
     body = new BodyNode(exact([]), exact([]), li.range(0, text.length));
@@ -143,6 +145,15 @@ function checkInvalidTokens(p: ParserState, tk: Tokens): Diagnostic[] {
     }
   }
   return out;
+}
+
+function parseFileBody(p: ParserState): Body {
+  return parseBody(p, T.EOF, null);
+}
+
+/** Parses a block's body after its `{` (the token just read) up to and including its `}`. */
+function parseBlockBody(p: ParserState): Body {
+  return parseBody(p, T.CBrace, p.tokRange(p.prev));
 }
 
 /**
@@ -379,15 +390,12 @@ function finishBlock(p: ParserState, ident: number): Block {
     return emptyBlock(type, identRange, labels, labelRanges, identRange, identRange, false);
   }
   const openRange = p.tokRange(oBrace);
-  if (!p.enter(openRange)) {
-    return emptyBlock(type, identRange, labels, labelRanges, openRange, span(identRange, openRange), true);
-  }
   let body: Body;
   let closeRange: Range;
   let oneLineDiag: Diagnostic | undefined;
   const first = p.peekType();
   if (first === T.Newline || first === T.EOF || first === T.CBrace) {
-    body = parseBody(p, T.CBrace, openRange);
+    body = nest(p, NEST_BODY, parseBlockBody);
     closeRange = p.prevRange();
   } else {
     const fork = p.compat ? null : p.fork();
@@ -434,7 +442,7 @@ function finishBlock(p: ParserState, ident: number): Block {
       const lenient = fork;
       lenient.lenient = true;
       lenient.recovery = false;
-      const lb = parseBody(lenient, T.CBrace, openRange);
+      const lb = nest(lenient, NEST_BODY, parseBlockBody);
       if (!lenient.hasErrorsSince(0) && lenient.types[lenient.prev] === T.CBrace) {
         const lbClose = lenient.tokRange(lenient.prev);
         body = new BodyNode(lb.attributes, lb.blocks, p.offsets(bodyStart, lbClose.startOffset));
@@ -449,7 +457,6 @@ function finishBlock(p: ParserState, ident: number): Block {
       }
     }
   }
-  p.leave();
   const eol = p.peek();
   const ety = p.types[eol];
   if (ety === T.Newline || ety === T.EOF) {
@@ -525,11 +532,13 @@ function standaloneState(text: string, template: boolean, base?: TextBase): Pars
  */
 export function parseExpressionAt(text: string, filename: string, base?: TextBase): { expr: Expression; diagnostics: Diagnostic[] } {
   void filename;
-  const p = standaloneState(text, false, base);
+  let p = standaloneState(text, false, base);
   const lexDiags = checkInvalidTokens(p, p.tk);
   let expr: Expression;
   try {
-    expr = parseExpression(p);
+    const done = parseAnyDepth(p, parseExpression);
+    p = done.p;
+    expr = done.value;
     const next = p.peek();
     if (p.types[next] !== T.EOF && !p.recovery) {
       p.error("Extra characters after expression", "Only one expression is allowed here; remove the text that follows it.", p.tokRange(next));
@@ -549,11 +558,13 @@ export function parseExpressionAt(text: string, filename: string, base?: TextBas
  */
 export function parseTemplateAt(text: string, filename: string, base?: TextBase): { expr: Expression; diagnostics: Diagnostic[] } {
   void filename;
-  const p = standaloneState(text, true, base);
+  let p = standaloneState(text, true, base);
   const lexDiags = checkInvalidTokens(p, p.tk);
   let expr: Expression;
   try {
-    const flat = parseTemplateParts(p, T.EOF, true);
+    const done = parseAnyDepth(p, parseStandaloneTemplate);
+    p = done.p;
+    const flat = done.value;
     const range = p.li.range(0, text.length);
     if (flat.length === 2 && flat[0].t === "interp") {
       expr = new TemplateWrapNode(flat[0].expr, "json", range);
@@ -566,4 +577,8 @@ export function parseTemplateAt(text: string, filename: string, base?: TextBase)
   }
   releaseTokens(p.tk);
   return { expr, diagnostics: [...lexDiags, ...p.diags] };
+}
+
+function parseStandaloneTemplate(p: ParserState): Flat[] {
+  return parseTemplateParts(p, T.EOF, true);
 }

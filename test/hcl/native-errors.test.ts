@@ -117,16 +117,16 @@ describe("recovery", () => {
     ]);
   });
 
-  it("stops at a nesting limit instead of overflowing the stack", () => {
+  it("reports an unclosed bracket 10,000 levels deep where the text ends", () => {
     const r = parseHcl("a = " + "[".repeat(10000) + "\n", "deep.tf");
-    expect(r.diagnostics.map((d) => [d.summary, d.code])).toEqual([["Nesting too deep", "nesting-too-deep"]]);
-    expect(lc(r.diagnostics[0].subject)).toEqual([1, 261, 1, 262]);
+    expect(r.diagnostics.map((d) => [d.summary, d.code])).toEqual([["Missing expression", undefined]]);
+    expect(lc(r.diagnostics[0].subject)).toEqual([2, 1, 2, 1]);
     expect(r.file.body.attributes.map((a) => a.name)).toEqual(["a"]);
   });
 
-  it("stops at the nesting limit for deeply nested blocks too", () => {
+  it("reports 5,000 unclosed blocks at the innermost brace", () => {
     const r = parseHcl("b {\n".repeat(5000), "deep.tf");
-    expect(r.diagnostics[0].summary).toBe("Nesting too deep");
-    expect(r.diagnostics[0].subject.start.line).toBe(257);
+    expect(r.diagnostics.map((d) => d.summary)).toEqual(["Unclosed configuration block"]);
+    expect(lc(r.diagnostics[0].subject)).toEqual([5000, 3, 5000, 4]);
   });
 });

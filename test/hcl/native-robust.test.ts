@@ -134,26 +134,30 @@ describe("native parser robustness", () => {
     expect(parseChecked(REALISTIC.slice(0, REALISTIC.indexOf("variable"))).diagnostics).toEqual([]);
   });
 
-  it("reports one nesting diagnostic for 10,000 levels of every bracket kind", () => {
-    for (const [open, close] of [
-      ["[", "]"],
-      ["(", ")"],
-      ["{ a = ", "}"],
-      ['"${', '}"'],
-      ["f(", ")"],
-      ["x[", "]"],
+  it("parses 10,000 levels of every bracket kind with no diagnostic", () => {
+    for (const [open, close, kind] of [
+      ["[", "]", "TupleCons"],
+      ["(", ")", "Parentheses"],
+      ["{ a = ", "}", "ObjectCons"],
+      ['"${', '}"', "TemplateWrap"],
+      ["f(", ")", "FunctionCall"],
+      ["x[", "]", "Index"],
     ]) {
       const text = "a = " + open.repeat(10000) + "1" + close.repeat(10000) + "\n";
-      const r = parseChecked(text);
-      expect(r.diagnostics.map((d) => d.summary)).toEqual(["Nesting too deep"]);
+      const r = parseNative(text, "x.tf");
+      expect(r.diagnostics).toEqual([]);
+      expect(r.file.body.attributes[0].expr.kind).toBe(kind);
+      expect(r.file.body.attributes[0].range.end.column).toBe(text.length);
     }
   });
 
   it("handles 10,000 nested blocks and 10,000 unary operators", () => {
-    const blocks = parseChecked("b {\n".repeat(10000) + "}\n".repeat(10000));
-    expect(blocks.diagnostics.map((d) => d.summary)).toEqual(["Nesting too deep"]);
-    const unary = parseChecked("a = " + "-".repeat(10000) + "1\n");
-    expect(unary.diagnostics.map((d) => d.summary)).toEqual(["Nesting too deep"]);
+    const blocks = parseNative("b {\n".repeat(10000) + "}\n".repeat(10000), "x.tf");
+    expect(blocks.diagnostics).toEqual([]);
+    expect(blocks.file.body.blocks[0].range.end.line).toBe(20000);
+    const unary = parseNative("a = " + "-".repeat(10000) + "1\n", "x.tf");
+    expect(unary.diagnostics).toEqual([]);
+    expect(unary.file.body.attributes[0].expr.kind).toBe("UnaryOp");
   });
 
   it("parses a large file in linear time", () => {

@@ -1,68 +1,275 @@
 /**
- * Chains that nest the tree without brackets (operators, conditionals,
- * splats) count towards the nesting limit like brackets do, so no walker of
- * the tree can overflow the stack on them; and the limit can be raised for a
- * thread with a larger stack (the CLI's worker, src/cli/worker-pool.ts).
+ * The parsers take any nesting depth on a normal stack: brackets, blocks,
+ * templates, and the chains that nest the tree without brackets (operators,
+ * conditionals, splats, indexes) parse 100,000 levels deep with no
+ * diagnostic, into a tree as deep as the input, and a syntax error at the
+ * innermost level is reported where it is. Vitest runs this file in a
+ * child process (pool "forks") whose main thread has Node's default stack.
+ * Every walk here is iterative: the trees are far deeper than the stack.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseModuleFile as parseHcl } from "../../src/terraform/parse.js";
-import { MAX_DEPTH, nestingLimit, nestingLimitHits, setNestingLimit } from "../../src/hcl/parser-core.js";
-import type { Diagnostic, Expression } from "../../src/hcl/ast.js";
+import { parseExpressionAt, parseTemplateAt } from "../../src/hcl/parser.js";
+import { MAX_DEPTH, countNestingLimitHit, nestingLimit, nestingLimitHits, setNestingLimit } from "../../src/hcl/parser-core.js";
+import type { Block, Diagnostic, Expression, Range, TemplatePart } from "../../src/hcl/ast.js";
 import { children } from "../../src/hcl/walk.js";
 
+const N = 100_000;
+
 function brief(d: Diagnostic): string {
-  return `${d.summary} @ ${d.subject.start.line}:${d.subject.start.column}`;
+  const s = d.subject;
+  return `${d.summary} @ ${s.start.line}:${s.start.column}-${s.end.line}:${s.end.column}`;
 }
 
-/** Depth of an expression tree, iteratively (the tree may be deeper than the stack). */
-function depth(e: Expression): number {
-  let max = 0;
-  const stack: [Expression, number][] = [[e, 1]];
+function at(r: Range): string {
+  return `${r.start.line}:${r.start.column}-${r.end.line}:${r.end.column}`;
+}
+
+type Item = Expression | TemplatePart;
+
+/** The sub-nodes of an expression or template part (template directives included). */
+function kids(x: Item): Item[] {
+  switch (x.kind) {
+    case "Template":
+      return x.parts;
+    case "TemplateLiteral":
+      return [];
+    case "TemplateInterp":
+      return [x.expr];
+    case "TemplateIf":
+      return [x.condition, ...x.then, ...(x.else ?? [])];
+    case "TemplateFor":
+      return [x.collection, ...x.body];
+    default:
+      return children(x);
+  }
+}
+
+/** The depth of a tree and its first deepest node, iteratively. */
+function deepest(root: Item): { depth: number; node: Item } {
+  let best = { depth: 0, node: root };
+  const stack: [Item, number][] = [[root, 1]];
   while (stack.length > 0) {
     const [x, d] = stack.pop()!;
-    if (d > max) max = d;
-    for (const c of children(x)) stack.push([c, d + 1]);
+    if (d > best.depth) best = { depth: d, node: x };
+    const ks = kids(x);
+    for (let i = ks.length - 1; i >= 0; i--) stack.push([ks[i]!, d + 1]);
   }
-  return max;
+  return best;
 }
 
-afterEach(() => setNestingLimit(MAX_DEPTH));
+function onlyAttr(text: string): Expression {
+  const r = parseHcl(text, "main.tf");
+  expect(r.diagnostics.map(brief)).toEqual([]);
+  expect(r.file.body.attributes.map((a) => a.name)).toEqual(["a"]);
+  return r.file.body.attributes[0]!.expr;
+}
 
-describe("chains count as nesting", () => {
-  const n = 10_000;
-  // At the 257th operator, `?` or `[*]` (the k-th sits at column start + width * (k - 1) + offset).
-  const cases: [string, string, string][] = [
-    ["sums", "a = " + "1 + ".repeat(n) + "1\n", `Nesting too deep @ 1:${5 + 4 * 256 + 2}`],
-    ["conditionals", "a = " + "x ? 1 : ".repeat(n) + "2\n", `Nesting too deep @ 1:${5 + 8 * 256 + 2}`],
-    ["splats", "a = x" + "[*].y".repeat(n) + "\n", `Nesting too deep @ 1:${6 + 5 * 256}`],
+describe("100,000 levels of every kind of nesting parse with no diagnostic", () => {
+  // [name, text of `a = ...`, tree depth, kind and range of the innermost node]
+  const cases: [string, string, number, string, string][] = [
+    ["tuples", "[".repeat(N) + "]".repeat(N), N, "TupleCons", `1:${4 + N}-1:${6 + N}`],
+    ["parentheses", "(".repeat(N) + "1" + ")".repeat(N), N + 1, "LiteralValue", `1:${5 + N}-1:${6 + N}`],
+    // (the first deepest node: the key of the innermost object)
+    ["objects", "{ a = ".repeat(N) + "1" + " }".repeat(N), N + 1, "ScopeTraversal", `1:${1 + 6 * N}-1:${2 + 6 * N}`],
+    ["calls", "max(".repeat(N) + "1" + ")".repeat(N), N + 1, "LiteralValue", `1:${5 + 4 * N}-1:${6 + 4 * N}`],
+    ["interpolations", '"${'.repeat(N) + "1" + '}"'.repeat(N), N + 1, "LiteralValue", `1:${5 + 3 * N}-1:${6 + 3 * N}`],
+    ["sums", "1 + ".repeat(N) + "1", N + 1, "LiteralValue", "1:5-1:6"],
+    ["conditionals (false arm)", "x ? 1 : ".repeat(N) + "2", N + 1, "ScopeTraversal", `1:${8 * N - 3}-1:${8 * N - 2}`],
+    ["conditionals (true arm)", "x ? ".repeat(N) + "1" + " : 2".repeat(N), N + 1, "ScopeTraversal", `1:${4 * N + 1}-1:${4 * N + 2}`],
+    ["negations", "!".repeat(N) + "x", N + 1, "ScopeTraversal", `1:${5 + N}-1:${6 + N}`],
+    ["minus signs", "- ".repeat(N) + "1", N + 1, "LiteralValue", `1:${5 + 2 * N}-1:${6 + 2 * N}`],
+    ["list for expressions", "[for x in ".repeat(N) + "y" + " : x]".repeat(N), N + 1, "ScopeTraversal", `1:${5 + 10 * N}-1:${6 + 10 * N}`],
+    ["object for expressions", "{for k, v in ".repeat(N) + "y" + " : k => v}".repeat(N), N + 1, "ScopeTraversal", `1:${5 + 13 * N}-1:${6 + 13 * N}`],
+    // (the source of the innermost splat: the item of the one around it)
+    ["full splats", "x" + "[*].y".repeat(N), N + 2, "AnonSymbol", `1:${5 * N - 4}-1:${5 * N - 1}`],
+    ["indexes", "x" + "[i]".repeat(N), N + 1, "ScopeTraversal", "1:5-1:6"],
+    ["heredocs in interpolations", "<<EOT\n${".repeat(N) + "x" + "}\nEOT\n".repeat(N).slice(0, -1), 2 * N + 1, "ScopeTraversal", `${N + 1}:3-${N + 1}:4`],
   ];
-  for (const [what, text, expected] of cases) {
-    it(`${n} ${what}: one diagnostic at the ${MAX_DEPTH + 1}th level, counted as a limit hit`, () => {
-      const hits = nestingLimitHits();
-      const r = parseHcl(text, "main.tf");
-      expect(r.diagnostics.map(brief)).toEqual([expected]);
-      expect(r.diagnostics[0]!.code).toBe("nesting-too-deep");
-      expect(nestingLimitHits()).toBe(hits + 1);
+  for (const [what, expr, depth, kind, range] of cases) {
+    it(what, () => {
+      const e = onlyAttr("a = " + expr + "\n");
+      const d = deepest(e);
+      expect(d.depth).toBe(depth);
+      expect(d.node.kind).toBe(kind);
+      expect(at(d.node.range)).toBe(range);
     });
   }
 
-  it("chains within the limit parse as before, as deep as they are long", () => {
-    const r = parseHcl("a = " + "1 + ".repeat(200) + "1\nb = " + "x ? 1 : ".repeat(200) + "2\n", "main.tf");
+  it("template if directives", () => {
+    const e = onlyAttr('a = "' + "%{ if x }".repeat(N) + "y" + "%{ endif }".repeat(N) + '"\n');
+    const d = deepest(e);
+    expect(d.depth).toBe(N + 2);
+    expect(d.node.kind).toBe("ScopeTraversal");
+    expect(at(d.node.range)).toBe(`1:${9 * N + 3}-1:${9 * N + 4}`);
+  });
+
+  it("a traversal of 100,000 steps stays one node (attributes, indexes, after a call)", () => {
+    const t = onlyAttr("a = x" + "[0]".repeat(N) + ".y\n");
+    expect(t.kind === "ScopeTraversal" && t.traversal.length).toBe(N + 2);
+    const c = onlyAttr("a = f()" + "[0]".repeat(N) + "\n");
+    expect(c.kind === "RelativeTraversal" && c.traversal.length).toBe(N);
+    expect(c.kind === "RelativeTraversal" && c.source.kind).toBe("FunctionCall");
+    const s = onlyAttr("a = x.*.y" + ".z".repeat(N) + "\n");
+    expect(s.kind).toBe("Splat");
+  });
+
+  it("100,000 nested blocks", () => {
+    const r = parseHcl("a {\n".repeat(N) + "b = 1\n" + "}\n".repeat(N), "main.tf");
     expect(r.diagnostics).toEqual([]);
-    const [a, b] = r.file.body.attributes;
-    expect(depth(a!.expr)).toBe(201);
-    expect(depth(b!.expr)).toBe(201);
+    let block: Block = r.file.body.blocks[0]!;
+    let levels = 1;
+    while (block.body.blocks.length > 0) {
+      block = block.body.blocks[0]!;
+      levels++;
+    }
+    expect(levels).toBe(N);
+    expect(block.body.attributes.map((x) => [x.name, at(x.range)])).toEqual([["b", `${N + 1}:1-${N + 1}:6`]]);
+    expect(at(block.range)).toBe(`${N}:1-${N + 2}:2`);
   });
 });
 
-describe("setNestingLimit", () => {
-  it("raises the limit for later parses in this thread", () => {
+describe("a syntax error 100,000 levels deep is reported where it is", () => {
+  const cases: [string, string, string[]][] = [
+    ["in a tuple", "a = " + "[".repeat(N) + "1 2" + "]".repeat(N) + "\n", [`Missing item separator @ 1:${7 + N}-1:${8 + N}`]],
+    ["in parentheses", "a = " + "(".repeat(N) + "1 +" + ")".repeat(N) + "\n", [`Invalid expression @ 1:${8 + N}-1:${9 + N}`]],
+    ["in an object", "a = " + "{ a = ".repeat(N) + "1 1" + " }".repeat(N) + "\n", [`Missing attribute separator @ 1:${7 + 6 * N}-1:${8 + 6 * N}`]],
+    ["in a template", "a = " + '"${'.repeat(N) + "1 :" + '}"'.repeat(N) + "\n", [`Extra characters after interpolation expression @ 1:${7 + 3 * N}-1:${8 + 3 * N}`]],
+    ["unclosed", "a = " + "[".repeat(N), [`Missing expression @ 1:${5 + N}-1:${5 + N}`]],
+    ["in a block", "a {\n".repeat(N) + "b = = 1\n" + "}\n".repeat(N), [`Invalid expression @ ${N + 1}:5-${N + 1}:6`]],
+    ["a block left open", "a {\n".repeat(N), [`Unclosed configuration block @ ${N}:3-${N}:4`]],
+  ];
+  for (const [what, text, expected] of cases) {
+    it(what, () => {
+      expect(parseHcl(text, "main.tf").diagnostics.map(brief)).toEqual(expected);
+    });
+  }
+
+  it("the items after a deep error are still read", () => {
+    const r = parseHcl("a = " + "[".repeat(N) + "1 2" + "]".repeat(N) + "\nb = 2\nc {\n}\n", "main.tf");
+    expect(r.diagnostics.map(brief)).toEqual([`Missing item separator @ 1:${7 + N}-1:${8 + N}`]);
+    expect(r.file.body.attributes.map((x) => x.name)).toEqual(["a", "b"]);
+    expect(r.file.body.blocks.map((x) => x.type)).toEqual(["c"]);
+  });
+
+  it("errors at many deep places keep their order", () => {
+    // An invalid escape does not put the parser in recovery mode: each one is reported.
+    const deepBad = (k: number): string => "[".repeat(300) + `"\\q${k}"` + "]".repeat(300);
+    const wheres = (text: string): string[] => {
+      const out: string[] = [];
+      const lines = text.split("\n");
+      lines.forEach((l, i) => {
+        for (let c = l.indexOf("\\q"); c >= 0; c = l.indexOf("\\q", c + 1)) out.push(`Invalid escape sequence @ ${i + 1}:${c + 1}-${i + 1}:${c + 3}`);
+      });
+      return out;
+    };
+    const one = "a = [" + [1, 2, 3].map(deepBad).join(", ") + "]\n";
+    expect(parseHcl(one, "main.tf").diagnostics.map(brief)).toEqual(wheres(one));
+    const three = [1, 2, 3].map((k) => `a${k} = ${deepBad(k)}`).join("\n") + "\n";
+    expect(parseHcl(three, "main.tf").diagnostics.map(brief)).toEqual(wheres(three));
+    expect(wheres(three)).toHaveLength(3);
+  });
+});
+
+describe("standalone expressions and templates (the language server, JSON strings)", () => {
+  it("parseExpressionAt takes 100,000 levels", () => {
+    const r = parseExpressionAt("[".repeat(N) + "(1)" + "]".repeat(N), "x.tf");
+    expect(r.diagnostics).toEqual([]);
+    const d = deepest(r.expr);
+    expect(d.depth).toBe(N + 2);
+    expect(at(d.node.range)).toBe(`1:${N + 2}-1:${N + 3}`);
+    const bad = parseExpressionAt("(".repeat(N) + "1 +" + ")".repeat(N), "x.tf");
+    expect(bad.diagnostics.map(brief)).toEqual([`Invalid expression @ 1:${N + 4}-1:${N + 5}`]);
+  });
+
+  it("parseTemplateAt takes 100,000 levels, with positions from a base", () => {
+    const r = parseTemplateAt("x${" + '"${'.repeat(N) + "y" + '}"'.repeat(N) + "}", "x.tf", { line: 3, column: 10, offset: 40 });
+    expect(r.diagnostics).toEqual([]);
+    const d = deepest(r.expr);
+    expect(d.depth).toBe(N + 3);
+    expect(d.node.kind).toBe("ScopeTraversal");
+    expect(at(d.node.range)).toBe(`3:${13 + 3 * N}-3:${14 + 3 * N}`);
+    const ifs = parseTemplateAt("%{ if a }".repeat(N) + "%{ endif }".repeat(N - 1), "x.tf");
+    expect(ifs.diagnostics.map(brief)).toEqual([`Unexpected end of template @ 1:${1 + 9 * N + 10 * (N - 1)}-1:${1 + 9 * N + 10 * (N - 1)}`]);
+  });
+});
+
+describe(".tf.json files 100,000 levels deep", () => {
+  function onlyLocal(text: string): Expression {
+    const r = parseHcl(text, "main.tf.json");
+    expect(r.diagnostics.map(brief)).toEqual([]);
+    const locals = r.file.body.blocks[0]!;
+    expect(locals.type).toBe("locals");
+    return locals.body.attributes[0]!.expr;
+  }
+
+  it("arrays", () => {
+    const e = onlyLocal('{"locals": {"a": ' + "[".repeat(N) + "1" + "]".repeat(N) + "}}");
+    const d = deepest(e);
+    expect(d.depth).toBe(N + 1);
+    expect(d.node.kind).toBe("LiteralValue");
+    expect(at(d.node.range)).toBe(`1:${18 + N}-1:${19 + N}`);
+  });
+
+  it("objects (keys are templates)", () => {
+    const e = onlyLocal('{"locals": {"a": ' + '{"b": '.repeat(N) + "true" + "}".repeat(N) + "}}");
+    const d = deepest(e);
+    // The innermost object's key template and its literal text are one level deeper than its value.
+    expect(d.depth).toBe(N + 2);
+    expect(d.node.kind).toBe("TemplateLiteral");
+    expect(at(d.node.range)).toBe(`1:${14 + 6 * N}-1:${15 + 6 * N}`);
+  });
+
+  it("a string holding an expression 100,000 levels deep, plain and with escapes", () => {
+    const plain = onlyLocal('{"locals": {"a": "${' + "(".repeat(N) + "x" + ")".repeat(N) + '}"}}');
+    let d = deepest(plain);
+    expect(d.depth).toBe(N + 2);
+    expect(d.node.kind).toBe("ScopeTraversal");
+    expect(at(d.node.range)).toBe(`1:${21 + N}-1:${22 + N}`);
+    // Escaped quotes: the positions are mapped back through the escapes.
+    const escaped = onlyLocal('{"locals": {"a": "' + '${\\"'.repeat(N) + "x" + '\\"}'.repeat(N) + '"}}');
+    d = deepest(escaped);
+    // (the innermost `\"x\"` is a quoted string: a template holding the literal x)
+    expect(d.depth).toBe(N + 2);
+    expect(d.node.kind).toBe("TemplateLiteral");
+    expect(at(d.node.range)).toBe(`1:${19 + 4 * N}-1:${20 + 4 * N}`);
+  });
+
+  it("dynamic blocks nested 10,000 deep", () => {
+    const n = 10_000;
+    const text = '{"resource": {"t": {"n": ' + '{"dynamic": {"d": {"content": '.repeat(n) + '{"x": 1}' + "}}}".repeat(n) + "}}}";
+    const r = parseHcl(text, "main.tf.json");
+    expect(r.diagnostics).toEqual([]);
+    let block: Block = r.file.body.blocks[0]!;
+    let levels = 0;
+    while (block.body.blocks.length > 0) {
+      block = block.body.blocks[0]!.body.blocks[0]!;
+      levels++;
+    }
+    expect(levels).toBe(n);
+    expect(block.type).toBe("content");
+    expect(block.body.attributes.map((x) => [x.name, at(x.range)])).toEqual([["x", `1:${27 + 30 * n}-1:${33 + 30 * n}`]]);
+  });
+
+  it("an error 100,000 levels deep is reported where it is", () => {
+    const r = parseHcl('{"locals": {"a": ' + "[".repeat(N) + "1 2" + "]".repeat(N) + "}}", "main.tf.json");
+    expect(r.diagnostics.map(brief)).toEqual([`Missing array element separator comma @ 1:${20 + N}-1:${21 + N}`]);
+  });
+});
+
+describe("the nesting limit is gone (its exports stay until the CLI's fallback goes)", () => {
+  it("setNestingLimit changes nothing and no parse counts as a limit hit", () => {
     const text = "a = " + "[".repeat(400) + "]".repeat(400) + "\n";
-    expect(parseHcl(text, "main.tf").diagnostics.map(brief)).toEqual([`Nesting too deep @ 1:${5 + 256}`]);
-    setNestingLimit(1000);
-    expect(nestingLimit()).toBe(1000);
-    expect(parseHcl(text, "main.tf").diagnostics).toEqual([]);
-    const json = `{"locals": {"a": ${"[".repeat(400)}${"]".repeat(400)}}}`;
-    expect(parseHcl(json, "main.tf.json").diagnostics).toEqual([]);
+    const hits = nestingLimitHits();
+    setNestingLimit(10);
+    try {
+      expect(nestingLimit()).toBe(10);
+      expect(parseHcl(text, "main.tf").diagnostics).toEqual([]);
+      countNestingLimitHit();
+    } finally {
+      setNestingLimit(MAX_DEPTH);
+    }
+    expect(nestingLimitHits()).toBe(hits);
+    expect(hits).toBe(0);
   });
 });
