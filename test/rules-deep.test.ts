@@ -400,4 +400,17 @@ describe(`each rule through the CLI, ${N} levels`, () => {
     // The same a few levels deep is reported: the budget, not the shape, silences it.
     expect(lintRule("machine", { "deep.tf": encoded(3) }, "bootstrap/encoding").lines).toHaveLength(1);
   });
+
+  it("machine/lb-registration-ungated: a precondition 100,000 operators deep that refuses workers keeps it silent", () => {
+    const attachment = 'resource "aws_lb_target_group_attachment" "api" {\n  target_group_arn = var.captf_cluster_outputs.api_target_group_arn\n  target_id        = "i-1"\n}\n';
+    const guard = (condition: string): string =>
+      `resource "terraform_data" "guard" {\n  lifecycle {\n    precondition {\n      condition     = ${condition}\n      error_message = "control planes only"\n    }\n  }\n}\n`;
+    const rule = "machine/lb-registration-ungated";
+    expect(lintRule("machine", { "lb.tf": attachment }, rule).lines).toEqual([
+      "lb.tf:1:1: warning: aws_lb_target_group_attachment.api puts every machine of this module, workers included, into the backend group its target_group_arn names: it has no count or for_each; a worker in the API backend receives API traffic it cannot answer, so gate it: e.g. count = var.control_plane ? 1 : 0 [machine/lb-registration-ungated]",
+    ]);
+    // !!...!var.control_plane (an even number of !) is false for workers: the module refuses them.
+    expect(lintRule("machine", { "lb.tf": attachment, "guard.tf": guard(`${"!".repeat(N)}var.control_plane`) }, rule).lines).toEqual([]);
+    expect(lintRule("machine", { "lb.tf": attachment, "guard.tf": guard(`${"(".repeat(N)}var.control_plane == true${")".repeat(N)}`) }, rule).lines).toEqual([]);
+  });
 });
