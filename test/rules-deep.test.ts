@@ -22,8 +22,8 @@ import { commandText } from "../rules/machine/lb-registration-missing.js";
 import { scanBody, type Hit } from "../rules/module/provider-config.js";
 import type { Module } from "../src/terraform/module-types.js";
 import { loadModule } from "../src/terraform/load.js";
-import { fixtureFiles, hasStackTrace, runCli, tree } from "./e2e/helpers.js";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { fixtureFiles, hasStackTrace, REPO, runCli, tree } from "./e2e/helpers.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -412,5 +412,26 @@ describe(`each rule through the CLI, ${N} levels`, () => {
     // !!...!var.control_plane (an even number of !) is false for workers: the module refuses them.
     expect(lintRule("machine", { "lb.tf": attachment, "guard.tf": guard(`${"!".repeat(N)}var.control_plane`) }, rule).lines).toEqual([]);
     expect(lintRule("machine", { "lb.tf": attachment, "guard.tf": guard(`${"(".repeat(N)}var.control_plane == true${")".repeat(N)}`) }, rule).lines).toEqual([]);
+  });
+
+  it("cluster/sg-control-plane-ports: an exported group 100,000 lists deep is past its budget: silent", () => {
+    // The fixture's module (examples/cluster-aws with its edits): TCP 443 is closed.
+    const caseDir = path.join(REPO, "fixtures", "cluster", "sg-control-plane-ports", "aws-backend-port-443-closed");
+    const expected = JSON.parse(readFileSync(path.join(caseDir, "expected.json"), "utf8")) as {
+      edits: { file: string; find: string; replace: string }[];
+      findings: { file: string; line: number; column: number; message: string }[];
+    };
+    const files: Record<string, string> = {};
+    const base = path.join(REPO, "examples", "cluster-aws");
+    for (const f of readdirSync(base)) files[f] = readFileSync(path.join(base, f), "utf8");
+    for (const e of expected.edits) files[e.file] = files[e.file]!.replace(e.find, e.replace);
+    const exported = (n: number): Record<string, string> => ({
+      ...files,
+      "outputs.tf": files["outputs.tf"]!.replace("= aws_security_group.nodes.id", `= ${"[".repeat(n)}aws_security_group.nodes.id${"]".repeat(n)}`),
+    });
+    const rule = "cluster/sg-control-plane-ports";
+    const [want] = expected.findings;
+    expect(lintRule("cluster", exported(3), rule).lines).toEqual([`${want!.file}:${want!.line}:${want!.column}: warning: ${want!.message} [${rule}]`]);
+    expect(lintRule("cluster", exported(N), rule).lines).toEqual([]);
   });
 });
