@@ -434,4 +434,27 @@ describe(`each rule through the CLI, ${N} levels`, () => {
     expect(lintRule("cluster", exported(3), rule).lines).toEqual([`${want!.file}:${want!.line}:${want!.column}: warning: ${want!.message} [${rule}]`]);
     expect(lintRule("cluster", exported(N), rule).lines).toEqual([]);
   });
+
+  it("bootstrap/encoding: locals that pick between the same local at every level (2^n branches) stay fast", () => {
+    const chain = (n: number): string => {
+      const lines = ["locals {"];
+      for (let i = 0; i < n; i++) lines.push(`  a${i} = var.failure_domain == null ? local.a${i + 1} : local.a${i + 1}`);
+      lines.push(`  a${n} = var.bootstrap_data`, "}", 'resource "aws_instance" "x" {', '  ami       = "ami-1"', "  user_data = local.a0", "}", "");
+      return lines.join("\n");
+    };
+    const via = Array.from({ length: 21 }, (_, i) => `local.a${i}`).join(", ");
+    expect(lintRule("machine", { "enc.tf": chain(20) }, "bootstrap/encoding").lines).toEqual([
+      `enc.tf:26:15: error: aws_instance.x user_data takes plain text, but var.bootstrap_data is passed unchanged in one branch (via ${via}): the instance gets base64 text instead of its bootstrap payload and never joins; use base64decode(var.bootstrap_data) or the argument's base64 variant [bootstrap/encoding]`,
+    ]);
+    // 2^60 branches, each deeper than the budget: unknown, silent, at once.
+    expect(lintRule("machine", { "enc.tf": chain(60) }, "bootstrap/encoding").lines).toEqual([]);
+  });
+
+  it("version/distro-suffix: a body that uses its variable twice at each of 100,000 nested fors", () => {
+    const line = `    values = ${"[for v in ".repeat(N)}[var.kubernetes_version]${" : [v, v]]".repeat(N)}`;
+    const data = `data "aws_ami" "node" {\n  owners = ["self"]\n  filter {\n    name = "name"\n${line}\n  }\n}\n`;
+    expect(lintRule("machine", { "ami.tf": data }, "version/distro-suffix").lines).toEqual([
+      `ami.tf:5:${col(line, "var.kubernetes_version")}: warning: var.kubernetes_version reaches data.aws_ami.node with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead. [version/distro-suffix]`,
+    ]);
+  });
 });
