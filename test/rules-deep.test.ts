@@ -457,4 +457,36 @@ describe(`each rule through the CLI, ${N} levels`, () => {
       `ami.tf:5:${col(line, "var.kubernetes_version")}: warning: var.kubernetes_version reaches data.aws_ami.node with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead. [version/distro-suffix]`,
     ]);
   });
+
+  describe("a chain of 100,000 locals (local.a0 = local.a1, ...)", () => {
+    /** `locals { a0 = local.a1 ... a<N> = <end> }` followed by `use`; the use starts on line N + 4. */
+    const chain = (end: string, use: string): string => {
+      const lines = ["locals {"];
+      for (let i = 0; i < N; i++) lines.push(`  a${i} = local.a${i + 1}`);
+      lines.push(`  a${N} = ${end}`, "}", use);
+      return lines.join("\n");
+    };
+
+    it("drift/non-idempotent: timestamp() at the end of the chain, reported where the chain is used", () => {
+      const text = chain("timestamp()", 'resource "terraform_data" "x" {\n  input = local.a0\n}\n');
+      expect(lintRule("machine", { "chain.tf": text }, "drift/non-idempotent").lines).toEqual([
+        `chain.tf:${N + 5}:11: warning: timestamp() (through local.a0) gives terraform_data.x "input" a new value on every plan, so drift checks always fire: use a time_static resource instead, or add input to lifecycle ignore_changes. [drift/non-idempotent]`,
+      ]);
+    });
+
+    it("output/exports-secret: a password at the end of the chain, every local named", () => {
+      const text = chain("random_password.db.result", 'output "exports" {\n  value = { db = local.a0 }\n}\n');
+      const via = Array.from({ length: N + 1 }, (_, i) => `local.a${i}`).join(", ");
+      expect(lintRule("cluster", { "chain.tf": text }, "output/exports-secret").lines).toEqual([
+        `chain.tf:${N + 5}:18: warning: exports publishes a secret: random_password.db.result via ${via} (random_password.result is a secret); exports is stored and copied in clear text, so pass only ids and names (e.g. a secret's ARN) and let nodes fetch the secret with their identity [output/exports-secret]`,
+      ]);
+    });
+
+    it("version/distro-suffix: the version at the end of the chain reaches an image lookup", () => {
+      const text = chain("var.kubernetes_version", 'data "aws_ami" "x" {\n  filter {\n    name   = "name"\n    values = [local.a0]\n  }\n}\n');
+      expect(lintRule("machine", { "chain.tf": text }, "version/distro-suffix").lines).toEqual([
+        `chain.tf:${N + 7}:15: warning: local.a0 (which holds var.kubernetes_version) reaches data.aws_ami.x with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead. [version/distro-suffix]`,
+      ]);
+    });
+  });
 });
