@@ -1,7 +1,7 @@
 /**
  * The library API of tfcapi-lint.
  */
-/** Nesting limit of parses in the calling thread (default 256; raise it only on a thread with a large stack). */
+/** Going: the parser has no nesting limit any more (any depth parses on any thread); these stay inert until the CLI fallback that used them is removed. */
 export { MAX_DEPTH, nestingLimit, setNestingLimit } from "./hcl/parser-core.js";
 export { loadModule } from "./terraform/load.js";
 // lintModule checks its arguments (TypeError/RangeError naming the option) before the engine runs.

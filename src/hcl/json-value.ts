@@ -15,7 +15,6 @@
  */
 
 import { decodeContent } from "./json-decode.js";
-import { countNestingLimitHit, nestingLimit } from "./parser-core.js";
 
 export interface OffsetRange {
   start: number;
@@ -100,14 +99,6 @@ export interface JsonReadResult {
 }
 
 /**
- * Containers nested deeper than this (by default; the limit is the native
- * parser's, see setNestingLimit) are skipped with a diagnostic, so that
- * neither this reader nor any recursive consumer of the tree can overflow the
- * stack. Real configurations stay far below it.
- */
-export const MAX_JSON_DEPTH = 256;
-
-/**
  * The source offset of each decoded UTF-16 unit of a string, plus one final
  * entry for its end. Computed on demand (only strings with escapes that need
  * inner positions), so large files do not keep a number per character.
@@ -150,6 +141,20 @@ function isNumberChar(c: number): boolean {
 }
 
 const NUMBER_SYNTAX = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+/** An object or array being read (see Reader.readValue). */
+interface Frame {
+  open: Token;
+  /** The properties read so far (an object), or null (an array). */
+  props: JProperty[] | null;
+  /** The elements read so far (an array), or null (an object). */
+  items: JValue[] | null;
+  close: OffsetRange | null;
+  /** The key of the property whose value is being read. */
+  key: JString | null;
+  /** The number of diagnostics before the value being read. */
+  errorsBefore: number;
+}
 
 class Reader {
   private pos = 0;
@@ -267,13 +272,38 @@ class Reader {
     return { value, diagnostics: this.diagnostics };
   }
 
+  /**
+   * Reads a value. Objects and arrays nest to any depth: the containers
+   * being read are frames on an explicit stack, not native calls.
+   */
   private readValue(context: "top" | "property" | "element"): JValue {
-    const tok = this.peek();
+    const first = this.peek();
+    if (first.kind !== "{" && first.kind !== "[") return this.readScalar(context, first);
+    const open: Frame[] = [this.openContainer()];
+    let done: JValue | null = null;
+    for (;;) {
+      const f = open[open.length - 1];
+      if (done !== null) {
+        if (f.props !== null) this.afterProperty(f, done);
+        else this.afterElement(f, done);
+        done = null;
+      }
+      const next = f.props !== null ? this.toNextProperty(f) : this.toNextElement(f);
+      if (next === null) {
+        open.pop();
+        done = this.closeContainer(f);
+        if (open.length === 0) return done;
+        continue;
+      }
+      const tok = this.peek();
+      if (tok.kind === "{" || tok.kind === "[") open.push(this.openContainer());
+      else done = this.readScalar(next, tok);
+    }
+  }
+
+  /** Reads a value that does not start with `{` or `[`. */
+  private readScalar(context: "top" | "property" | "element", tok: Token): JValue {
     switch (tok.kind) {
-      case "{":
-        return this.closers.length >= nestingLimit() ? this.skipTooDeep() : this.readObject();
-      case "[":
-        return this.closers.length >= nestingLimit() ? this.skipTooDeep() : this.readArray();
       case "string":
         this.next();
         return this.decodeString(tok);
@@ -353,23 +383,33 @@ class Reader {
     return { type: "invalid", range };
   }
 
-  private readObject(): JObject {
+  /** Reads the `{` or `[` opening a container; its frame. */
+  private openContainer(): Frame {
     const open = this.next();
-    this.closers.push("}");
-    const props: JProperty[] = [];
-    let close: OffsetRange | null = null;
+    const object = open.kind === "{";
+    this.closers.push(object ? "}" : "]");
+    return { open, props: object ? [] : null, items: object ? null : [], close: null, key: null, errorsBefore: 0 };
+  }
+
+  /**
+   * Reads an object up to its next property value: returns "property" with
+   * the property's key in the frame when a value is next, or null when the
+   * object ends (closed, or at the end of input).
+   */
+  private toNextProperty(f: Frame): "property" | null {
+    const props = f.props as JProperty[];
     for (;;) {
       const tok = this.peek();
       if (tok.kind === "}") {
         this.next();
-        close = { start: tok.start, end: tok.end };
-        break;
+        f.close = { start: tok.start, end: tok.end };
+        return null;
       }
-      if (tok.kind === "eof") break;
+      if (tok.kind === "eof") return null;
       if (tok.kind === "]") {
         if (this.closeMismatch(tok, "Mismatched braces", "This object was opened with \"{\", so it must be closed with \"}\", not \"]\".")) {
-          close = { start: tok.start, end: tok.start };
-          break;
+          f.close = { start: tok.start, end: tok.start };
+          return null;
         }
         continue;
       }
@@ -430,135 +470,137 @@ class Reader {
         if (this.peek().kind === ",") this.next();
         continue;
       }
-      const errorsBefore = this.diagnostics.length;
-      const value = this.readValue("property");
-      props.push({ key, value });
-      if (this.needsSync(errorsBefore, value)) this.skipToSync();
-      const sep = this.peek();
-      if (sep.kind === ",") {
-        this.next();
-        const after = this.peek();
-        if (after.kind === "}") {
-          this.report(
-            "Trailing comma in object",
-            "JSON does not allow a comma after the last property of an object. Remove this comma.",
-            sep.start,
-            sep.end,
-          );
-        }
-        continue;
-      }
-      if (sep.kind === "}" || sep.kind === "eof" || sep.kind === "]") continue;
-      this.report(
-        "Missing attribute separator comma",
-        "Properties of a JSON object must be separated by commas. Add a comma before this.",
-        sep.start,
-        sep.end,
-      );
-      if (sep.kind !== "string") {
-        this.skipToSync();
-        if (this.peek().kind === ",") this.next();
-      }
+      f.key = key;
+      f.errorsBefore = this.diagnostics.length;
+      return "property";
     }
-    this.closers.pop();
-    if (close === null) {
-      if (!this.unclosedReported) this.report(
-        "Unclosed object",
-        "This object has no closing brace. Add a \"}\" after its last property (and close any containers around it).",
-        open.start,
-        open.end,
-      );
-      this.unclosedReported = true;
-      close = { start: this.peek().start, end: this.peek().start };
-    }
-    return {
-      type: "object",
-      props,
-      range: { start: open.start, end: close.end },
-      open: { start: open.start, end: open.end },
-      close,
-    };
   }
 
-  private readArray(): JArray {
-    const open = this.next();
-    this.closers.push("]");
-    const items: JValue[] = [];
-    let close: OffsetRange | null = null;
+  /** Adds the value just read to the object's property and reads what follows it. */
+  private afterProperty(f: Frame, value: JValue): void {
+    (f.props as JProperty[]).push({ key: f.key as JString, value });
+    if (this.needsSync(f.errorsBefore, value)) this.skipToSync();
+    const sep = this.peek();
+    if (sep.kind === ",") {
+      this.next();
+      const after = this.peek();
+      if (after.kind === "}") {
+        this.report(
+          "Trailing comma in object",
+          "JSON does not allow a comma after the last property of an object. Remove this comma.",
+          sep.start,
+          sep.end,
+        );
+      }
+      return;
+    }
+    if (sep.kind === "}" || sep.kind === "eof" || sep.kind === "]") return;
+    this.report(
+      "Missing attribute separator comma",
+      "Properties of a JSON object must be separated by commas. Add a comma before this.",
+      sep.start,
+      sep.end,
+    );
+    if (sep.kind !== "string") {
+      this.skipToSync();
+      if (this.peek().kind === ",") this.next();
+    }
+  }
+
+  /** Reads an array up to its next element: "element" when one is next, null when the array ends. */
+  private toNextElement(f: Frame): "element" | null {
     for (;;) {
       const tok = this.peek();
       if (tok.kind === "]") {
         this.next();
-        close = { start: tok.start, end: tok.end };
-        break;
+        f.close = { start: tok.start, end: tok.end };
+        return null;
       }
-      if (tok.kind === "eof") break;
+      if (tok.kind === "eof") return null;
       if (tok.kind === "}") {
         if (this.closeMismatch(tok, "Mismatched brackets", "This array was opened with \"[\", so it must be closed with \"]\", not \"}\".")) {
-          close = { start: tok.start, end: tok.start };
-          break;
+          f.close = { start: tok.start, end: tok.start };
+          return null;
         }
         continue;
       }
-      const errorsBefore = this.diagnostics.length;
-      const value = this.readValue("element");
-      items.push(value);
-      if (this.needsSync(errorsBefore, value)) this.skipToSync();
-      const sep = this.peek();
-      if (sep.kind === ",") {
-        this.next();
-        const after = this.peek();
-        if (after.kind === "]") {
-          this.report(
-            "Trailing comma in array",
-            "JSON does not allow a comma after the last element of an array. Remove this comma.",
-            sep.start,
-            sep.end,
-          );
-        }
-        continue;
-      }
-      if (sep.kind === "]" || sep.kind === "eof" || sep.kind === "}") continue;
-      if (sep.kind === ":") {
+      f.errorsBefore = this.diagnostics.length;
+      return "element";
+    }
+  }
+
+  /** Adds the element just read to the array and reads what follows it. */
+  private afterElement(f: Frame, value: JValue): void {
+    (f.items as JValue[]).push(value);
+    if (this.needsSync(f.errorsBefore, value)) this.skipToSync();
+    const sep = this.peek();
+    if (sep.kind === ",") {
+      this.next();
+      const after = this.peek();
+      if (after.kind === "]") {
         this.report(
-          "Invalid array value",
-          "Array elements are separated by commas; a colon only separates a property name from its value in an object. Did you mean to write an object ({ ... }) here?",
+          "Trailing comma in array",
+          "JSON does not allow a comma after the last element of an array. Remove this comma.",
           sep.start,
           sep.end,
         );
-        this.skipToSync();
-        if (this.peek().kind === ",") this.next();
-        continue;
       }
+      return;
+    }
+    if (sep.kind === "]" || sep.kind === "eof" || sep.kind === "}") return;
+    if (sep.kind === ":") {
       this.report(
-        "Missing array element separator comma",
-        "Elements of a JSON array must be separated by commas. Add a comma before this.",
+        "Invalid array value",
+        "Array elements are separated by commas; a colon only separates a property name from its value in an object. Did you mean to write an object ({ ... }) here?",
         sep.start,
         sep.end,
       );
-      if (sep.kind === "=") {
-        this.skipToSync();
-        if (this.peek().kind === ",") this.next();
-      }
+      this.skipToSync();
+      if (this.peek().kind === ",") this.next();
+      return;
     }
+    this.report(
+      "Missing array element separator comma",
+      "Elements of a JSON array must be separated by commas. Add a comma before this.",
+      sep.start,
+      sep.end,
+    );
+    if (sep.kind === "=") {
+      this.skipToSync();
+      if (this.peek().kind === ",") this.next();
+    }
+  }
+
+  /** Ends a container (reporting it unclosed at the end of input); its value. */
+  private closeContainer(f: Frame): JObject | JArray {
     this.closers.pop();
+    const open = f.open;
+    let close = f.close;
     if (close === null) {
-      if (!this.unclosedReported) this.report(
-        "Unclosed array",
-        "This array has no closing bracket. Add a \"]\" after its last element (and close any containers around it).",
-        open.start,
-        open.end,
-      );
+      if (!this.unclosedReported) {
+        if (f.props !== null) {
+          this.report(
+            "Unclosed object",
+            "This object has no closing brace. Add a \"}\" after its last property (and close any containers around it).",
+            open.start,
+            open.end,
+          );
+        } else {
+          this.report(
+            "Unclosed array",
+            "This array has no closing bracket. Add a \"]\" after its last element (and close any containers around it).",
+            open.start,
+            open.end,
+          );
+        }
+      }
       this.unclosedReported = true;
       close = { start: this.peek().start, end: this.peek().start };
     }
-    return {
-      type: "array",
-      items,
-      range: { start: open.start, end: close.end },
-      open: { start: open.start, end: open.end },
-      close,
-    };
+    const range = { start: open.start, end: close.end };
+    const openRange = { start: open.start, end: open.end };
+    if (f.props !== null) return { type: "object", props: f.props, range, open: openRange, close };
+    return { type: "array", items: f.items as JValue[], range, open: openRange, close };
   }
 
   /**
@@ -602,28 +644,6 @@ class Reader {
       if (tok.kind === "{" || tok.kind === "[") depth++;
       else if ((tok.kind === "}" || tok.kind === "]") && depth > 0) depth--;
     }
-  }
-
-  /** Skips a container nested beyond MAX_JSON_DEPTH (iteratively). */
-  private skipTooDeep(): JInvalid {
-    const open = this.next();
-    let depth = 1;
-    let end = open.end;
-    while (depth > 0) {
-      const tok = this.next();
-      if (tok.kind === "eof") break;
-      end = tok.end;
-      if (tok.kind === "{" || tok.kind === "[") depth++;
-      else if (tok.kind === "}" || tok.kind === "]") depth--;
-    }
-    countNestingLimitHit();
-    this.report(
-      "Nesting too deep",
-      `Objects and arrays are nested more than ${nestingLimit()} levels deep here; this value is ignored. Flatten the structure.`,
-      open.start,
-      open.end,
-    );
-    return { type: "invalid", range: { start: open.start, end } };
   }
 
   // ---------------------------------------------------------------- strings

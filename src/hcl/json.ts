@@ -38,7 +38,7 @@ import { expressionFromString, literalFromString, templateFromString } from "./j
 import { InvalidNode, JsonAttributeNode, JsonBlockNode, JsonBodyNode, LiteralNode, ObjectConsNode, ObjectItemNode, TupleConsNode } from "./nodes.js";
 import { exact } from "./parser-core.js";
 import { computeLineStarts, LineIndex, stripBom } from "./source.js";
-import { readJson, type JObject, type JString, type JValue, type OffsetRange } from "./json-value.js";
+import { readJson, type JArray, type JObject, type JString, type JValue, type OffsetRange } from "./json-value.js";
 
 /**
  * Parses a JSON-syntax configuration file whose top-level body follows
@@ -178,58 +178,101 @@ class JsonMapper {
     }
   }
 
+  /**
+   * Adds the properties of `obj` to `body`: comments, arguments, and blocks,
+   * whose bodies are filled in turn before the next property (so diagnostics
+   * come in document order). Blocks nest to any depth (`dynamic` holds
+   * `content` holds `dynamic`...): the bodies being filled are frames on an
+   * explicit stack.
+   */
   private fillFromObject(body: Body, obj: JObject, schema: BlockSchema): void {
-    for (const { key, value } of obj.props) {
-      const name = key.value;
-      if (name === "//") {
-        body.jsonComments?.push({
-          text: value.type === "string" ? value.value : this.text.slice(value.range.start, value.range.end),
-          range: this.range({ start: key.range.start, end: value.range.end }),
-        });
-        continue;
-      }
-      const blockSchema = schema.blocks !== undefined && Object.hasOwn(schema.blocks, name) ? schema.blocks[name] : undefined;
-      if (blockSchema !== undefined) {
-        this.expandBlocks(body.blocks, key, [], value, blockSchema);
-        continue;
-      }
-      const mode = (schema.attrs !== undefined && Object.hasOwn(schema.attrs, name) ? schema.attrs[name] : undefined) ?? schema.otherAttrs ?? "template";
-      const expr = this.expression(value, mode);
-      const attr: Attribute = new JsonAttributeNode(name, this.range(key.range), expr, this.range({ start: key.range.start, end: value.range.end }));
-      if (schema.strict) {
-        let seen = this.attributeNames.get(body);
-        if (seen === undefined) {
-          seen = new Map();
-          this.attributeNames.set(body, seen);
-        }
-        const first = seen.get(name);
-        if (first === undefined) {
-          seen.set(name, attr);
+    const open: BodyFill[] = [{ body, obj, schema, next: 0, steps: [], step: 0 }];
+    while (open.length > 0) {
+      const f = open[open.length - 1];
+      if (f.step < f.steps.length) {
+        const step = f.steps[f.step++];
+        if ("summary" in step) {
+          this.structureError(step.summary, step.detail, step.range);
         } else {
-          this.structureError(
-            "Duplicate argument",
-            `The argument "${name}" is already set on line ${first.nameRange.start.line}. Each argument may be set only once; remove one of them.`,
-            key.range,
-          );
-          continue;
+          const blockBody = this.emptyBody({ start: step.obj.open.end, end: step.obj.close.start });
+          step.out.push(this.blockNode(step, blockBody));
+          open.push({ body: blockBody, obj: step.obj, schema: step.schema, next: 0, steps: [], step: 0 });
         }
+        continue;
       }
-      body.attributes.push(attr);
+      if (f.next >= f.obj.props.length) {
+        open.pop();
+        continue;
+      }
+      const { key, value } = f.obj.props[f.next++];
+      const blockSchema = this.property(f.body, key, value, f.schema);
+      if (blockSchema !== undefined) {
+        f.steps = [];
+        f.step = 0;
+        this.expandBlocks(f.steps, f.body.blocks, key, [], value, blockSchema);
+      }
     }
   }
 
   /**
-   * One property naming a block type: walks the label levels (objects whose
-   * keys are labels, or arrays of them) down to the block bodies.
+   * Adds one property of a body: a comment or an argument. For a property
+   * naming a block type, returns the type's schema (the caller reads the blocks).
    */
-  private expandBlocks(out: Block[], typeKey: JString, labels: JString[], value: JValue, schema: BlockSchema): void {
+  private property(body: Body, key: JString, value: JValue, schema: BlockSchema): BlockSchema | undefined {
+    const name = key.value;
+    if (name === "//") {
+      body.jsonComments?.push({
+        text: value.type === "string" ? value.value : this.text.slice(value.range.start, value.range.end),
+        range: this.range({ start: key.range.start, end: value.range.end }),
+      });
+      return undefined;
+    }
+    const blockSchema = schema.blocks !== undefined && Object.hasOwn(schema.blocks, name) ? schema.blocks[name] : undefined;
+    if (blockSchema !== undefined) return blockSchema;
+    const mode = (schema.attrs !== undefined && Object.hasOwn(schema.attrs, name) ? schema.attrs[name] : undefined) ?? schema.otherAttrs ?? "template";
+    const expr = this.expression(value, mode);
+    const attr: Attribute = new JsonAttributeNode(name, this.range(key.range), expr, this.range({ start: key.range.start, end: value.range.end }));
+    if (schema.strict) {
+      let seen = this.attributeNames.get(body);
+      if (seen === undefined) {
+        seen = new Map();
+        this.attributeNames.set(body, seen);
+      }
+      const first = seen.get(name);
+      if (first === undefined) {
+        seen.set(name, attr);
+      } else {
+        this.structureError(
+          "Duplicate argument",
+          `The argument "${name}" is already set on line ${first.nameRange.start.line}. Each argument may be set only once; remove one of them.`,
+          key.range,
+        );
+        return undefined;
+      }
+    }
+    body.attributes.push(attr);
+    return undefined;
+  }
+
+  /**
+   * One property naming a block type: walks the label levels (objects whose
+   * keys are labels, or arrays of them) down to the block bodies, and lists
+   * in `steps`, in document order, each block to add to `out` and each
+   * problem to report (the recursion is over the label levels, at most the
+   * schema's label count).
+   */
+  private expandBlocks(steps: BlockStep[], out: Block[], typeKey: JString, labels: JString[], value: JValue, schema: BlockSchema): void {
+    const problem = (summary: string, detail: string, range: OffsetRange): void => {
+      steps.push({ summary, detail, range });
+    };
+    const notAnObject = (item: JValue, purpose: string): void => problem("Incorrect JSON value type", `A JSON object is required here, ${purpose}.`, item.range);
     if (labels.length < schema.labels) {
       const levelName = `label ${labels.length + 1} of ${schema.labels}`;
       let found = 0;
       const eachObject = (obj: JObject): void => {
         for (const { key, value: inner } of obj.props) {
           found++;
-          this.expandBlocks(out, typeKey, [...labels, key], inner, schema);
+          this.expandBlocks(steps, out, typeKey, [...labels, key], inner, schema);
         }
       };
       if (value.type === "object") eachObject(value);
@@ -238,16 +281,15 @@ class JsonMapper {
           if (item.type === "object") eachObject(item);
           else if (item.type !== "invalid" && item.type !== "null") {
             found++; // reported here; not also a missing label
-            this.notAnObject(item, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
+            notAnObject(item, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
           }
         }
       } else if (value.type !== "null" && value.type !== "invalid") {
-        this.notAnObject(value, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
+        notAnObject(value, `whose keys are the ${levelName} of the "${typeKey.value}" blocks`);
         return;
       }
-      // As in HCL: a label level must name at least one block.
       if (found === 0 && value.type !== "null" && value.type !== "invalid") {
-        this.structureError(
+        problem(
           "Missing block label",
           `"${typeKey.value}" blocks have ${schema.labels === 1 ? "a label" : `${schema.labels} labels`}, written as nested object keys, but this object has no keys. Add the ${levelName} as a key, or remove the empty "${typeKey.value}".`,
           value.open,
@@ -256,19 +298,17 @@ class JsonMapper {
       return;
     }
     if (value.type === "object") {
-      // The block starts at the key that holds its body directly.
       const holder = labels.length > 0 ? labels[labels.length - 1] : typeKey;
-      out.push(this.block(typeKey, labels, value, schema, holder.range.start));
+      steps.push({ out, typeKey, labels, obj: value, schema, start: holder.range.start });
     } else if (value.type === "array") {
       for (const item of value.items) {
-        // Blocks sharing one key start at their own opening brace.
-        if (item.type === "object") out.push(this.block(typeKey, labels, item, schema, item.open.start));
+        if (item.type === "object") steps.push({ out, typeKey, labels, obj: item, schema, start: item.open.start });
         else if (item.type !== "invalid" && item.type !== "null") {
-          this.notAnObject(item, `setting the arguments of a "${typeKey.value}" block`);
+          notAnObject(item, `setting the arguments of a "${typeKey.value}" block`);
         }
       }
     } else if (value.type !== "null" && value.type !== "invalid") {
-      this.structureError(
+      problem(
         "Incorrect JSON value type",
         `"${typeKey.value}" is a block, so its value must be a JSON object holding the block's content, or an array of such objects for several blocks.`,
         value.range,
@@ -280,10 +320,9 @@ class JsonMapper {
     this.structureError("Incorrect JSON value type", `A JSON object is required here, ${purpose}.`, value.range);
   }
 
-  private block(typeKey: JString, labels: JString[], obj: JObject, schema: BlockSchema, start: number): Block {
-    const body = this.emptyBody({ start: obj.open.end, end: obj.close.start });
-    this.fillFromObject(body, obj, schema);
-    // singleLine is false: it is only meaningful for native syntax (one-line blocks).
+  /** The node of a block (its body is filled afterwards). */
+  private blockNode(b: NewBlock, body: Body): Block {
+    const { typeKey, labels, obj } = b;
     return new JsonBlockNode(
       typeKey.value,
       this.range(typeKey.range),
@@ -292,13 +331,52 @@ class JsonMapper {
       this.range(obj.open),
       this.range(obj.close),
       body,
-      this.range({ start, end: obj.close.end }),
+      this.range({ start: b.start, end: obj.close.end }),
     );
   }
 
-  // ---------------------------------------------------------------- expressions
+  /**
+   * The expression of a JSON value whose strings are read as `mode` says.
+   * Arrays and objects nest to any depth: they are converted from an
+   * explicit stack, keys and values in document order (and so are the
+   * diagnostics of their strings), each container built once its items are.
+   */
+  private expression(root: JValue, rootMode: StringMode): Expression {
+    if (root.type !== "array" && root.type !== "object") return this.scalarExpression(root, rootMode);
+    const todo: ExprTask[] = [{ value: root, mode: rootMode }];
+    const done: Expression[] = [];
+    while (todo.length > 0) {
+      const task = todo.pop() as ExprTask;
+      if ("key" in task) {
+        done.push(this.keyExpression(task.key, task.mode));
+        continue;
+      }
+      const { value, mode } = task;
+      if ("build" in task) {
+        done.push(this.buildContainer(value as JArray | JObject, mode, done));
+        continue;
+      }
+      if (value.type === "array") {
+        todo.push({ value, mode, build: true });
+        const inner: StringMode =
+          mode === "exprList" ? "expr" : mode === "literal" || mode === "requiredProviders" ? "literal" : "template";
+        for (let i = value.items.length - 1; i >= 0; i--) todo.push({ value: value.items[i], mode: inner });
+      } else if (value.type === "object") {
+        todo.push({ value, mode, build: true });
+        for (let i = value.props.length - 1; i >= 0; i--) {
+          const { key, value: v } = value.props[i];
+          todo.push({ value: v, mode: valueMode(mode, key) });
+          todo.push({ key, mode });
+        }
+      } else {
+        done.push(this.scalarExpression(value, mode));
+      }
+    }
+    return done[0];
+  }
 
-  private expression(value: JValue, mode: StringMode): Expression {
+  /** An expression for a JSON value that is not an array or object. */
+  private scalarExpression(value: Exclude<JValue, JArray | JObject>, mode: StringMode): Expression {
     switch (value.type) {
       case "string":
         return this.stringExpression(value, mode);
@@ -310,39 +388,30 @@ class JsonMapper {
         return new LiteralNode("null", null, "null", this.range(value.range));
       case "invalid":
         return new InvalidNode(this.range(value.range));
-      case "array": {
-        const inner: StringMode =
-          mode === "exprList" ? "expr" : mode === "literal" || mode === "requiredProviders" ? "literal" : "template";
-        return new TupleConsNode(value.items.map((v) => this.expression(v, inner)), this.range(value.range));
-      }
-      case "object":
-        return this.objectExpression(value, mode);
     }
   }
 
-  private objectExpression(obj: JObject, mode: StringMode): Expression {
-    const items: ObjectConsItem[] = [];
-    for (const { key, value } of obj.props) {
-      let keyExpr: Expression;
-      let keyIsBareIdent = false;
-      let valueMode: StringMode;
-      if (mode === "providerMap") {
-        keyExpr = this.stringExpression(key, "expr");
-        keyIsBareIdent = keyExpr.kind === "ScopeTraversal" && keyExpr.traversal.length === 1;
-        valueMode = "expr";
-      } else if (mode === "requiredProviders") {
-        keyExpr = literalFromString(key, this.text, this.lines);
-        valueMode = key.value === "configuration_aliases" ? "exprList" : "requiredProviders";
-      } else if (mode === "literal") {
-        keyExpr = literalFromString(key, this.text, this.lines);
-        valueMode = "literal";
-      } else {
-        keyExpr = this.stringExpression(key, "template");
-        valueMode = "template";
-      }
-      items.push(new ObjectItemNode(keyExpr, keyIsBareIdent, this.expression(value, valueMode), this.range({ start: key.range.start, end: value.range.end })));
+  /** The key expression of an object property in an object read as `mode`. */
+  private keyExpression(key: JString, mode: StringMode): Expression {
+    if (mode === "providerMap") return this.stringExpression(key, "expr");
+    if (mode === "requiredProviders" || mode === "literal") return literalFromString(key, this.text, this.lines);
+    return this.stringExpression(key, "template");
+  }
+
+  /** The tuple or object for `value`, from the expressions of its items on top of `done` (taken off it). */
+  private buildContainer(value: JArray | JObject, mode: StringMode, done: Expression[]): Expression {
+    if (value.type === "array") {
+      return new TupleConsNode(done.splice(done.length - value.items.length), this.range(value.range));
     }
-    return new ObjectConsNode(items, this.range(obj.range));
+    const parts = done.splice(done.length - 2 * value.props.length);
+    const items: ObjectConsItem[] = [];
+    for (let i = 0; i < value.props.length; i++) {
+      const { key, value: v } = value.props[i];
+      const keyExpr = parts[2 * i];
+      const keyIsBareIdent = mode === "providerMap" && keyExpr.kind === "ScopeTraversal" && keyExpr.traversal.length === 1;
+      items.push(new ObjectItemNode(keyExpr, keyIsBareIdent, parts[2 * i + 1], this.range({ start: key.range.start, end: v.range.end })));
+    }
+    return new ObjectConsNode(items, this.range(value.range));
   }
 
   private stringExpression(s: JString, mode: StringMode): Expression {
@@ -354,4 +423,41 @@ class JsonMapper {
     for (const d of parsed.diagnostics) this.diagnostics.push(d);
     return parsed.expr;
   }
+}
+
+/** How the strings of a property's value are read, in an object read as `mode`. */
+function valueMode(mode: StringMode, key: JString): StringMode {
+  if (mode === "providerMap") return "expr";
+  if (mode === "requiredProviders") return key.value === "configuration_aliases" ? "exprList" : "requiredProviders";
+  if (mode === "literal") return "literal";
+  return "template";
+}
+
+/** A step of JsonMapper.expression: a value to convert, a key to convert, or a container to build. */
+type ExprTask = { value: JValue; mode: StringMode; build?: true } | { key: JString; mode: StringMode };
+
+/** A block found under a block-type property: where it goes and what it holds. */
+interface NewBlock {
+  out: Block[];
+  typeKey: JString;
+  labels: JString[];
+  obj: JObject;
+  schema: BlockSchema;
+  /** Where the block's range starts. */
+  start: number;
+}
+
+/** A step of filling a body: a block to add (its body filled next), or a problem to report. */
+type BlockStep = NewBlock | { summary: string; detail: string; range: OffsetRange };
+
+/** A body being filled from a JSON object (see JsonMapper.fillFromObject). */
+interface BodyFill {
+  body: Body;
+  obj: JObject;
+  schema: BlockSchema;
+  /** The next property of obj to read. */
+  next: number;
+  /** What the last block-type property holds, and the next of those steps. */
+  steps: BlockStep[];
+  step: number;
 }

@@ -11,7 +11,7 @@
  */
 import type { Diagnostic, Expression, Range } from "./ast.js";
 import { T, type Tokens } from "./lexer.js";
-import { InvalidNode, SyntaxNode } from "./nodes.js";
+import { InvalidNode, RelativeTraversalNode, ScopeTraversalNode, SyntaxNode } from "./nodes.js";
 import { Span, rangeBetween, type RangeMaker } from "./source.js";
 
 /**
@@ -175,13 +175,17 @@ class Deferred {
  */
 class DeepParse {
   readonly outcomes = new Map<number, Outcome>();
-  /** The results in outcomes: a retry may reuse one, so nothing may change it in place. */
-  readonly values = new WeakSet<object>();
+  /**
+   * The traversals among the results in outcomes: a retry may reuse one, so
+   * it must not be extended in place (the one change the parser makes to a
+   * node it has returned; see makeRelative in parser-expr.ts).
+   */
+  readonly values = new Set<object>();
 
   keep(key: number, value: unknown, q: ParserState, mark: number): void {
     const diags = q.diags.length > mark ? q.diags.slice(mark) : null;
     this.outcomes.set(key, { value, pos: q.pos, prev: q.prev, recovery: q.recovery, diags });
-    if (typeof value === "object" && value !== null) this.values.add(value);
+    if (value instanceof ScopeTraversalNode || value instanceof RelativeTraversalNode) this.values.add(value);
   }
 }
 
@@ -579,7 +583,7 @@ export class ParserState {
     return q;
   }
 
-  /** Whether `e` is a result kept for reuse (see DeepParse.values): it must not be changed in place. */
+  /** Whether `e` is a traversal kept for reuse (see DeepParse.values): it must not be extended in place. */
   isShared(e: object): boolean {
     return this.deep !== null && this.deep.values.has(e);
   }

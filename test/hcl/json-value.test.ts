@@ -1,7 +1,7 @@
 /** The JSON reader under HCL's JSON syntax: values, offsets, diagnostics. */
 
 import { describe, expect, it } from "vitest";
-import { decodedOffsets, MAX_JSON_DEPTH, readJson, type JObject, type JString } from "../../src/hcl/json-value.js";
+import { decodedOffsets, readJson, type JObject, type JString, type JValue } from "../../src/hcl/json-value.js";
 
 /** [summary, start, end] of every diagnostic. */
 function diags(text: string): [string, number, number][] {
@@ -122,9 +122,37 @@ describe("readJson diagnostics", () => {
     expect(d.detail).toBe('"True" is not a JSON keyword. Did you mean "true"? JSON keywords are lowercase.');
   });
 
-  it("skips containers nested too deeply with one diagnostic", () => {
-    const depth = 10_000;
-    const text = "[".repeat(depth) + "]".repeat(depth);
-    expect(diags(text)).toEqual([["Nesting too deep", MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1]]);
+  it("reads 100,000 levels of arrays and objects with exact offsets", () => {
+    const n = 100_000;
+    const arrays = readJson("[".repeat(n) + "1" + "]".repeat(n));
+    expect(arrays.diagnostics).toEqual([]);
+    let v: JValue | null = arrays.value;
+    let levels = 0;
+    while (v !== null && v.type === "array") {
+      expect(v.range).toEqual({ start: levels, end: 2 * n + 1 - levels });
+      v = v.items[0] ?? null;
+      levels++;
+    }
+    expect(levels).toBe(n);
+    expect(v).toEqual({ type: "number", raw: "1", value: 1, range: { start: n, end: n + 1 } });
+    const objects = readJson('{"a": '.repeat(n) + "true" + "}".repeat(n));
+    expect(objects.diagnostics).toEqual([]);
+    v = objects.value;
+    levels = 0;
+    while (v !== null && v.type === "object") {
+      expect(v.open).toEqual({ start: 6 * levels, end: 6 * levels + 1 });
+      v = v.props[0]!.value;
+      levels++;
+    }
+    expect(levels).toBe(n);
+    expect(v).toEqual({ type: "bool", value: true, range: { start: 6 * n, end: 6 * n + 4 } });
+  });
+
+  it("reports an error 100,000 levels deep where it is, and the containers left open", () => {
+    const n = 100_000;
+    expect(diags("[".repeat(n) + "1 2" + "]".repeat(n))).toEqual([["Missing array element separator comma", n + 2, n + 3]]);
+    expect(diags('{"a": '.repeat(n) + "}".repeat(n))).toEqual([["Missing JSON value", 6 * n, 6 * n + 1]]);
+    expect(diags("[".repeat(n))).toEqual([["Unclosed array", n - 1, n]]);
+    expect(diags("[".repeat(n) + "}" + "]".repeat(n))).toEqual([["Mismatched brackets", n, n + 1]]);
   });
 });

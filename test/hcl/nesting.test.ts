@@ -194,6 +194,69 @@ describe("standalone expressions and templates (the language server, JSON string
   });
 });
 
+describe(".tf.json files 100,000 levels deep", () => {
+  function onlyLocal(text: string): Expression {
+    const r = parseHcl(text, "main.tf.json");
+    expect(r.diagnostics.map(brief)).toEqual([]);
+    const locals = r.file.body.blocks[0]!;
+    expect(locals.type).toBe("locals");
+    return locals.body.attributes[0]!.expr;
+  }
+
+  it("arrays", () => {
+    const e = onlyLocal('{"locals": {"a": ' + "[".repeat(N) + "1" + "]".repeat(N) + "}}");
+    const d = deepest(e);
+    expect(d.depth).toBe(N + 1);
+    expect(d.node.kind).toBe("LiteralValue");
+    expect(at(d.node.range)).toBe(`1:${18 + N}-1:${19 + N}`);
+  });
+
+  it("objects (keys are templates)", () => {
+    const e = onlyLocal('{"locals": {"a": ' + '{"b": '.repeat(N) + "true" + "}".repeat(N) + "}}");
+    const d = deepest(e);
+    // The innermost object's key template and its literal text are one level deeper than its value.
+    expect(d.depth).toBe(N + 2);
+    expect(d.node.kind).toBe("TemplateLiteral");
+    expect(at(d.node.range)).toBe(`1:${14 + 6 * N}-1:${15 + 6 * N}`);
+  });
+
+  it("a string holding an expression 100,000 levels deep, plain and with escapes", () => {
+    const plain = onlyLocal('{"locals": {"a": "${' + "(".repeat(N) + "x" + ")".repeat(N) + '}"}}');
+    let d = deepest(plain);
+    expect(d.depth).toBe(N + 2);
+    expect(d.node.kind).toBe("ScopeTraversal");
+    expect(at(d.node.range)).toBe(`1:${21 + N}-1:${22 + N}`);
+    // Escaped quotes: the positions are mapped back through the escapes.
+    const escaped = onlyLocal('{"locals": {"a": "' + '${\\"'.repeat(N) + "x" + '\\"}'.repeat(N) + '"}}');
+    d = deepest(escaped);
+    // (the innermost `\"x\"` is a quoted string: a template holding the literal x)
+    expect(d.depth).toBe(N + 2);
+    expect(d.node.kind).toBe("TemplateLiteral");
+    expect(at(d.node.range)).toBe(`1:${19 + 4 * N}-1:${20 + 4 * N}`);
+  });
+
+  it("dynamic blocks nested 10,000 deep", () => {
+    const n = 10_000;
+    const text = '{"resource": {"t": {"n": ' + '{"dynamic": {"d": {"content": '.repeat(n) + '{"x": 1}' + "}}}".repeat(n) + "}}}";
+    const r = parseHcl(text, "main.tf.json");
+    expect(r.diagnostics).toEqual([]);
+    let block: Block = r.file.body.blocks[0]!;
+    let levels = 0;
+    while (block.body.blocks.length > 0) {
+      block = block.body.blocks[0]!.body.blocks[0]!;
+      levels++;
+    }
+    expect(levels).toBe(n);
+    expect(block.type).toBe("content");
+    expect(block.body.attributes.map((x) => [x.name, at(x.range)])).toEqual([["x", `1:${27 + 30 * n}-1:${33 + 30 * n}`]]);
+  });
+
+  it("an error 100,000 levels deep is reported where it is", () => {
+    const r = parseHcl('{"locals": {"a": ' + "[".repeat(N) + "1 2" + "]".repeat(N) + "}}", "main.tf.json");
+    expect(r.diagnostics.map(brief)).toEqual([`Missing array element separator comma @ 1:${20 + N}-1:${21 + N}`]);
+  });
+});
+
 describe("the nesting limit is gone (its exports stay until the CLI's fallback goes)", () => {
   it("setNestingLimit changes nothing and no parse counts as a limit hit", () => {
     const text = "a = " + "[".repeat(400) + "]".repeat(400) + "\n";
