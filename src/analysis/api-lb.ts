@@ -375,20 +375,26 @@ function builtFromInputs(e: Expression): boolean {
 
 const rke2Cache = new WeakMap<Module, boolean>();
 
-function bodyHoldsRke2(body: Body): boolean {
-  for (const a of body.attributes) {
-    let found = false;
-    walkExpression(a.expr, (e) => {
-      if (found) return false;
-      if (e.kind === "LiteralValue" || e.kind === "Template") {
-        const c = constantValue(e);
-        if (c.known && (c.value === 9345 || c.value === "9345" || (typeof c.value === "string" && c.value.toLowerCase() === "rke2"))) found = true;
-      }
-      return true;
-    });
-    if (found) return true;
+/** Whether an expression of `body` or of its nested blocks holds the RKE2 mark (an explicit stack of bodies: blocks nest without limit). */
+function bodyHoldsRke2(top: Body): boolean {
+  const bodies: Body[] = [top];
+  while (bodies.length > 0) {
+    const body = bodies.pop()!;
+    for (const a of body.attributes) {
+      let found = false;
+      walkExpression(a.expr, (e) => {
+        if (found) return false;
+        if (e.kind === "LiteralValue" || e.kind === "Template") {
+          const c = constantValue(e);
+          if (c.known && (c.value === 9345 || c.value === "9345" || (typeof c.value === "string" && c.value.toLowerCase() === "rke2"))) found = true;
+        }
+        return true;
+      });
+      if (found) return true;
+    }
+    for (let i = body.blocks.length - 1; i >= 0; i--) bodies.push(body.blocks[i]!.body);
   }
-  return body.blocks.some((b) => bodyHoldsRke2(b.body));
+  return false;
 }
 
 /** RKE2-aware module: some expression holds 9345, "9345" or a string equal to rke2 (any case). */

@@ -35,25 +35,42 @@ const META_BLOCKS = new Set(["lifecycle", "provisioner", "connection", "precondi
  */
 export function findNamedAttributes(body: Body, names: readonly string[], prefix = ""): { path: string; steps: string[]; attr: Attribute }[] {
   const out: { path: string; steps: string[]; attr: Attribute }[] = [];
-  const walk = (b: Body, pathText: string, steps: string[]): void => {
+  // Blocks nest without limit: an explicit stack of bodies with their path
+  // text and the chain of steps to them (made into a list only for a match).
+  const stack: { b: Body; pathText: string; chain: StepChain | null }[] = [{ b: body, pathText: prefix, chain: null }];
+  while (stack.length > 0) {
+    const { b, pathText, chain } = stack.pop()!;
     for (const a of b.attributes) {
-      if (names.includes(a.name)) out.push({ path: pathText + a.name, steps: [...steps, a.name], attr: a });
+      if (names.includes(a.name)) out.push({ path: pathText + a.name, steps: [...stepsOf(chain), a.name], attr: a });
     }
+    const next: { b: Body; pathText: string; chain: StepChain | null }[] = [];
     for (const block of b.blocks) {
       if (META_BLOCKS.has(block.type)) continue;
       if (block.type === "dynamic") {
         const name = block.labels[0];
         if (!name) continue;
         for (const content of block.body.blocks) {
-          if (content.type === "content") walk(content.body, `${pathText}${name}[0].`, [...steps, name]);
+          if (content.type === "content") next.push({ b: content.body, pathText: `${pathText}${name}[0].`, chain: { step: name, parent: chain } });
         }
       } else {
-        walk(block.body, `${pathText}${block.type}[0].`, [...steps, block.type]);
+        next.push({ b: block.body, pathText: `${pathText}${block.type}[0].`, chain: { step: block.type, parent: chain } });
       }
     }
-  };
-  walk(body, prefix, []);
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]!);
+  }
   return out;
+}
+
+/** The steps to a nested body, innermost last, as links to the steps around it. */
+interface StepChain {
+  readonly step: string;
+  readonly parent: StepChain | null;
+}
+
+function stepsOf(chain: StepChain | null): string[] {
+  const out: string[] = [];
+  for (let c = chain; c !== null; c = c.parent) out.push(c.step);
+  return out.reverse();
 }
 
 /** Does the resource's `ignore_changes` cover the attribute at `steps`? */

@@ -35,9 +35,14 @@ function firstAttr(path: string): string | null {
 /** The expressions inside the arguments or nested blocks named `name`. */
 function argumentExprs(resource: Resource, name: string): Expression[] {
   const out: Expression[] = resource.body.attributes.filter((a) => a.name === name).map((a) => a.expr);
-  const walk = (body: Body): void => {
-    for (const a of body.attributes) out.push(a.expr);
-    for (const nb of body.blocks) walk(nb.body);
+  // Blocks nest without limit: an explicit stack, popped in source order.
+  const walk = (top: Body): void => {
+    const stack: Body[] = [top];
+    while (stack.length > 0) {
+      const body = stack.pop()!;
+      for (const a of body.attributes) out.push(a.expr);
+      for (let i = body.blocks.length - 1; i >= 0; i--) stack.push(body.blocks[i]!.body);
+    }
   };
   for (const b of resource.body.blocks) {
     if (b.type === name || (b.type === "dynamic" && b.labels[0] === name)) walk(b.body);

@@ -134,13 +134,26 @@ export function factRoot(key: string): string {
 
 // ------------------------------------------------ conditions that gate a value
 
-function templateIfConditions(parts: readonly TemplatePart[], out: Expression[]): void {
-  for (const p of parts) {
+/** The conditions of the `%{ if }` directives in template parts, in source order (directives nest without limit: an explicit stack of (part list, next index)). */
+function templateIfConditions(top: readonly TemplatePart[], out: Expression[]): void {
+  const lists: (readonly TemplatePart[])[] = [top];
+  const next: number[] = [0];
+  while (lists.length > 0) {
+    const t = lists.length - 1;
+    const parts = lists[t]!;
+    const i = next[t]!;
+    if (i >= parts.length) {
+      lists.pop();
+      next.pop();
+      continue;
+    }
+    next[t] = i + 1;
+    const p = parts[i]!;
     if (p.kind === "TemplateIf") {
       out.push(p.condition);
-      templateIfConditions(p.then, out);
-      if (p.else) templateIfConditions(p.else, out);
-    } else if (p.kind === "TemplateFor") templateIfConditions(p.body, out);
+      if (p.else) lists.push(p.else), next.push(0);
+      lists.push(p.then), next.push(0);
+    } else if (p.kind === "TemplateFor") lists.push(p.body), next.push(0);
   }
 }
 
@@ -174,16 +187,17 @@ export function branchesOn(graph: DependencyGraph, expr: Expression, target: str
 /** The `for_each` of every `dynamic` block in a resource body. */
 export function dynamicForEaches(body: Body): Expression[] {
   const out: Expression[] = [];
-  const walk = (blocks: readonly Block[]): void => {
-    for (const b of blocks) {
-      if (b.type === "dynamic") {
-        const fe = b.body.attributes.find((a) => a.name === "for_each");
-        if (fe) out.push(fe.expr);
-      }
-      walk(b.body.blocks);
+  // Blocks nest without limit: an explicit stack, popped in source order.
+  const stack: Block[] = [];
+  for (let i = body.blocks.length - 1; i >= 0; i--) stack.push(body.blocks[i]!);
+  while (stack.length > 0) {
+    const b = stack.pop()!;
+    if (b.type === "dynamic") {
+      const fe = b.body.attributes.find((a) => a.name === "for_each");
+      if (fe) out.push(fe.expr);
     }
-  };
-  walk(body.blocks);
+    for (let i = b.body.blocks.length - 1; i >= 0; i--) stack.push(b.body.blocks[i]!);
+  }
   return out;
 }
 

@@ -1274,20 +1274,35 @@ function dynamicEntries(module: Module, resource: Resource, d: Block, names: Rea
 function dynamicChain(resource: Resource, expr: Expression, file: SourceFile): Block[] {
   const out: Block[] = [];
   const inside = (r: Range): boolean => r.start.offset <= expr.range.start.offset && expr.range.end.offset <= r.end.offset;
-  const walk = (body: Body): void => {
-    for (const b of body.blocks) {
-      if (!inside(b.range) || fileOf(resource, b).path !== file.path) continue;
-      if (b.type === "dynamic") {
-        for (const c of blocksOf(b.body, "content")) {
-          if (inside(c.range)) {
-            out.push(b);
-            walk(c.body);
-          }
-        }
-      } else walk(b.body);
+  // Depth first in source order; blocks nest without limit: an explicit
+  // stack of (body, next block) frames.
+  const bodies: Body[] = [resource.body];
+  const next: number[] = [0];
+  while (bodies.length > 0) {
+    const top = bodies.length - 1;
+    const body = bodies[top]!;
+    const i = next[top]!;
+    if (i >= body.blocks.length) {
+      bodies.pop();
+      next.pop();
+      continue;
     }
-  };
-  walk(resource.body);
+    next[top] = i + 1;
+    const b = body.blocks[i]!;
+    if (!inside(b.range) || fileOf(resource, b).path !== file.path) continue;
+    if (b.type === "dynamic") {
+      const contents = blocksOf(b.body, "content").filter((c) => inside(c.range));
+      // Each content holding the expression is walked in turn: the last pushed is read first.
+      for (let k = contents.length - 1; k >= 0; k--) {
+        bodies.push(contents[k]!.body);
+        next.push(0);
+      }
+      for (let k = 0; k < contents.length; k++) out.push(b);
+    } else {
+      bodies.push(b.body);
+      next.push(0);
+    }
+  }
   return out;
 }
 
@@ -1378,6 +1393,8 @@ const ZERO_POS = { line: 1, column: 1, offset: 0 };
 const ZERO: Range = { start: ZERO_POS, end: ZERO_POS };
 
 function foldTemplate(module: Module, site: Site, parts: readonly TemplatePart[], depth: number, budget: Budget): string[] | null {
+  // Directives nested deeper than the question's depth budget are not folded (unknown: silent).
+  if (depth > MAX_DEPTH) return null;
   const pieces: ConstValue[][] = [];
   for (const p of parts) {
     if (p.kind === "TemplateLiteral") pieces.push([p.value]);

@@ -164,13 +164,24 @@ function contains(outer: Range, inner: Range): boolean {
 
 /** The attribute of `body` (or of a nested block) whose expression holds `range`, with its path. */
 function attributeHolding(body: Body, range: Range, prefix: string): { attr: Attribute; path: string } | null {
-  for (const a of body.attributes) if (contains(a.expr.range, range)) return { attr: a, path: prefix + a.name };
-  for (const b of body.blocks) {
+  // Depth first, a body's attributes before its blocks; blocks nest without
+  // limit: an explicit stack of (body, path prefix, next block).
+  const stack: { body: Body; prefix: string; i: number }[] = [{ body, prefix, i: -1 }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    if (f.i < 0) {
+      for (const a of f.body.attributes) if (contains(a.expr.range, range)) return { attr: a, path: f.prefix + a.name };
+      f.i = 0;
+    }
+    if (f.i >= f.body.blocks.length) {
+      stack.pop();
+      continue;
+    }
+    const b = f.body.blocks[f.i++]!;
     if (!contains(b.range, range)) continue;
     // `dynamic "x" { content { ... } }` names the block it makes.
     const name = b.type === "dynamic" ? (b.labels[0] ?? b.type) : b.type;
-    const inner = b.type === "content" ? attributeHolding(b.body, range, prefix) : attributeHolding(b.body, range, `${prefix}${name}.`);
-    if (inner) return inner;
+    stack.push({ body: b.body, prefix: b.type === "content" ? f.prefix : `${f.prefix}${name}.`, i: -1 });
   }
   return null;
 }

@@ -203,9 +203,14 @@ export function hasNestedBlock(resource: Resource, type: string): boolean {
 /** The expressions of the group's argument or nested blocks named `name` (dynamic blocks and their `for_each` included). */
 export function namedExpressions(resource: Resource, name: string): Expression[] {
   const out: Expression[] = [];
-  const walk = (body: Resource["body"]): void => {
-    for (const a of body.attributes) out.push(a.expr);
-    for (const b of body.blocks) walk(b.body);
+  // Blocks nest without limit: an explicit stack, popped in source order.
+  const walk = (top: Resource["body"]): void => {
+    const stack: Resource["body"][] = [top];
+    while (stack.length > 0) {
+      const body = stack.pop()!;
+      for (const a of body.attributes) out.push(a.expr);
+      for (let i = body.blocks.length - 1; i >= 0; i--) stack.push(body.blocks[i]!.body);
+    }
   };
   for (const a of resource.body.attributes) if (a.name === name) out.push(a.expr);
   for (const b of resource.body.blocks) {
