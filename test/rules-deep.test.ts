@@ -489,4 +489,15 @@ describe(`each rule through the CLI, ${N} levels`, () => {
       ]);
     });
   });
+
+  it("JSON syntax: timestamp() in a string 100,000 arrays deep; a literal secret_key 100,000 objects deep in a provider", () => {
+    const drift = `{"resource": {"terraform_data": {"deep": {"input": ${"[".repeat(N)}"\${timestamp()}"${"]".repeat(N)}}}}}`;
+    expect(lintRule("machine", { "drift.tf.json": drift }, "drift/non-idempotent").lines).toEqual([
+      `drift.tf.json:1:${col(drift, "timestamp")}: warning: timestamp() gives terraform_data.deep "input" a new value on every plan, so drift checks always fire: use a time_static resource instead, or add input to lifecycle ignore_changes. [drift/non-idempotent]`,
+    ]);
+    const provider = `{"provider": {"aws": {"region": "eu-west-1", "default_tags": ${'{"a": '.repeat(N)}{"secret_key": "AKIAEXAMPLE"}${"}".repeat(N)}}}}`;
+    expect(lintRule("machine", { "provider.tf.json": provider }, "module/provider-config").lines).toEqual([
+      `provider.tf.json:1:${col(provider, '"secret_key"')}: warning: Provider "aws" sets the credential "secret_key" to a literal string: remove it and let the provider read credentials from the identity the controller mounts. [module/provider-config]`,
+    ]);
+  });
 });
