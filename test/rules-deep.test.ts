@@ -9,7 +9,7 @@
  * with a real range. Each helper must give the exact answer it gives on a
  * shallow tree: a recursion would overflow the stack long before.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { parseHcl } from "../src/hcl/index.js";
 import type { Block, Body, Expression, TemplatePart } from "../src/hcl/ast.js";
 import { evaluate } from "../rules/output/endpoint-never-set.js";
@@ -28,6 +28,11 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 const N = 100_000;
+
+// Every test here runs synchronously for seconds: let the event loop read
+// the test runner's messages between tests (a run of only synchronous tests
+// would leave them unread for the whole file, and the runner's calls time out).
+beforeEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
 
 const dirs: string[] = [];
 afterAll(() => {
