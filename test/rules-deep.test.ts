@@ -9,7 +9,7 @@
  * with a real range. Each helper must give the exact answer it gives on a
  * shallow tree: a recursion would overflow the stack long before.
  */
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { parseHcl } from "../src/hcl/index.js";
 import type { Block, Body, Expression, TemplatePart } from "../src/hcl/ast.js";
 import { evaluate } from "../rules/output/endpoint-never-set.js";
@@ -22,12 +22,17 @@ import { commandText } from "../rules/machine/lb-registration-missing.js";
 import { scanBody, type Hit } from "../rules/module/provider-config.js";
 import type { Module } from "../src/terraform/module-types.js";
 import { loadModule } from "../src/terraform/load.js";
-import { fixtureFiles, hasStackTrace, runCli, tree } from "./e2e/helpers.js";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { fixtureFiles, hasStackTrace, REPO, runCli, tree } from "./e2e/helpers.js";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
 const N = 100_000;
+
+// Every test here runs synchronously for seconds: let the event loop read
+// the test runner's messages between tests (a run of only synchronous tests
+// would leave them unread for the whole file, and the runner's calls time out).
+beforeEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -399,5 +404,105 @@ describe(`each rule through the CLI, ${N} levels`, () => {
     expect(lintRule("machine", { "deep.tf": encoded(N) }, "bootstrap/encoding").lines).toEqual([]);
     // The same a few levels deep is reported: the budget, not the shape, silences it.
     expect(lintRule("machine", { "deep.tf": encoded(3) }, "bootstrap/encoding").lines).toHaveLength(1);
+  });
+
+  it("machine/lb-registration-ungated: a precondition 100,000 operators deep that refuses workers keeps it silent", () => {
+    const attachment = 'resource "aws_lb_target_group_attachment" "api" {\n  target_group_arn = var.captf_cluster_outputs.api_target_group_arn\n  target_id        = "i-1"\n}\n';
+    const guard = (condition: string): string =>
+      `resource "terraform_data" "guard" {\n  lifecycle {\n    precondition {\n      condition     = ${condition}\n      error_message = "control planes only"\n    }\n  }\n}\n`;
+    const rule = "machine/lb-registration-ungated";
+    expect(lintRule("machine", { "lb.tf": attachment }, rule).lines).toEqual([
+      "lb.tf:1:1: warning: aws_lb_target_group_attachment.api puts every machine of this module, workers included, into the backend group its target_group_arn names: it has no count or for_each; a worker in the API backend receives API traffic it cannot answer, so gate it: e.g. count = var.control_plane ? 1 : 0 [machine/lb-registration-ungated]",
+    ]);
+    // !!...!var.control_plane (an even number of !) is false for workers: the module refuses them.
+    expect(lintRule("machine", { "lb.tf": attachment, "guard.tf": guard(`${"!".repeat(N)}var.control_plane`) }, rule).lines).toEqual([]);
+    expect(lintRule("machine", { "lb.tf": attachment, "guard.tf": guard(`${"(".repeat(N)}var.control_plane == true${")".repeat(N)}`) }, rule).lines).toEqual([]);
+  });
+
+  it("cluster/sg-control-plane-ports: an exported group 100,000 lists deep is past its budget: silent", () => {
+    // The fixture's module (examples/cluster-aws with its edits): TCP 443 is closed.
+    const caseDir = path.join(REPO, "fixtures", "cluster", "sg-control-plane-ports", "aws-backend-port-443-closed");
+    const expected = JSON.parse(readFileSync(path.join(caseDir, "expected.json"), "utf8")) as {
+      edits: { file: string; find: string; replace: string }[];
+      findings: { file: string; line: number; column: number; message: string }[];
+    };
+    const files: Record<string, string> = {};
+    const base = path.join(REPO, "examples", "cluster-aws");
+    for (const f of readdirSync(base)) files[f] = readFileSync(path.join(base, f), "utf8");
+    for (const e of expected.edits) files[e.file] = files[e.file]!.replace(e.find, e.replace);
+    const exported = (n: number): Record<string, string> => ({
+      ...files,
+      "outputs.tf": files["outputs.tf"]!.replace("= aws_security_group.nodes.id", `= ${"[".repeat(n)}aws_security_group.nodes.id${"]".repeat(n)}`),
+    });
+    const rule = "cluster/sg-control-plane-ports";
+    const [want] = expected.findings;
+    expect(lintRule("cluster", exported(3), rule).lines).toEqual([`${want!.file}:${want!.line}:${want!.column}: warning: ${want!.message} [${rule}]`]);
+    expect(lintRule("cluster", exported(N), rule).lines).toEqual([]);
+  });
+
+  it("bootstrap/encoding: locals that pick between the same local at every level (2^n branches) stay fast", () => {
+    const chain = (n: number): string => {
+      const lines = ["locals {"];
+      for (let i = 0; i < n; i++) lines.push(`  a${i} = var.failure_domain == null ? local.a${i + 1} : local.a${i + 1}`);
+      lines.push(`  a${n} = var.bootstrap_data`, "}", 'resource "aws_instance" "x" {', '  ami       = "ami-1"', "  user_data = local.a0", "}", "");
+      return lines.join("\n");
+    };
+    const via = Array.from({ length: 21 }, (_, i) => `local.a${i}`).join(", ");
+    expect(lintRule("machine", { "enc.tf": chain(20) }, "bootstrap/encoding").lines).toEqual([
+      `enc.tf:26:15: error: aws_instance.x user_data takes plain text, but var.bootstrap_data is passed unchanged in one branch (via ${via}): the instance gets base64 text instead of its bootstrap payload and never joins; use base64decode(var.bootstrap_data) or the argument's base64 variant [bootstrap/encoding]`,
+    ]);
+    // 2^60 branches, each deeper than the budget: unknown, silent, at once.
+    expect(lintRule("machine", { "enc.tf": chain(60) }, "bootstrap/encoding").lines).toEqual([]);
+  });
+
+  it("version/distro-suffix: a body that uses its variable twice at each of 100,000 nested fors", () => {
+    const line = `    values = ${"[for v in ".repeat(N)}[var.kubernetes_version]${" : [v, v]]".repeat(N)}`;
+    const data = `data "aws_ami" "node" {\n  owners = ["self"]\n  filter {\n    name = "name"\n${line}\n  }\n}\n`;
+    expect(lintRule("machine", { "ami.tf": data }, "version/distro-suffix").lines).toEqual([
+      `ami.tf:5:${col(line, "var.kubernetes_version")}: warning: var.kubernetes_version reaches data.aws_ami.node with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead. [version/distro-suffix]`,
+    ]);
+  });
+
+  describe("a chain of 100,000 locals (local.a0 = local.a1, ...)", () => {
+    /** `locals { a0 = local.a1 ... a<N> = <end> }` followed by `use`; the use starts on line N + 4. */
+    const chain = (end: string, use: string): string => {
+      const lines = ["locals {"];
+      for (let i = 0; i < N; i++) lines.push(`  a${i} = local.a${i + 1}`);
+      lines.push(`  a${N} = ${end}`, "}", use);
+      return lines.join("\n");
+    };
+
+    it("drift/non-idempotent: timestamp() at the end of the chain, reported where the chain is used", () => {
+      const text = chain("timestamp()", 'resource "terraform_data" "x" {\n  input = local.a0\n}\n');
+      expect(lintRule("machine", { "chain.tf": text }, "drift/non-idempotent").lines).toEqual([
+        `chain.tf:${N + 5}:11: warning: timestamp() (through local.a0) gives terraform_data.x "input" a new value on every plan, so drift checks always fire: use a time_static resource instead, or add input to lifecycle ignore_changes. [drift/non-idempotent]`,
+      ]);
+    });
+
+    it("output/exports-secret: a password at the end of the chain, every local named", () => {
+      const text = chain("random_password.db.result", 'output "exports" {\n  value = { db = local.a0 }\n}\n');
+      const via = Array.from({ length: N + 1 }, (_, i) => `local.a${i}`).join(", ");
+      expect(lintRule("cluster", { "chain.tf": text }, "output/exports-secret").lines).toEqual([
+        `chain.tf:${N + 5}:18: warning: exports publishes a secret: random_password.db.result via ${via} (random_password.result is a secret); exports is stored and copied in clear text, so pass only ids and names (e.g. a secret's ARN) and let nodes fetch the secret with their identity [output/exports-secret]`,
+      ]);
+    });
+
+    it("version/distro-suffix: the version at the end of the chain reaches an image lookup", () => {
+      const text = chain("var.kubernetes_version", 'data "aws_ami" "x" {\n  filter {\n    name   = "name"\n    values = [local.a0]\n  }\n}\n');
+      expect(lintRule("machine", { "chain.tf": text }, "version/distro-suffix").lines).toEqual([
+        `chain.tf:${N + 7}:15: warning: local.a0 (which holds var.kubernetes_version) reaches data.aws_ami.x with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead. [version/distro-suffix]`,
+      ]);
+    });
+  });
+
+  it("JSON syntax: timestamp() in a string 100,000 arrays deep; a literal secret_key 100,000 objects deep in a provider", () => {
+    const drift = `{"resource": {"terraform_data": {"deep": {"input": ${"[".repeat(N)}"\${timestamp()}"${"]".repeat(N)}}}}}`;
+    expect(lintRule("machine", { "drift.tf.json": drift }, "drift/non-idempotent").lines).toEqual([
+      `drift.tf.json:1:${col(drift, "timestamp")}: warning: timestamp() gives terraform_data.deep "input" a new value on every plan, so drift checks always fire: use a time_static resource instead, or add input to lifecycle ignore_changes. [drift/non-idempotent]`,
+    ]);
+    const provider = `{"provider": {"aws": {"region": "eu-west-1", "default_tags": ${'{"a": '.repeat(N)}{"secret_key": "AKIAEXAMPLE"}${"}".repeat(N)}}}}`;
+    expect(lintRule("machine", { "provider.tf.json": provider }, "module/provider-config").lines).toEqual([
+      `provider.tf.json:1:${col(provider, '"secret_key"')}: warning: Provider "aws" sets the credential "secret_key" to a literal string: remove it and let the provider read credentials from the identity the controller mounts. [module/provider-config]`,
+    ]);
   });
 });

@@ -46,48 +46,89 @@ const ENCODERS = new Set(["base64encode", "base64gzip"]);
 const MAX_DEPTH = 48;
 
 /**
+ * At most this many branches are told apart per argument: locals that pick
+ * between the same locals again and again (`local.a = c ? local.b : local.b`)
+ * double the branches at every level. Past it one "other" branch stands for
+ * the rest (unknown: a wrong branch found before it is still certain).
+ */
+const MAX_LEAVES = 1024;
+
+/** What an encoder (`base64encode`, `base64gzip`, `base64decode`) makes of a branch's encoding. */
+function encoded(leaf: EncodingLeaf, fn: string): EncodingLeaf {
+  if (leaf.state !== "raw") return { ...leaf, state: "other" };
+  if (fn === "base64decode") return { ...leaf, state: "decoded" };
+  return { ...leaf, state: "double", encoder: fn };
+}
+
+/**
  * The encoding branches of `expr` relative to `source` (the variable that
  * holds the base64 bootstrap data: `var.bootstrap_data`, or in a local child
- * module the variable the parent passed it to).
+ * module the variable the parent passed it to), in source order. An explicit
+ * stack of branches to read, each with the encoders around it (outermost
+ * first), rather than recursion.
  */
 export function encodingLeaves(graph: DependencyGraph, expr: Expression, source: string = BOOTSTRAP_VAR): EncodingLeaf[] {
   const out: EncodingLeaf[] = [];
-  const visit = (x: Expression, via: string[], branched: boolean, depth: number): EncodingLeaf[] => {
-    const other: EncodingLeaf[] = [{ state: "other", via, branched }];
-    if (depth > MAX_DEPTH) return other;
-    const e = unwrap(x);
+  type Branch = { x: Expression; via: string[]; branched: boolean; depth: number; encoders: readonly string[] };
+  const pending: Branch[] = [{ x: expr, via: [], branched: false, depth: 0, encoders: [] }];
+  const leaf = (b: Branch, state: EncodingState): void => {
+    let l: EncodingLeaf = { state, via: b.via, branched: b.branched };
+    for (let i = b.encoders.length - 1; i >= 0; i--) l = encoded(l, b.encoders[i]!);
+    out.push(l);
+  };
+  while (pending.length > 0) {
+    if (out.length >= MAX_LEAVES) {
+      out.push({ state: "other", via: [], branched: true });
+      break;
+    }
+    const b = pending.pop()!;
+    const next = (x: Expression, branched: boolean, extra?: { via?: string[]; encoder?: string }): Branch => ({
+      x,
+      via: extra?.via ?? b.via,
+      branched,
+      depth: b.depth + 1,
+      encoders: extra?.encoder ? [...b.encoders, extra.encoder] : b.encoders,
+    });
+    if (b.depth > MAX_DEPTH) {
+      leaf(b, "other");
+      continue;
+    }
+    const e = unwrap(b.x);
     if (e.kind === "ScopeTraversal") {
-      if (traversalPath(e) === source) return [{ state: "raw", via, branched }];
-      const name = localNameOf(e);
-      if (name !== null && !via.includes(`local.${name}`)) {
-        const l = graph.local(name);
-        if (l) return visit(l.value, [...via, `local.${name}`], branched, depth + 1);
+      if (traversalPath(e) === source) {
+        leaf(b, "raw");
+        continue;
       }
-      return other;
+      const name = localNameOf(e);
+      const l = name !== null && !b.via.includes(`local.${name}`) ? graph.local(name) : undefined;
+      if (l) pending.push(next(l.value, b.branched, { via: [...b.via, `local.${name!}`] }));
+      else leaf(b, "other");
+      continue;
     }
     if (e.kind === "Conditional") {
       // A condition that inspects the payload itself (gzip detection,
       // `can(base64decode(...))`) means the author handles both encodings.
-      if (graph.reaches(e.condition, source) !== null) return other;
-      return [...visit(e.trueResult, via, true, depth + 1), ...visit(e.falseResult, via, true, depth + 1)];
+      if (graph.reaches(e.condition, source) !== null) leaf(b, "other");
+      else pending.push(next(e.falseResult, true), next(e.trueResult, true));
+      continue;
     }
     if (e.kind === "FunctionCall" && !e.expandFinal) {
-      if (PASS_THROUGH.has(e.name) && e.args.length >= 1) return visit(e.args[0]!, via, branched, depth + 1);
+      if (PASS_THROUGH.has(e.name) && e.args.length >= 1) {
+        pending.push(next(e.args[0]!, b.branched));
+        continue;
+      }
       if (ONE_OF_ARGS.has(e.name) && e.args.length >= 1) {
-        const alt = e.args.length > 1 || branched;
-        return e.args.flatMap((a) => visit(a, via, alt, depth + 1));
+        const alt = e.args.length > 1 || b.branched;
+        for (let i = e.args.length - 1; i >= 0; i--) pending.push(next(e.args[i]!, alt));
+        continue;
       }
       if ((ENCODERS.has(e.name) || e.name === "base64decode") && e.args.length === 1) {
-        return visit(e.args[0]!, via, branched, depth + 1).map((leaf): EncodingLeaf => {
-          if (leaf.state !== "raw") return { ...leaf, state: "other" };
-          if (e.name === "base64decode") return { ...leaf, state: "decoded" };
-          return { ...leaf, state: "double", encoder: e.name };
-        });
+        pending.push(next(e.args[0]!, b.branched, { encoder: e.name }));
+        continue;
       }
     }
-    return other;
-  };
-  out.push(...visit(expr, [], false, 0));
+    leaf(b, "other");
+  }
   return out;
 }
 

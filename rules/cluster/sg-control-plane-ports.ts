@@ -222,9 +222,11 @@ export default defineRule({
     // The groups the module creates whose id reaches exports, in the order exports reaches them.
     const exportDeps = graph.dependencies(exportsOut.value);
     const groups: { resource: Resource; hops: Hop[] }[] = [];
-    for (const [address, chain] of exportDeps) {
+    for (const address of exportDeps.keys()) {
       const r = module.resources.get(address);
       if (!r || !securityGroupRow(r.type)) continue;
+      // Only a group's chain is spelled out (all of them would cost the square of a long chain of locals).
+      const chain = exportDeps.get(address)!;
       const read: Hop = { file: exportsFile, range: chain[0]!.range, message: `exports reads ${chain[0]!.address}` };
       groups.push({ resource: r, hops: joinHops([read], chainHops(module, chain)) });
     }

@@ -22,7 +22,10 @@ export default defineRule({
       const file = fileOf(r, attr);
       if (!mayBeTrue(module, { expr: attr.expr, file, via: [] })) continue;
       // A value built from locals or variables: the first of them, followed.
-      const related = chainHops(module, ctx.graph.dependencies(attr.expr).values().next().value ?? null);
+      // Only that chain is spelled out (all of them would cost the square of a long chain of locals).
+      const deps = ctx.graph.dependencies(attr.expr);
+      const first = deps.keys().next();
+      const related = chainHops(module, first.done ? null : (deps.get(first.value) ?? null));
       const what = ctx.role === "machinepool" ? "the MachinePool" : "the Machine";
       const c = constantValue(attr.expr);
       const how = c.known && c.value === true ? "is" : "may be";

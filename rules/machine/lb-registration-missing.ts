@@ -71,16 +71,19 @@ function readsIn(graph: DependencyGraph, holder: Holder, out: Read[]): void {
     if (e.kind === "ScopeTraversal") {
       const [root, name] = e.traversal;
       if (root?.kind !== "TraverseRoot" || name?.kind !== "TraverseAttr") return;
+      // The step first: asking where a local comes from costs a walk of what
+      // it depends on, and most references read no backend id at all.
+      step = stepNames(e.traversal.slice(2)).find(isBackendIdStep);
+      if (step === undefined) return;
       const base = `${root.name}.${name.name}`;
       const origin = base === OUTPUTS || (root.name === "local" && (() => {
         const l = graph.local(name.name);
         return l !== undefined && fromOutputs(graph, l.value);
       })());
       if (!origin) return;
-      step = stepNames(e.traversal.slice(2)).find(isBackendIdStep);
     } else if (e.kind === "RelativeTraversal") {
-      if (!fromOutputs(graph, e.source)) return;
       step = stepNames(e.traversal).find(isBackendIdStep);
+      if (step === undefined || !fromOutputs(graph, e.source)) return;
     } else if (e.kind === "Index") {
       const k = constantValue(unwrap(e.key));
       if (!k.known || typeof k.value !== "string" || !isBackendIdStep(k.value) || !fromOutputs(graph, e.collection)) return;

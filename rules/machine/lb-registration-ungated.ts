@@ -20,13 +20,17 @@ const TARGET = "var.control_plane";
  * `||`, `==`/`!=` against a constant bool, conditionals, parentheses and
  * locals; anything else is unknown.
  */
-export function valueForWorkers(module: Module, expr: Expression, depth = 0): boolean | null {
+export function valueForWorkers(module: Module, expr: Expression, depth = 0, budget?: { exceeded: boolean }): boolean | null {
   // A budget of 50 nested operators, conditionals and locals: the recursion
   // stays shallow whatever the input's depth (the main thread's stack), and
-  // each level folds its operand (constantValue) at most once per level, so
-  // a deep condition costs 50 passes over it, never its depth squared. A
-  // deeper condition is unknown, as any condition this cannot tell is.
-  if (depth > 50) return null;
+  // each level folds its operand (constantValue) once, so a deep condition
+  // costs 50 passes over it, never its depth squared. Past it the part is
+  // unknown and `budget.exceeded` says so: a known answer is still exact
+  // (an unknown part never decides one), an unknown one is only "not read".
+  if (depth > 50) {
+    if (budget) budget.exceeded = true;
+    return null;
+  }
   const e = unwrap(expr);
   const c = constantValue(e);
   if (c.known) return typeof c.value === "boolean" ? c.value : null;
@@ -36,18 +40,18 @@ export function valueForWorkers(module: Module, expr: Expression, depth = 0): bo
   const local = localNameOf(e);
   if (local !== null) {
     const l = module.locals.get(local);
-    return l ? valueForWorkers(module, l.value, depth + 1) : null;
+    return l ? valueForWorkers(module, l.value, depth + 1, budget) : null;
   }
   switch (e.kind) {
     case "UnaryOp": {
       if (e.op !== "!") return null;
-      const v = valueForWorkers(module, e.operand, depth + 1);
+      const v = valueForWorkers(module, e.operand, depth + 1, budget);
       return v === null ? null : !v;
     }
     case "BinaryOp": {
       if (e.op === "&&" || e.op === "||") {
-        const a = valueForWorkers(module, e.lhs, depth + 1);
-        const b = valueForWorkers(module, e.rhs, depth + 1);
+        const a = valueForWorkers(module, e.lhs, depth + 1, budget);
+        const b = valueForWorkers(module, e.rhs, depth + 1, budget);
         if (e.op === "&&") return a === false || b === false ? false : a === true && b === true ? true : null;
         return a === true || b === true ? true : a === false && b === false ? false : null;
       }
@@ -56,17 +60,17 @@ export function valueForWorkers(module: Module, expr: Expression, depth = 0): bo
         const rc = constantValue(unwrap(e.rhs));
         const [other, k] = rc.known ? [e.lhs, rc] : lc.known ? [e.rhs, lc] : [null, null];
         if (other === null || !k?.known || typeof k.value !== "boolean") return null;
-        const v = valueForWorkers(module, other, depth + 1);
+        const v = valueForWorkers(module, other, depth + 1, budget);
         if (v === null) return null;
         return e.op === "==" ? v === k.value : v !== k.value;
       }
       return null;
     }
     case "Conditional": {
-      const cond = valueForWorkers(module, e.condition, depth + 1);
-      if (cond !== null) return valueForWorkers(module, cond ? e.trueResult : e.falseResult, depth + 1);
-      const a = valueForWorkers(module, e.trueResult, depth + 1);
-      const b = valueForWorkers(module, e.falseResult, depth + 1);
+      const cond = valueForWorkers(module, e.condition, depth + 1, budget);
+      if (cond !== null) return valueForWorkers(module, cond ? e.trueResult : e.falseResult, depth + 1, budget);
+      const a = valueForWorkers(module, e.trueResult, depth + 1, budget);
+      const b = valueForWorkers(module, e.falseResult, depth + 1, budget);
       return a !== null && a === b ? a : null;
     }
     default:
@@ -103,7 +107,13 @@ export default defineRule({
     const memberships = membershipsOf(m, ["member"]);
     if (memberships.length === 0) return;
     // A module that refuses to apply for workers registers only control planes.
-    if (moduleConditions(m).some((c) => valueForWorkers(m, c) === false)) return;
+    // A condition too deep to read to the end may refuse workers too: silent.
+    const refusesWorkers = (c: Expression): boolean => {
+      const budget = { exceeded: false };
+      const v = valueForWorkers(m, c, 0, budget);
+      return v === false || (v === null && budget.exceeded);
+    };
+    if (moduleConditions(m).some(refusesWorkers)) return;
     for (const { resource, row } of memberships) {
       if (resourceGatedOn(ctx.graph, resource, [TARGET])) continue;
       const gate = resource.count ?? resource.forEach;

@@ -58,7 +58,10 @@ function spineOf(e: Expression, parens: boolean): { spine: Expression[]; base: E
  * nothing itself (its `each` names are the caller's).
  */
 function linkNames(x: Expression, out: string[]): void {
-  if (x.kind === "RelativeTraversal") out.push(...stepNames(x.traversal));
+  if (x.kind === "RelativeTraversal") {
+    // One by one: a traversal may have more steps than a call takes arguments.
+    for (const name of stepNames(x.traversal)) out.push(name);
+  }
   else if (x.kind === "Index") {
     const k = constantValue(x.key);
     if (k.known && typeof k.value === "string") out.push(k.value);

@@ -182,11 +182,16 @@ function piecesOfInterp(module: Module, site: Site, e: Expression, depth: number
   return [{ kind: "hole", attr: null }];
 }
 
+/** Appends one by one (a template may hold more pieces than a call takes arguments). */
+function appendAll<T>(out: T[], more: readonly T[]): void {
+  for (const x of more) out.push(x);
+}
+
 function piecesOfTemplate(module: Module, site: Site, parts: readonly TemplatePart[], depth: number, spliced: string[]): Piece[] | null {
   const out: Piece[] = [];
   for (const p of parts) {
     if (p.kind === "TemplateLiteral") out.push({ kind: "lit", text: p.value });
-    else if (p.kind === "TemplateInterp") out.push(...piecesOfInterp(module, site, p.expr, depth, spliced));
+    else if (p.kind === "TemplateInterp") appendAll(out, piecesOfInterp(module, site, p.expr, depth, spliced));
     else return null;
   }
   return out;
@@ -217,7 +222,7 @@ function piecesOfFormat(module: Module, site: Site, args: readonly Expression[],
     if (!arg) return null;
     if (lit) out.push({ kind: "lit", text: lit });
     lit = "";
-    out.push(...piecesOfInterp(module, site, arg, depth, spliced));
+    appendAll(out, piecesOfInterp(module, site, arg, depth, spliced));
   }
   if (lit) out.push({ kind: "lit", text: lit });
   return out;

@@ -36,14 +36,30 @@ export function argumentExpressions(graph: DependencyGraph, r: Resource, expr: E
   return out;
 }
 
-/** The dependencies of an argument value (`argumentExpressions`: with those of the resource's iteration it reads), the value's own first. */
-export function argumentDependencies(graph: DependencyGraph, r: Resource, expr: Expression): Map<string, ChainStep[]> {
-  const [own, ...iteration] = argumentExpressions(graph, r, expr);
-  const deps = new Map(graph.dependencies(own!));
-  for (const e of iteration) {
-    for (const [a, chain] of graph.dependencies(e)) if (!deps.has(a)) deps.set(a, chain);
-  }
-  return deps;
+/** What an argument value depends on: the addresses in order, and the chain to one of them. */
+export interface ArgumentDependencies {
+  keys(): string[];
+  get(address: string): ChainStep[] | undefined;
+}
+
+/**
+ * The dependencies of an argument value (`argumentExpressions`: with those of
+ * the resource's iteration it reads), the value's own first. A chain is
+ * spelled out only when asked for (`get`): spelling out every one costs the
+ * square of a long chain of locals.
+ */
+export function argumentDependencies(graph: DependencyGraph, r: Resource, expr: Expression): ArgumentDependencies {
+  const maps = argumentExpressions(graph, r, expr).map((e) => graph.dependencies(e));
+  return {
+    keys(): string[] {
+      const seen = new Set<string>();
+      for (const m of maps) for (const a of m.keys()) seen.add(a);
+      return [...seen];
+    },
+    get(address: string): ChainStep[] | undefined {
+      return maps.find((m) => m.has(address))?.get(address);
+    },
+  };
 }
 
 /** The managed resources the arguments at `paths` name. */

@@ -81,7 +81,7 @@ export function unstripped(expr: Expression, tainted: { has(name: string): boole
   ];
   const visit = (e: Expression): void => {
     if (e.kind === "ScopeTraversal" && e.traversal[0]?.kind === "TraverseRoot" && bound.has(e.traversal[0].name)) {
-      out.push(...bound.get(e.traversal[0].name)!);
+      for (const m of bound.get(e.traversal[0].name)!) out.push(m);
       return;
     }
     if (isRefTo(e, "var", VERSION_VAR)) {
@@ -139,7 +139,9 @@ export function unstripped(expr: Expression, tainted: { has(name: string): boole
         break;
       case "bind": {
         // The collection's mentions: carried by the value variable, not results of the `for` itself.
-        const mentions = out.splice(starts.pop()!);
+        // Each mention once (the first): a body that uses its variable twice
+        // at every level of nested fors would double them per level.
+        const mentions = distinctMentions(out.splice(starts.pop()!));
         const inner = new Map(bound);
         task.names.forEach((n, i) => {
           // The value variable carries the elements; a key variable the keys (not followed).
@@ -156,6 +158,17 @@ export function unstripped(expr: Expression, tainted: { has(name: string): boole
     }
   }
   return out;
+}
+
+/** The mentions without repeats (the same place through the same local), first occurrences in order. */
+function distinctMentions(mentions: Mention[]): Mention[] {
+  const seen = new Set<string>();
+  return mentions.filter((m) => {
+    const key = `${m.range.start.offset}:${m.range.end.offset}:${m.via ?? ""}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Locals that hold the unstripped version (directly or through other locals). */
