@@ -519,14 +519,22 @@ interface KeyJoin {
  */
 export function expressionKey(expr: Expression): string | null {
   const work: (Expression | KeyJoin)[] = [expr];
-  const keys: string[] = [];
+  const keys: (string | null)[] = [];
   while (work.length > 0) {
     const item = work.pop()!;
     if (!("kind" in item)) {
-      keys.push(joinKey(item.expr, keys.splice(keys.length - item.count, item.count)));
+      const parts = keys.splice(keys.length - item.count, item.count);
+      const key = parts.includes(null) ? null : joinKey(item.expr, parts as string[]);
+      KEY_MEMO.set(item.expr, key);
+      keys.push(key);
       continue;
     }
     const e = item;
+    const known = KEY_MEMO.get(e);
+    if (known !== undefined) {
+      keys.push(known);
+      continue;
+    }
     switch (e.kind) {
       case "Parentheses":
         work.push(e.expr);
@@ -567,7 +575,10 @@ export function expressionKey(expr: Expression): string | null {
           keys.push(JSON.stringify(c.value));
           break;
         }
-        if (e.parts.some((p) => p.kind !== "TemplateLiteral" && p.kind !== "TemplateInterp")) return null;
+        if (e.parts.some((p) => p.kind !== "TemplateLiteral" && p.kind !== "TemplateInterp")) {
+          keys.push(null);
+          break;
+        }
         pushKeyJoin(
           work,
           e,
@@ -576,11 +587,20 @@ export function expressionKey(expr: Expression): string | null {
         break;
       }
       default:
-        return null;
+        // A form not compared: the key of every expression around it is null.
+        keys.push(null);
     }
   }
   return keys[0]!;
 }
+
+/**
+ * The keys of the compound expressions keyed so far (a tree never changes
+ * in place, so a key never does). Callers ask for the key of an expression
+ * and then of its parts again (`expand` at each level of a chain of
+ * conditionals): without it, a chain n levels deep would cost n² steps.
+ */
+const KEY_MEMO = new WeakMap<Expression, string | null>();
 
 function pushKeyJoin(work: (Expression | KeyJoin)[], e: Expression, list: readonly Expression[]): void {
   work.push({ expr: e, count: list.length });
