@@ -104,6 +104,7 @@ export const LOOP_TUPLE = 2;
 export const LOOP_CALL = 3;
 export const LOOP_OBJECT = 4;
 export const LOOP_BODY = 5;
+export const LOOP_TEMPLATE = 6;
 
 /**
  * Where a loop over the items of a construct (a list's items, a call's

@@ -481,7 +481,7 @@ function finishFunctionCall(p: ParserState, nameTok: number): Expression {
   const loop = p.resume<Expression[]>(LOOP_CALL);
   const args: Expression[] = loop.at !== undefined ? truncated(loop.at.items, loop.at.n) : [];
   for (;;) {
-    p.keepProgress(loop.key, mark, args.length, args);
+    if (loop.key >= 0) p.keepProgress(loop.key, mark, args.length, args);
     if (p.peekType() === T.CParen) {
       close = p.read();
       break;
@@ -549,7 +549,7 @@ function parseTuple(p: ParserState): Expression {
     const exprs: Expression[] = loop.at !== undefined ? truncated(loop.at.items, loop.at.n) : [];
     let close: number;
     for (;;) {
-      p.keepProgress(loop.key, mark, exprs.length, exprs);
+      if (loop.key >= 0) p.keepProgress(loop.key, mark, exprs.length, exprs);
       if (p.peekType() === T.CBrack) {
         close = p.read();
         break;
@@ -610,7 +610,7 @@ function parseObject(p: ParserState): Expression {
     let close: number;
     try {
       for (;;) {
-        p.keepProgress(loop.key, mark, items.length, items);
+        if (loop.key >= 0) p.keepProgress(loop.key, mark, items.length, items);
         const next = p.peekType();
         if (next === T.Newline) {
           p.read();

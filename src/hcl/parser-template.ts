@@ -7,7 +7,7 @@ import { Span, rangeBetween, startOffsetOf } from "./source.js";
 import type { Diagnostic, Expression, Range, TemplatePart } from "./ast.js";
 import { T } from "./lexer.js";
 import { HeredocTemplateNode, TemplateForNode, TemplateIfNode, TemplateInterpNode, TemplateLiteralNode, TemplateNode, TemplateWrapNode } from "./nodes.js";
-import { exact, type ParserState } from "./parser-core.js";
+import { LOOP_TEMPLATE, exact, type ParserState } from "./parser-core.js";
 import { parseExpression } from "./parser-expr.js";
 
 export type Flat =
@@ -180,8 +180,8 @@ export function parseTemplateAfterOpen(p: ParserState, open: number): Expression
   const openRange = p.tokRange(open);
   // `<<MARKER` / `<<-MARKER` without the line break the token also holds.
   const opener = hd !== undefined ? { range: p.offsets(p.starts[open], p.starts[open] + 2 + (hd.indented ? 1 : 0) + hd.marker.length), marker: hd.marker, indented: hd.indented } : undefined;
-  const flat = parseTemplateParts(p, end, isHeredoc, opener);
-  if (hd?.indented) flushHeredoc(flat);
+  const read = parseTemplateParts(p, end, isHeredoc, opener);
+  const flat = hd?.indented ? flushHeredoc(read) : read;
   const closeRange = p.prevRange();
   const range = span(openRange, closeRange);
   const form = isHeredoc ? "heredoc" : "quoted";
@@ -194,17 +194,33 @@ export function parseTemplateAfterOpen(p: ParserState, open: number): Expression
   return new TemplateNode(parts, form, range);
 }
 
+/** The parts a template loop has read and its two flags (its progress in a deep parse: see ParserState.resume). */
+interface TemplateProgress {
+  parts: Flat[];
+  ltrimNext: boolean;
+  nextCanTrimPrev: boolean;
+}
+
 /**
  * Parses the parts of a template up to the closing token `end`. Used for
  * quoted strings, heredocs, and (with `end` = EOF) standalone templates.
  */
 export function parseTemplateParts(p: ParserState, end: number, heredoc: boolean, opener?: { range: Range; marker: string; indented: boolean }): Flat[] {
-  const parts: Flat[] = [];
   const startRange = p.nextRange();
-  let ltrimNext = false;
-  let nextCanTrimPrev = false;
+  const mark = p.mark();
+  const loop = p.resume<TemplateProgress>(LOOP_TEMPLATE);
+  const progress: TemplateProgress = loop.at !== undefined ? loop.at.items : { parts: [], ltrimNext: false, nextCanTrimPrev: false };
+  const parts = progress.parts;
+  let ltrimNext = progress.ltrimNext;
+  let nextCanTrimPrev = progress.nextCanTrimPrev;
+  if (loop.at !== undefined) parts.length = loop.at.n;
   let endRange: Range;
   for (;;) {
+    if (loop.key >= 0) {
+      progress.ltrimNext = ltrimNext;
+      progress.nextCanTrimPrev = nextCanTrimPrev;
+      p.keepProgress(loop.key, mark, parts.length, progress);
+    }
     const next = p.read();
     const ty = p.types[next];
     if (ty === end) {
@@ -387,12 +403,18 @@ function editDistance(a: string, b: string): number {
   return dp[b.length];
 }
 
-/** `<<-` heredocs: remove the smallest common leading-space count from every line. */
-function flushHeredoc(parts: Flat[]): void {
+/**
+ * `<<-` heredocs: the parts with the smallest common leading-space count
+ * removed from every line (new parts: the parts read are not changed, a
+ * deep parse may read them again, see ParserState.resume).
+ */
+function flushHeredoc(parts: Flat[]): Flat[] {
   let minSpaces = Number.MAX_SAFE_INTEGER;
   let newline = true;
-  const adjust: Array<Extract<Flat, { t: "lit" }>> = [];
-  for (const part of parts) {
+  // The indexes of the literals that start a line.
+  const adjust: number[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i];
     if (newline) {
       newline = false;
       let spaces: number;
@@ -402,7 +424,7 @@ function flushHeredoc(parts: Flat[]): void {
           spaces = Number.MAX_SAFE_INTEGER;
         } else {
           spaces = countChars(part.value.slice(0, part.value.length - trimmed.length));
-          adjust.push(part);
+          adjust.push(i);
         }
       } else if (part.t === "end") {
         break;
@@ -413,14 +435,17 @@ function flushHeredoc(parts: Flat[]): void {
     }
     if (part.t === "lit" && part.value.endsWith("\n")) newline = true;
   }
-  if (minSpaces === Number.MAX_SAFE_INTEGER) return;
-  for (const lit of adjust) {
+  if (minSpaces === Number.MAX_SAFE_INTEGER) return parts;
+  const out = parts.slice();
+  for (const i of adjust) {
+    const lit = parts[i] as Extract<Flat, { t: "lit" }>;
     const cut = codeUnitsForChars(lit.value, minSpaces);
-    lit.value = lit.value.slice(cut);
     // The cut spaces are on the literal's first line: its start moves right by `cut`.
     const r = lit.range;
-    lit.range = r instanceof Span ? new Span(r.lines, r.startOffset + cut, r.endOffset) : { start: { ...r.start, column: r.start.column + cut, offset: r.start.offset + cut }, end: r.end };
+    const range: Range = r instanceof Span ? new Span(r.lines, r.startOffset + cut, r.endOffset) : { start: { ...r.start, column: r.start.column + cut, offset: r.start.offset + cut }, end: r.end };
+    out[i] = { t: "lit", value: lit.value.slice(cut), range, line: lit.line };
   }
+  return out;
 }
 
 function countChars(s: string): number {

@@ -293,6 +293,7 @@ describe("the native stack a parse needs does not grow with the nesting", () => 
       "a = f(" + Array.from({ length: m }, (_, k) => item(k)).join(",\n") + ")\n",
       "a = {\n" + Array.from({ length: m }, (_, k) => `k${k} = ${item(k)}`).join("\n") + "\n}\n",
       "b {\n" + Array.from({ length: m }, (_, k) => `k${k} = ${item(k)}`).join("\n") + "\n}\n",
+      'a = "' + Array.from({ length: m }, (_, k) => "${" + item(k) + "}").join("-") + '"\n',
     ];
     const innermost: string[][] = [];
     for (const text of texts) {
@@ -319,5 +320,19 @@ describe("the native stack a parse needs does not grow with the nesting", () => 
     expect(innermost[3]).toEqual(expected);
     // (the object's keys are traversals, not literals)
     expect(innermost[2]).toEqual(expected);
+    expect(innermost[4]).toEqual(expected);
+  });
+
+  it("an indented heredoc around deep interpolations keeps its indentation removed once", () => {
+    const d = 300;
+    const lines = Array.from({ length: 50 }, (_, k) => `    v${k} \${${"[".repeat(d)}${k}${"]".repeat(d)}}`);
+    const r = parseHcl("a = " + "(".repeat(200) + "<<-EOT\n" + lines.join("\n") + "\n  EOT\n" + ")".repeat(200) + "\n", "main.tf");
+    expect(r.diagnostics).toEqual([]);
+    let e: Expression = r.file.body.attributes[0]!.expr;
+    while (e.kind === "Parentheses") e = e.expr;
+    expect(e.kind).toBe("Template");
+    const texts = e.kind === "Template" ? e.parts.filter((x) => x.kind === "TemplateLiteral").map((x) => x.kind === "TemplateLiteral" && x.value) : [];
+    // The lines' common indentation (four spaces) is removed from each line once.
+    expect(texts).toEqual(Array.from({ length: 50 }, (_, k) => [`v${k} `, "\n"]).flat());
   });
 });
