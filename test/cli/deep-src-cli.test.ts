@@ -6,11 +6,15 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { beforeAll, expect, it } from "vitest";
+import { beforeAll, beforeEach, expect, it } from "vitest";
 import { ensureBuilt } from "../ship/helpers.js";
 import { REPO, runCli, tree } from "./helpers.js";
 
 beforeAll(() => ensureBuilt());
+
+// The tests block the thread for seconds each: give the event loop a turn
+// before each one, so the runner's messages to this fork are answered.
+beforeEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
 
 const D = 100_000;
 const nested = (open: string, inner: string, close: string, depth: number): string => open.repeat(depth) + inner + close.repeat(depth);
