@@ -337,12 +337,43 @@ const NOT_CONSTANT = Symbol("not constant");
  * functions is unknown.
  */
 export function constantValue(expr: Expression): ConstResult {
+  if (deeperThanBudget(expr)) return UNKNOWN;
   try {
     return { known: true, value: evalConst(expr, 0) };
   } catch (e) {
     if (e === NOT_CONSTANT || e instanceof RangeError) return UNKNOWN;
     throw e;
   }
+}
+
+/** How deep the folding goes (see evalConst). */
+const CONST_DEPTH = 500;
+
+/**
+ * Whether `expr` nests more than CONST_DEPTH levels, found with an explicit
+ * stack before folding: a miss at the bottom of a deep tree would otherwise
+ * be thrown up through hundreds of frames for every node a caller asks
+ * about. Each level takes at least one character, so an expression shorter
+ * than that is not looked at (nor is a node made without offsets).
+ */
+function deeperThanBudget(expr: Expression): boolean {
+  const at = expr as { startOffset?: unknown; endOffset?: unknown };
+  if (typeof at.startOffset !== "number" || typeof at.endOffset !== "number" || at.endOffset - at.startOffset <= CONST_DEPTH) return false;
+  const exprs: Expression[] = [expr];
+  const depths: number[] = [0];
+  while (exprs.length > 0) {
+    const e = exprs.pop()!;
+    const d = depths.pop()! + 1;
+    if (d > CONST_DEPTH) return true;
+    const base = exprs.length;
+    forEachChild(e, pushExpr, exprs, undefined);
+    for (let i = base; i < exprs.length; i++) depths.push(d);
+  }
+  return false;
+}
+
+function pushExpr(child: Expression, exprs: Expression[]): void {
+  exprs.push(child);
 }
 
 function fail(): never {
@@ -396,9 +427,13 @@ function deepEqual(a0: ConstValue, b0: ConstValue): boolean {
   return true;
 }
 
+// The folding loops are indexed, not `for...of`: an array iterator is closed
+// by a handler in every frame a NOT_CONSTANT passes through, which made a
+// miss 500 levels down cost a rethrow per level.
 function evalParts(parts: TemplatePart[], depth: number): string {
   let s = "";
-  for (const part of parts) {
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
     switch (part.kind) {
       case "TemplateLiteral":
         s += part.value;
@@ -423,7 +458,7 @@ function evalParts(parts: TemplatePart[], depth: number): string {
  * also keeps deep values out of the readers of constant values.
  */
 function evalConst(e: Expression, depth: number): ConstValue {
-  if (depth > 500) fail();
+  if (depth > CONST_DEPTH) fail();
   switch (e.kind) {
     case "LiteralValue":
       return e.value;
@@ -437,7 +472,8 @@ function evalConst(e: Expression, depth: number): ConstValue {
       return e.exprs.map((x) => evalConst(x, depth + 1));
     case "ObjectCons": {
       const obj: { [key: string]: ConstValue } = Object.create(null) as { [key: string]: ConstValue };
-      for (const item of e.items) {
+      for (let i = 0; i < e.items.length; i++) {
+        const item = e.items[i]!;
         let key: string;
         if (item.keyIsBareIdent && item.key.kind === "ScopeTraversal" && item.key.traversal[0].kind === "TraverseRoot") {
           key = item.key.traversal[0].name;

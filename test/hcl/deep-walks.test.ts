@@ -5,7 +5,7 @@
  * `forks`, so a test runs on a process's main thread) and give exactly what
  * a shallow tree gives, level for level.
  */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { Block, Expression, File, TemplatePart } from "../../src/hcl/ast.js";
 import { copyNode } from "../../src/hcl/nodes.js";
 import { parseHcl } from "../../src/hcl/index.js";
@@ -17,6 +17,10 @@ import { readType, serialize, typeSchema } from "../../src/contract/variables-sc
 import { walkModule } from "../../src/lint/shared-walk.js";
 import type { Module } from "../../src/terraform/module-types.js";
 import type { WalkSite } from "../../src/lint/types.js";
+
+// The tests block the thread for seconds each: give the event loop a turn
+// before each one, so the runner's messages to this fork are answered.
+beforeEach(() => new Promise<void>((resolve) => setImmediate(resolve)));
 
 const D = 100_000;
 
