@@ -419,6 +419,27 @@ describe(`each rule through the CLI, ${N} levels`, () => {
     expect(lintRule("machine", { "lb.tf": attachment, "guard.tf": guard(`${"(".repeat(N)}var.control_plane == true${")".repeat(N)}`) }, rule).lines).toEqual([]);
   });
 
+  it("pool/node-labels-restricted: labels through 100,000 nested fors are reported at the outermost; an if at the innermost filters them", () => {
+    const files: Record<string, string> = {};
+    const base = path.join(REPO, "examples", "machinepool-aws");
+    for (const f of readdirSync(base)) files[f] = readFileSync(path.join(base, f), "utf8");
+    const filter = `    if !can(regex("^(node-role\\\\.kubernetes\\\\.io|node-restriction\\\\.kubernetes\\\\.io)/", key))\n`;
+    expect(files["userdata.tf"]).toContain(filter);
+    const chain = (innermost: string): Record<string, string> => ({
+      ...files,
+      "userdata.tf": files["userdata.tf"]!.replace(
+        `kubelet_node_labels = {\n    for key, value in var.node_labels : key => value\n${filter}  }`,
+        `kubelet_node_labels = ${"{ for key, value in ".repeat(N)}{\n    for key, value in var.node_labels : key => value\n${innermost}  }${" : key => value }".repeat(N)}`,
+      ),
+    });
+    const rule = "pool/node-labels-restricted";
+    const { lines } = lintRule("machinepool", chain(""), rule);
+    expect(lines).toEqual([
+      `userdata.tf:10:25: warning: node_labels reach the kubelet's registration through aws_launch_template.node.user_data without a filter: a MachinePool label such as node-role.kubernetes.io/worker (any kubernetes.io or k8s.io prefix the NodeRestriction admission plugin reserves) makes the kubelet refuse to start, and the pool's instances never become Nodes; drop those keys, e.g. with if !can(regex("(^|\\\\.)(kubernetes|k8s)\\\\.io/", key)) in this for expression [${rule}]`,
+    ]);
+    expect(lintRule("machinepool", chain(filter), rule).lines).toEqual([]);
+  });
+
   it("cluster/sg-control-plane-ports: an exported group 100,000 lists deep is past its budget: silent", () => {
     // The fixture's module (examples/cluster-aws with its edits): TCP 443 is closed.
     const caseDir = path.join(REPO, "fixtures", "cluster", "sg-control-plane-ports", "aws-backend-port-443-closed");

@@ -5,7 +5,7 @@
  */
 import type { Attribute, Block, Expression, ForExpr, Range } from "../../src/hcl/ast.js";
 import { blockHeaderRange } from "../../src/hcl/blocks.js";
-import { walkExpression } from "../../src/hcl/walk.js";
+import { children, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
 import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Module, Resource, SourceFile } from "../../src/terraform/module-types.js";
@@ -52,16 +52,40 @@ function allExpressions(m: Module, graph: DependencyGraph): { expr: Expression; 
   return out;
 }
 
-/** `for` expressions over a collection derived from var.node_labels. */
-function labelFors(m: Module, graph: DependencyGraph): { node: ForExpr; file: SourceFile }[] {
-  const out: { node: ForExpr; file: SourceFile }[] = [];
+/**
+ * What the module's `for` expressions over a collection derived from
+ * var.node_labels say: the first of them (in source order), and whether any
+ * filters (has an `if`). A `for` nested in another's collection can reach
+ * the labels only if the outer collection does, so the collection of a
+ * `for` that does not reach them is not searched; and a `for` without an
+ * `if` is asked only until the first is known. Asking of every `for` of a
+ * chain nested n deep would scan the chain n times (n² steps).
+ */
+function labelFors(m: Module, graph: DependencyGraph): { first: { node: ForExpr; file: SourceFile } | null; filtered: boolean } {
+  let first: { node: ForExpr; file: SourceFile } | null = null;
   for (const { expr, file } of allExpressions(m, graph)) {
-    walkExpression(expr, (e) => {
-      // Through locals only: a `for` over a resource built from the labels iterates something else.
-      if (e.kind === "For" && graph.reaches(e.collection, TARGET) !== null) out.push({ node: e, file });
-    }, false);
+    // Pre-order, with whether the node lies in the collection of a `for` known not to reach the labels.
+    const stack: Expression[] = [expr];
+    const pruned: boolean[] = [false];
+    while (stack.length > 0) {
+      const e = stack.pop()!;
+      const off = pruned.pop()!;
+      let collectionOff = off;
+      if (e.kind === "For" && !off && (first === null || e.condition !== null)) {
+        // Through locals only: a `for` over a resource built from the labels iterates something else.
+        const reaches = graph.reaches(e.collection, TARGET) !== null;
+        if (reaches && e.condition !== null) return { first: first ?? { node: e, file }, filtered: true };
+        if (reaches) first ??= { node: e, file };
+        else collectionOff = true;
+      }
+      const kids = children(e, false);
+      for (let i = kids.length - 1; i >= 0; i--) {
+        stack.push(kids[i]!);
+        pruned.push(e.kind === "For" && kids[i] === e.collection ? collectionOff : off);
+      }
+    }
   }
-  return out;
+  return { first, filtered: false };
 }
 
 /** The condition expressions of preconditions, postconditions, `check` assertions and variable validations. */
@@ -119,10 +143,10 @@ export default defineRule({
     // over its own input): what it does is not followed, so stay silent.
     if (rendered.chain.some((step) => step.address.startsWith("module."))) return;
     const fors = labelFors(m, ctx.graph);
-    if (fors.some((f) => f.node.condition !== null)) return;
+    if (fors.filtered) return;
     if (conditions(m).some(filtersRestricted)) return;
     const bootFile = fileOf(rendered.resource, rendered.attr);
-    const first = fors[0];
+    const first = fors.first;
     const related = joinHops([argumentHop(rendered.resource, rendered.attr, rendered.path)], chainHops(m, rendered.chain, rendered.resource));
     ctx.report({
       message: `node_labels reach the kubelet's registration through ${rendered.resource.address}.${rendered.attr.name} without a filter: a MachinePool label such as node-role.kubernetes.io/worker (any kubernetes.io or k8s.io prefix the NodeRestriction admission plugin reserves) makes the kubelet refuse to start, and the pool's instances never become Nodes; drop those keys, e.g. with if !can(regex("(^|\\\\.)(kubernetes|k8s)\\\\.io/", ${first?.node.keyVar ?? "k"})) in ${first ? "this for expression" : "the for expression that renders them"}`,
