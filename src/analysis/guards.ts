@@ -9,7 +9,7 @@
 import type { Block, Body, Expression, TemplatePart } from "../hcl/ast.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";
 import type { Resource } from "../terraform/module-types.js";
-import { constantValue, expressionKey, isNullLiteral, unwrap, walkExpression } from "../hcl/walk.js";
+import { constantValue, expressionKey, isNullLiteral, unwrap, walkExpression, walkTemplateParts } from "../hcl/walk.js";
 
 /** What is known about expressions in one branch. */
 export interface Facts {
@@ -134,27 +134,12 @@ export function factRoot(key: string): string {
 
 // ------------------------------------------------ conditions that gate a value
 
-/** The conditions of the `%{ if }` directives in template parts, in source order (directives nest without limit: an explicit stack of (part list, next index)). */
+/** The conditions of the `%{ if }` directives in template parts, in source order. */
 function templateIfConditions(top: readonly TemplatePart[], out: Expression[]): void {
-  const lists: (readonly TemplatePart[])[] = [top];
-  const next: number[] = [0];
-  while (lists.length > 0) {
-    const t = lists.length - 1;
-    const parts = lists[t]!;
-    const i = next[t]!;
-    if (i >= parts.length) {
-      lists.pop();
-      next.pop();
-      continue;
-    }
-    next[t] = i + 1;
-    const p = parts[i]!;
-    if (p.kind === "TemplateIf") {
-      out.push(p.condition);
-      if (p.else) lists.push(p.else), next.push(0);
-      lists.push(p.then), next.push(0);
-    } else if (p.kind === "TemplateFor") lists.push(p.body), next.push(0);
-  }
+  walkTemplateParts(top, null, (p) => {
+    if (p.kind === "TemplateIf") out.push(p.condition);
+    return null;
+  });
 }
 
 const conditionsCache = new WeakMap<Expression, Expression[]>();

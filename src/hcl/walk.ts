@@ -110,14 +110,29 @@ function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expr
   }
 }
 
-/**
- * The expressions of a `%{ if }` or `%{ for }` directive and of the parts it
- * holds, in source order. Directives nest without limit, so the nested part
- * lists are walked with an explicit stack of (list, next index) frames.
- */
+/** The expressions of a `%{ if }` or `%{ for }` directive and of the parts it holds, in source order. */
 function directiveChildren<A, B>(directive: TemplatePart, fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
-  const lists: (readonly TemplatePart[])[] = [[directive]];
+  walkTemplateParts([directive], null, (p) => {
+    if (p.kind === "TemplateInterp") fn(p.expr, a, b);
+    else if (p.kind === "TemplateIf") fn(p.condition, a, b);
+    else if (p.kind === "TemplateFor") fn(p.collection, a, b);
+    return null;
+  });
+}
+
+/**
+ * Calls `visit` for every part of `parts` and of the directives among them,
+ * in source order: a directive before the parts it holds, an `if`'s `then`
+ * parts before its `else` parts. `visit` gets the context of the list the
+ * part is in and returns the context of the lists a directive holds (a
+ * `%{ for }` binds names in its body). Directives nest without limit, so
+ * the part lists are walked with an explicit stack of (list, next index,
+ * context) frames.
+ */
+export function walkTemplateParts<C>(parts: readonly TemplatePart[], context: C, visit: (part: TemplatePart, context: C) => C): void {
+  const lists: (readonly TemplatePart[])[] = [parts];
   const next: number[] = [0];
+  const contexts: C[] = [context];
   while (lists.length > 0) {
     const top = lists.length - 1;
     const list = lists[top]!;
@@ -125,31 +140,18 @@ function directiveChildren<A, B>(directive: TemplatePart, fn: (child: Expression
     if (i >= list.length) {
       lists.pop();
       next.pop();
+      contexts.pop();
       continue;
     }
     next[top] = i + 1;
     const p = list[i]!;
-    switch (p.kind) {
-      case "TemplateLiteral":
-        break;
-      case "TemplateInterp":
-        fn(p.expr, a, b);
-        break;
-      case "TemplateIf":
-        fn(p.condition, a, b);
-        // The `else` parts come after the `then` parts: pushed first, popped last.
-        if (p.else !== null) {
-          lists.push(p.else);
-          next.push(0);
-        }
-        lists.push(p.then);
-        next.push(0);
-        break;
-      case "TemplateFor":
-        fn(p.collection, a, b);
-        lists.push(p.body);
-        next.push(0);
-        break;
+    const inner = visit(p, contexts[top]!);
+    if (p.kind === "TemplateIf") {
+      // The `else` parts come after the `then` parts: pushed first, popped last.
+      if (p.else !== null) lists.push(p.else), next.push(0), contexts.push(inner);
+      lists.push(p.then), next.push(0), contexts.push(inner);
+    } else if (p.kind === "TemplateFor") {
+      lists.push(p.body), next.push(0), contexts.push(inner);
     }
   }
 }

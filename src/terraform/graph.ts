@@ -18,7 +18,7 @@
 import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
 import type { Local, Module, Resource } from "./module-types.js";
-import { constString, forEachChild, traversalText, unwrap } from "../hcl/walk.js";
+import { constString, forEachChild, traversalText, unwrap, walkTemplateParts } from "../hcl/walk.js";
 import { blocksOf } from "./module-builder.js";
 
 /** name -> the dynamic block's for_each (iterator) or null (a `for` variable). */
@@ -600,45 +600,20 @@ function reverseFrom<T>(list: T[], from: number): void {
 
 /**
  * The expressions of a template's parts with their scopes (a `%{ for }`
- * binds its names in its body), pushed so that they pop in source order.
- * Directives nest their part lists without limit: an explicit stack of
- * (list, next index, scope) frames.
+ * binds its names in its body), pushed so that they pop in source order
+ * (directives nest without limit: walkTemplateParts keeps its own stack).
  */
 function pushTemplateParts(parts: readonly TemplatePart[], scope: Scope, exprs: Expression[], scoped: Scope[]): void {
   const base = exprs.length;
-  const lists: (readonly TemplatePart[])[] = [parts];
-  const next: number[] = [0];
-  const listScopes: Scope[] = [scope];
-  while (lists.length > 0) {
-    const top = lists.length - 1;
-    const list = lists[top]!;
-    const i = next[top]!;
-    if (i >= list.length) {
-      lists.pop();
-      next.pop();
-      listScopes.pop();
-      continue;
+  walkTemplateParts(parts, scope, (p, s) => {
+    if (p.kind === "TemplateInterp") exprs.push(p.expr), scoped.push(s);
+    else if (p.kind === "TemplateIf") exprs.push(p.condition), scoped.push(s);
+    else if (p.kind === "TemplateFor") {
+      exprs.push(p.collection), scoped.push(s);
+      return bind(s, [p.keyVar, p.valVar]);
     }
-    next[top] = i + 1;
-    const s = listScopes[top]!;
-    const p = list[i]!;
-    switch (p.kind) {
-      case "TemplateInterp":
-        exprs.push(p.expr), scoped.push(s);
-        break;
-      case "TemplateIf":
-        exprs.push(p.condition), scoped.push(s);
-        if (p.else) lists.push(p.else), next.push(0), listScopes.push(s);
-        lists.push(p.then), next.push(0), listScopes.push(s);
-        break;
-      case "TemplateFor":
-        exprs.push(p.collection), scoped.push(s);
-        lists.push(p.body), next.push(0), listScopes.push(bind(s, [p.keyVar, p.valVar]));
-        break;
-      case "TemplateLiteral":
-        break;
-    }
-  }
+    return s;
+  });
   reverseFrom(exprs, base);
   reverseFrom(scoped, base);
 }
