@@ -512,26 +512,27 @@ class IndexWalk {
   }
 }
 
+/**
+ * Whether a traversal names no reference: its root is not a plain name, or
+ * is a name bound in `scope` (whose source, an iterator's collection, is
+ * noted in `out`).
+ */
+function boundInScope(expr: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: { iteratorSources: Expression[] }): boolean {
+  const root = expr.traversal[0];
+  if (!root || root.kind !== "TraverseRoot") return true;
+  if (!scope.has(root.name)) return false;
+  const src = scope.get(root.name);
+  if (src) out.iteratorSources.push(src);
+  return true;
+}
+
 /** As scanTraversal, with the classification left for when it is asked for. */
 function foundTraversal(expr: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: Found): void {
-  const root = expr.traversal[0];
-  if (!root || root.kind !== "TraverseRoot") return;
-  if (scope.has(root.name)) {
-    const src = scope.get(root.name);
-    if (src) out.iteratorSources.push(src);
-    return;
-  }
-  out.traversals.push(expr);
+  if (!boundInScope(expr, scope, out)) out.traversals.push(expr);
 }
 
 function scanTraversal(expr: Extract<Expression, { kind: "ScopeTraversal" }>, scope: Scope, out: ScanResult): void {
-  const root = expr.traversal[0];
-  if (!root || root.kind !== "TraverseRoot") return;
-  if (scope.has(root.name)) {
-    const src = scope.get(root.name);
-    if (src) out.iteratorSources.push(src);
-    return;
-  }
+  if (boundInScope(expr, scope, out)) return;
   const ref = classify(expr);
   if (ref) out.refs.push(ref);
 }
