@@ -203,15 +203,21 @@ on the prototype, shared name strings).
   faster than before (less for the collector to copy and mark). Passing
   offsets instead of token ranges through the parser would take the first
   part back.
-- **The 20 MB file (≤ 3 s, ≤ 400 MB).** The file's tree is ~14.5 bytes
-  per source byte (~325 MB for 22.4 MB: small resources are dense in nodes
-  and lists), the module model adds ~75 MB, the graph and the rules' walk
-  more. Side by side with the plain-object tree (\`farm-bench\`, 3 pairs,
-  medians): CPU 0.84× with the default heap, where peak RSS stays ~870-890
-  MB (V8 grows the heap ahead of the live set); under
-  \`--max-old-space-size=1024\` 5.2 s against 5.4 s and peak RSS 679 MB
-  against 932 MB. 400 MB needs a tree of about a third of today's, or a
-  model that does not keep the whole file's tree alive to the end.
+- **The 20 MB file (≤ 3 s, ≤ 400 MB; ≤ 5 s under a 1 GiB heap).** The
+  file's tree is ~14.5 bytes per source byte (~325 MB for 22.4 MB: small
+  resources are dense in nodes and lists), the module model adds ~75 MB,
+  the graph and the rules' walk more. Side by side with the plain-object
+  tree (\`farm-bench\`, 3 pairs, medians): CPU 0.84× with the default heap,
+  where peak RSS stays ~870-890 MB (V8 grows the heap ahead of the live
+  set). Under \`--max-old-space-size=1024\` a CPU profile (\`node
+  --cpu-prof\`, 2026-12-02) spends 45% of the run in the garbage
+  collector: the live set (tree, model, graph) is about half of the heap
+  limit, so the old generation is marked again and again while the tree
+  grows; the largest piece of the rest is the lexer and parser (~15%),
+  then putting 190,000 resources in the module's map (~5%) and the
+  graph's scan (~6%). 400 MB, and a run well under 5 s with 1 GiB, need a
+  tree of about a third of today's, or a model that does not keep the
+  whole file's tree alive to the end.
 `;
 
 const open = (id) => `<!-- scale:${id} -->`;
