@@ -74,6 +74,8 @@ describe("100,000 levels of every kind of nesting parse with no diagnostic", () 
     ["parentheses", "(".repeat(N) + "1" + ")".repeat(N), N + 1, "LiteralValue", `1:${5 + N}-1:${6 + N}`],
     // (the first deepest node: the key of the innermost object)
     ["objects", "{ a = ".repeat(N) + "1" + " }".repeat(N), N + 1, "ScopeTraversal", `1:${1 + 6 * N}-1:${2 + 6 * N}`],
+    // (keys that nest: at the native limit a key is deferred like a value, a bare name is not)
+    ["objects with parenthesized keys", "{ (k) = ".repeat(N) + "1" + " }".repeat(N), N + 2, "ScopeTraversal", `1:${8 * N}-1:${8 * N + 1}`],
     ["calls", "max(".repeat(N) + "1" + ")".repeat(N), N + 1, "LiteralValue", `1:${5 + 4 * N}-1:${6 + 4 * N}`],
     ["interpolations", '"${'.repeat(N) + "1" + '}"'.repeat(N), N + 1, "LiteralValue", `1:${5 + 3 * N}-1:${6 + 3 * N}`],
     ["sums", "1 + ".repeat(N) + "1", N + 1, "LiteralValue", "1:5-1:6"],
