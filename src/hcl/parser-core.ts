@@ -159,6 +159,9 @@ interface Outcome {
 
 const NO_RESUME = { key: -1, at: undefined };
 
+/** Thrown by a nested parse one level past the native limit, to the one at the limit, which is then deferred (see nestDeep). */
+const NOT_A_LEAF = { notALeaf: true };
+
 /** Thrown by nest past the native level limit; caught by parseAnyDepth, never seen outside this package. */
 class Deferred {
   constructor(readonly job: Job) {}
@@ -587,8 +590,25 @@ export class ParserState {
         return known.value as R;
       }
     }
-    if (deep === null || this.depth >= NATIVE_LEVELS) {
-      throw new Deferred({ kind, fn, key, pos: this.pos, prev: this.prev, nlTop: this.nlTop, recovery: this.recovery, lenient: this.lenient });
+    if (this.depth > NATIVE_LEVELS) throw NOT_A_LEAF;
+    if (deep === null || this.depth === NATIVE_LEVELS) {
+      const job: Job = { kind, fn, key, pos: this.pos, prev: this.prev, nlTop: this.nlTop, recovery: this.recovery, lenient: this.lenient };
+      // At the limit, a parse that nests nothing (a name, a number: an
+      // object's key, say) runs here: deferring it would cost a retry of
+      // the levels above it for nothing. One that nests is deferred as soon
+      // as it tries (the attempt is dropped with the parse around it).
+      const mark = this.diags.length;
+      this.depth++;
+      let value: R;
+      try {
+        value = fn(this);
+      } catch (e) {
+        if (e === NOT_A_LEAF) throw new Deferred(job);
+        throw e;
+      }
+      this.depth--;
+      if (deep !== null) deep.keep(key, value, this, mark);
+      return value;
     }
     // Below the native limit of a deep parse: run it here, and keep its
     // outcome so that a retry of an enclosing parse does not redo it.

@@ -418,7 +418,16 @@ function finishBlock(p: ParserState, ident: number): Block {
     body = nest(p, NEST_BODY, parseBlockBody);
     closeRange = p.prevRange();
   } else {
-    const fork = p.compat ? null : p.fork();
+    // The lenient re-parse below, only from a strict parse: a lenient parse
+    // that meets a one-line block with a problem has already failed (its
+    // diagnostics keep an error, whatever a re-parse of this block gives, and
+    // its caller drops everything it made), so it need not re-parse the
+    // block; nested one-line blocks cost one re-parse in all instead of one
+    // per level (each rescanning the rest of the line). What a lenient parse
+    // keeps for a deep retry does not change either: the outcome of any
+    // parse around this block holds the error, and only a lenient parse,
+    // failing with it, replays that outcome.
+    const fork = p.compat || p.lenient ? null : p.fork();
     const mark = p.mark();
     const single = parseSingleAttrBody(p);
     if (single.diag !== undefined) oneLineDiag = single.diag;

@@ -74,6 +74,8 @@ describe("100,000 levels of every kind of nesting parse with no diagnostic", () 
     ["parentheses", "(".repeat(N) + "1" + ")".repeat(N), N + 1, "LiteralValue", `1:${5 + N}-1:${6 + N}`],
     // (the first deepest node: the key of the innermost object)
     ["objects", "{ a = ".repeat(N) + "1" + " }".repeat(N), N + 1, "ScopeTraversal", `1:${1 + 6 * N}-1:${2 + 6 * N}`],
+    // (keys that nest: at the native limit a key is deferred like a value, a bare name is not)
+    ["objects with parenthesized keys", "{ (k) = ".repeat(N) + "1" + " }".repeat(N), N + 2, "ScopeTraversal", `1:${8 * N}-1:${8 * N + 1}`],
     ["calls", "max(".repeat(N) + "1" + ")".repeat(N), N + 1, "LiteralValue", `1:${5 + 4 * N}-1:${6 + 4 * N}`],
     ["interpolations", '"${'.repeat(N) + "1" + '}"'.repeat(N), N + 1, "LiteralValue", `1:${5 + 3 * N}-1:${6 + 3 * N}`],
     ["sums", "1 + ".repeat(N) + "1", N + 1, "LiteralValue", "1:5-1:6"],
@@ -171,6 +173,82 @@ describe("a syntax error 100,000 levels deep is reported where it is", () => {
     expect(parseHcl(three, "main.tf").diagnostics.map(brief)).toEqual(wheres(three));
     expect(wheres(three)).toHaveLength(3);
   });
+});
+
+/**
+ * Blocks nested on one line, which HCL rejects: the parser reports the first
+ * problem and keeps what HashiCorp's parser keeps. The expected diagnostics
+ * and tree follow from the shape of the text, the same for 1,000 levels
+ * (what the parser gave before nested one-line blocks parsed in linear
+ * time) as for 100,000.
+ */
+describe("nested one-line blocks", () => {
+  const NESTED_BLOCK = (type: string): string =>
+    `A block written on one line can hold only a single argument. Move the nested block "${type}" to its own line inside the parent block (or, for an argument, add \`=\`).`;
+  const SECOND_ITEM =
+    "A block opened and closed on one line may hold only one argument. Put each argument or nested block on its own line, with the closing brace on a line of its own.";
+
+  function full(d: Diagnostic): string[] {
+    return [d.summary, d.detail, at(d.subject), d.code ?? "", d.block === undefined ? "" : at(d.block.range)];
+  }
+
+  interface Shape {
+    diags: string[][];
+    attrs: string[];
+    /** The top-level blocks: type, labels, range, one line, body range, its attributes, its blocks. */
+    blocks: [string, string[], string, boolean, string, string[], string[]][];
+  }
+
+  function shape(text: string): Shape {
+    const r = parseHcl(text, "main.tf");
+    const b = r.file.body;
+    return {
+      diags: r.diagnostics.map(full),
+      attrs: b.attributes.map((a) => `${a.name} ${at(a.range)}`),
+      blocks: b.blocks.map((x) => [
+        x.type,
+        x.labels,
+        at(x.range),
+        x.singleLine,
+        at(x.body.range),
+        x.body.attributes.map((a) => `${a.name} ${at(a.range)}`),
+        x.body.blocks.map((y) => `${y.type} ${at(y.range)}`),
+      ]),
+    };
+  }
+
+  for (const n of [1000, N]) {
+    it(`${n} levels: the first nested block is reported, the rest of the line is skipped as HCL skips it`, () => {
+      // The parse resumes after the line's end: the items that follow are lost, as in HashiCorp's parser.
+      expect(shape("a { ".repeat(n) + "b = 1" + " }".repeat(n) + "\nz = 1\nq {\n}\n")).toEqual({
+        diags: [["Argument definition required", NESTED_BLOCK("a"), "1:5-1:8", "one-line-block", "1:1-5:1"]],
+        attrs: [],
+        blocks: [["a", [], "1:1-5:1", false, "1:4-5:1", [], []]],
+      });
+      expect(shape('a "x" { '.repeat(n) + "b = 1" + " }".repeat(n) + "\n")).toEqual({
+        diags: [["Argument definition required", NESTED_BLOCK("a"), "1:9-1:12", "one-line-block", "1:1-2:1"]],
+        attrs: [],
+        blocks: [["a", ["x"], "1:1-2:1", false, "1:8-2:1", [], []]],
+      });
+    });
+
+    it(`${n} levels inside a multi-line block`, () => {
+      expect(shape("x {\n" + "a { ".repeat(n) + "b = 1" + " }".repeat(n) + "\n}\n")).toEqual({
+        diags: [["Argument definition required", NESTED_BLOCK("a"), "2:5-2:8", "one-line-block", "2:1-3:2"]],
+        attrs: [],
+        blocks: [["x", [], "1:1-4:1", false, "1:4-4:1", [], ["a 2:1-3:2"]]],
+      });
+    });
+
+    it(`${n} levels with an argument before each nested block: the block keeps its first argument and the next line is read`, () => {
+      const end = 12 * n + 6;
+      expect(shape("a { k = 1 ".repeat(n) + "b = 1" + " }".repeat(n) + "\nz = 1\n")).toEqual({
+        diags: [["Invalid single-argument block definition", SECOND_ITEM, "1:11-1:12", "one-line-block", `1:1-1:${end}`]],
+        attrs: ["z 2:1-2:6"],
+        blocks: [["a", [], `1:1-1:${end}`, true, `1:4-1:${end - 1}`, ["k 1:5-1:10"], []]],
+      });
+    });
+  }
 });
 
 describe("standalone expressions and templates (the language server, JSON strings)", () => {
