@@ -7,7 +7,8 @@
  * fix every such block, the text between the braces is re-read on its own,
  * one item per line.
  */
-import type { Block, Comment, File, Pos, Range } from "./ast.js";
+import type { Block, Comment, Diagnostic, File, Pos, Range } from "./ast.js";
+import { lex, T } from "./lexer.js";
 import { parseNative } from "./parser.js";
 import { LineIndex, newlineOf } from "./source.js";
 
@@ -61,6 +62,45 @@ function closingBraceOnLine(file: File, bodyStart: number): number | null {
   return close;
 }
 
+/** Offset of the `}` that closes the `{` at `open` in `text`, from the tokens; null when there is none. */
+function matchingBrace(text: string, open: number): number | null {
+  const tk = lex(text);
+  let i = 0;
+  while (i < tk.count && tk.starts[i]! < open) i++;
+  if (i >= tk.count || tk.types[i] !== T.OBrace || tk.starts[i] !== open) return null;
+  let depth = 0;
+  for (; i < tk.count; i++) {
+    const ty = tk.types[i];
+    if (ty === T.OBrace) depth++;
+    else if (ty === T.CBrace && --depth === 0) return tk.starts[i]!;
+  }
+  return null;
+}
+
+/**
+ * The first block of a one-line diagnostic whose closing brace the parser
+ * did not find where its tokens close it (its body was dropped and the
+ * parse resumed at the wrong brace): `masked` with that block's body
+ * blanked (line breaks kept). `masked` itself when every such block closed
+ * where it should; null when a body cannot be blanked (no matching brace,
+ * or outside the re-read text).
+ */
+function maskBrokenBlock(text: string, diags: readonly Diagnostic[], shift: number, masked: string): string | null {
+  for (const d of diags) {
+    const b = d.block;
+    if (!b) continue;
+    const open = b.openBraceRange.start.offset;
+    const close = matchingBrace(text, open);
+    if (close === null || open < shift || close > shift + masked.length) return null;
+    if (close === b.closeBraceRange.start.offset) continue;
+    const from = open + 1 - shift;
+    const to = close - shift;
+    if (masked.slice(from, to).trim() === "") return null;
+    return masked.slice(0, from) + masked.slice(from, to).replace(/[^\r\n]/g, " ") + masked.slice(to);
+  }
+  return masked;
+}
+
 /**
  * Re-read the body of a one-line block with each item on its own line:
  * parse it inside a multi-line wrapper and, while the parser asks for a
@@ -77,12 +117,29 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
   // Original offset (relative to bodyStart) of each character of `body`; -1 for inserted ones.
   let origin = Array.from({ length: body.length }, (_, i) => i);
   let commas = 0;
+  // `body` with the bodies of nested blocks the parser could not keep whole
+  // blanked out (see maskBrokenBlock); the same length and line breaks.
+  let masked = body;
   for (let i = 0; i <= MAX_ITEMS; i++) {
-    const parsed = parseNative(`${prefix}${body}${nl}}${nl}`, file.filename);
+    const parsed = parseNative(`${prefix}${masked}${nl}}${nl}`, file.filename);
     const problem = parsed.diagnostics.find((d) => d.code !== "one-line-block");
     if (!problem) {
       const blocks = parsed.file.body.blocks;
       if (blocks.length !== 1 || blocks[0]!.type !== WRAPPER || parsed.file.body.attributes.length > 0) return null;
+      if (parsed.diagnostics.length > 0) {
+        // After a one-line block the parser stops reporting errors, so a
+        // clean list proves nothing: an item that is itself a one-line block
+        // holding one (`n { m { a = 1 b = 2 } }`) is read with its braces
+        // mismatched. Blank such an item's body (it is kept as written, on
+        // its own line; the next fix pass splits it) and read again.
+        const next = maskBrokenBlock(parsed.file.text, parsed.diagnostics, prefix.length, masked);
+        if (next === null) return null;
+        if (next !== masked) {
+          masked = next;
+          continue;
+        }
+      }
+      if (blocks[0]!.closeBraceRange.start.offset !== prefix.length + masked.length + nl.length) return null;
       const at = (offset: number): number => {
         // Item boundaries never fall on an inserted newline; clamp anyway.
         let i = Math.min(Math.max(offset - prefix.length, 0), origin.length - 1);
@@ -90,7 +147,8 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
         return bodyStart + Math.max(origin[i] ?? 0, 0);
       };
       return {
-        file: parsed.file,
+        // The items' text as written (a blanked body is the same length).
+        file: { ...parsed.file, text: `${prefix}${body}${nl}}${nl}` },
         wrapper: blocks[0]!,
         toOriginal: at,
         toOriginalEnd: (offset) => at(offset - 1) + 1,
@@ -103,12 +161,14 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
     if (problem.summary === "Unexpected comma after argument" && body[pos] === ",") {
       // Arguments separated by commas, as in an object: read each comma as a line break.
       body = body.slice(0, pos) + nl + body.slice(pos + 1);
+      masked = masked.slice(0, pos) + nl + masked.slice(pos + 1);
       origin = [...origin.slice(0, pos), ...Array.from({ length: nl.length }, () => -1), ...origin.slice(pos + 1)];
       commas++;
       continue;
     }
     if (!problem.summary.startsWith("Missing newline after")) return null;
     body = body.slice(0, pos) + nl + body.slice(pos);
+    masked = masked.slice(0, pos) + nl + masked.slice(pos);
     origin = [...origin.slice(0, pos), ...Array.from({ length: nl.length }, () => -1), ...origin.slice(pos)];
   }
   return null;
