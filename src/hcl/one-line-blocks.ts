@@ -102,6 +102,35 @@ function maskBrokenBlock(text: string, diags: readonly Diagnostic[], shift: numb
 }
 
 /**
+ * `text` with the bodies of the blocks of every one-line diagnostic blanked
+ * (line breaks kept), so that a new parse reports the errors the parser kept
+ * quiet after the first of them; `text` itself when there is nothing to
+ * blank. Null when some block's `{` has no matching `}` (the braces do not
+ * balance).
+ */
+export function blankOneLineBodies(text: string, diags: readonly Diagnostic[]): string | null {
+  const spans: [number, number][] = [];
+  for (const d of diags) {
+    if (d.code !== "one-line-block" || !d.block) continue;
+    const open = d.block.openBraceRange.start.offset;
+    const close = matchingBrace(text, open);
+    if (close === null) return null;
+    if (text.slice(open + 1, close).trim() !== "") spans.push([open + 1, close]);
+  }
+  if (spans.length === 0) return text;
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let pos = 0;
+  for (const [from, to] of spans) {
+    if (to <= pos) continue; // inside a body already blanked
+    const start = Math.max(from, pos);
+    out += text.slice(pos, start) + text.slice(start, to).replace(/[^\r\n]/g, " ");
+    pos = to;
+  }
+  return out + text.slice(pos);
+}
+
+/**
  * Re-read the body of a one-line block with each item on its own line:
  * parse it inside a multi-line wrapper and, while the parser asks for a
  * newline between two items, insert one there. Null when the body has any
