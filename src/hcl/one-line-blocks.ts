@@ -77,10 +77,22 @@ function matchingBrace(text: string, open: number): number | null {
   return null;
 }
 
+/** True when the block's items (and comments) account for all the text between its braces, but blanks and commas between items. */
+function coversBody(text: string, b: Block): boolean {
+  const items = [...b.body.attributes.map((a) => a.range), ...b.body.blocks.map((x) => x.range)].sort((x, y) => x.start.offset - y.start.offset);
+  let pos = b.openBraceRange.end.offset;
+  for (const r of items) {
+    const gap = text.slice(pos, r.start.offset).trim();
+    if (r.start.offset < pos || (gap !== "" && !(gap === "," && pos > b.openBraceRange.end.offset))) return false;
+    pos = r.end.offset;
+  }
+  return text.slice(pos, b.closeBraceRange.start.offset).trim() === "";
+}
+
 /**
- * The first block of a one-line diagnostic whose closing brace the parser
- * did not find where its tokens close it (its body was dropped and the
- * parse resumed at the wrong brace): `masked` with that block's body
+ * The first block of a one-line diagnostic that the parser could not read
+ * whole: its closing brace is not where its tokens close it, or its items
+ * do not account for its text (it dropped them after the first error): `masked` with that block's body
  * blanked (line breaks kept). `masked` itself when every such block closed
  * where it should; null when a body cannot be blanked (no matching brace,
  * or outside the re-read text).
@@ -92,7 +104,7 @@ function maskBrokenBlock(text: string, diags: readonly Diagnostic[], shift: numb
     const open = b.openBraceRange.start.offset;
     const close = matchingBrace(text, open);
     if (close === null || open < shift || close > shift + masked.length) return null;
-    if (close === b.closeBraceRange.start.offset) continue;
+    if (close === b.closeBraceRange.start.offset && coversBody(text, b)) continue;
     const from = open + 1 - shift;
     const to = close - shift;
     if (masked.slice(from, to).trim() === "") return null;
