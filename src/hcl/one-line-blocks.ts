@@ -62,19 +62,17 @@ function closingBraceOnLine(file: File, bodyStart: number): number | null {
   return close;
 }
 
-/** Offset of the `}` that closes the `{` at `open` in `text`, from the tokens; null when there is none. */
-function matchingBrace(text: string, open: number): number | null {
+/** For each `{` of `text` (by offset), the offset of the `}` that closes it, from the tokens; an unclosed `{` is missing. */
+function braceMatches(text: string): Map<number, number> {
   const tk = lex(text);
-  let i = 0;
-  while (i < tk.count && tk.starts[i]! < open) i++;
-  if (i >= tk.count || tk.types[i] !== T.OBrace || tk.starts[i] !== open) return null;
-  let depth = 0;
-  for (; i < tk.count; i++) {
+  const out = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = 0; i < tk.count; i++) {
     const ty = tk.types[i];
-    if (ty === T.OBrace) depth++;
-    else if (ty === T.CBrace && --depth === 0) return tk.starts[i]!;
+    if (ty === T.OBrace) open.push(tk.starts[i]!);
+    else if (ty === T.CBrace && open.length > 0) out.set(open.pop()!, tk.starts[i]!);
   }
-  return null;
+  return out;
 }
 
 /** True when the block's items (and comments) account for all the text between its braces, but blanks and commas between items. */
@@ -98,12 +96,13 @@ function coversBody(text: string, b: Block): boolean {
  * or outside the re-read text).
  */
 function maskBrokenBlock(text: string, diags: readonly Diagnostic[], shift: number, masked: string): string | null {
+  let matches: Map<number, number> | undefined;
   for (const d of diags) {
     const b = d.block;
     if (!b) continue;
     const open = b.openBraceRange.start.offset;
-    const close = matchingBrace(text, open);
-    if (close === null || open < shift || close > shift + masked.length) return null;
+    const close = (matches ??= braceMatches(text)).get(open);
+    if (close === undefined || open < shift || close > shift + masked.length) return null;
     if (close === b.closeBraceRange.start.offset && coversBody(text, b)) continue;
     const from = open + 1 - shift;
     const to = close - shift;
@@ -114,22 +113,27 @@ function maskBrokenBlock(text: string, diags: readonly Diagnostic[], shift: numb
 }
 
 /**
- * `text` with the bodies of the blocks of every one-line diagnostic blanked
- * (line breaks kept), so that a new parse reports the errors the parser kept
- * quiet after the first of them; `text` itself when there is nothing to
- * blank. Null when some block's `{` has no matching `}` (the braces do not
- * balance).
+ * The text of `parsed` with the bodies of its one-line blocks HCL rejects
+ * blanked (line breaks kept): those of its one-line diagnostics and those
+ * found from the text. A new parse of it reports the errors the parser kept
+ * quiet after the first one-line block. `parsed.file.text` itself when there
+ * is nothing to blank; null when some such block's `{` has no matching `}`
+ * (the braces do not balance).
  */
-export function blankOneLineBodies(text: string, diags: readonly Diagnostic[]): string | null {
+export function blankOneLineBodies(parsed: { file: File; diagnostics: readonly Diagnostic[] }): string | null {
+  const text = parsed.file.text;
+  const blocks: Block[] = [];
+  for (const d of parsed.diagnostics) if (d.code === "one-line-block" && d.block) blocks.push(d.block);
+  for (const found of findInvalidOneLineBlocks(parsed.file)) blocks.push(found.block);
+  if (blocks.length === 0) return text;
+  const matches = braceMatches(text);
   const spans: [number, number][] = [];
-  for (const d of diags) {
-    if (d.code !== "one-line-block" || !d.block) continue;
-    const open = d.block.openBraceRange.start.offset;
-    const close = matchingBrace(text, open);
-    if (close === null) return null;
+  for (const b of blocks) {
+    const open = b.openBraceRange.start.offset;
+    const close = matches.get(open);
+    if (close === undefined) return null;
     if (text.slice(open + 1, close).trim() !== "") spans.push([open + 1, close]);
   }
-  if (spans.length === 0) return text;
   spans.sort((a, b) => a[0] - b[0]);
   let out = "";
   let pos = 0;

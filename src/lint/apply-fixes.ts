@@ -114,7 +114,7 @@ export function enclosingNode(file: File, start: number, end: number): { start: 
   }
 }
 
-/** How many times the guard blanks one-line blocks and parses again (each round blanks every block reported). */
+/** How many times the guard blanks one-line blocks and parses again (each round blanks every one it finds). */
 const MAX_BLANK_ROUNDS = 20;
 
 /**
@@ -126,21 +126,20 @@ const MAX_BLANK_ROUNDS = 20;
  * one-line block whose `{` has no matching `}` counts as an error itself.
  */
 function syntaxErrors(text: string, file: string): { others: Diagnostic[]; oneLine: number } {
-  const count = (diags: readonly Diagnostic[]) => {
-    const errors = diags.filter((d) => d.severity === "error");
-    return { others: errors.filter((d) => d.code !== ONE_LINE_BLOCK), oneLine: errors.filter((d) => d.code === ONE_LINE_BLOCK) };
-  };
-  const first = count(parseModuleFile(text, file).diagnostics);
-  let current = first;
-  let blanked = text;
-  for (let round = 0; round < MAX_BLANK_ROUNDS && current.others.length === 0 && current.oneLine.length > 0; round++) {
-    const next = blankOneLineBodies(blanked, current.oneLine);
-    if (next === null) return { others: current.oneLine.slice(0, 1), oneLine: first.oneLine.length };
-    if (next === blanked) break;
-    blanked = next;
-    current = count(parseModuleFile(blanked, file).diagnostics);
+  const errorsOf = (diags: readonly Diagnostic[]) => diags.filter((d) => d.severity === "error");
+  let parsed = parseModuleFile(text, file);
+  const oneLine = errorsOf(parsed.diagnostics).filter((d) => d.code === ONE_LINE_BLOCK).length;
+  for (let round = 0; round < MAX_BLANK_ROUNDS; round++) {
+    const errors = errorsOf(parsed.diagnostics);
+    const others = errors.filter((d) => d.code !== ONE_LINE_BLOCK);
+    if (others.length > 0 || errors.length === 0) return { others, oneLine };
+    const blanked = blankOneLineBodies(parsed);
+    // A one-line block whose `{` is never closed: an error of its own.
+    if (blanked === null) return { others: errors.slice(0, 1), oneLine };
+    if (blanked === parsed.file.text) break;
+    parsed = parseModuleFile(blanked, file);
   }
-  return { others: current.others, oneLine: first.oneLine.length };
+  return { others: [], oneLine };
 }
 
 export type FileFixResult =

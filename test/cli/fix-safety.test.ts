@@ -321,6 +321,18 @@ describe("the syntax guard after a one-line block", () => {
     expect(fixFileText("bug.tf", bug, [edit(kept)])).toEqual({ kind: "fixed", text: kept, applied: 1 });
   });
 
+  it("sees a stray `}` after several one-line blocks, and lets a fix that adds none through", () => {
+    const three = 'locals { a = 1, b = 2 }\nvariable "x" { type = string default = "a" }\nvariable "y" { type = string default = "b" }\n';
+    const at = three.length;
+    const add = (t: string): Fix => ({ description: "add", edits: [{ file: "l.tf", start: at, end: at, text: t }] });
+    expect(fixFileText("l.tf", three, [add("}\n")])).toEqual({
+      kind: "refused",
+      reason: "the fixes would have introduced a syntax error (4:1: Argument or block definition required); the file is left as it was",
+      syntaxError: "4:1: Argument or block definition required",
+    });
+    expect(fixFileText("l.tf", three, [add('output "z" {\n  value = 1\n}\n')])).toEqual({ kind: "fixed", applied: 1, text: `${three}output "z" {\n  value = 1\n}\n` });
+  });
+
   it("does not apply an edit that contains or overlaps one taken earlier in the same pass", () => {
     const text = "abcdefghij";
     const fix = (start: number, end: number, t: string): Fix => ({ description: t, edits: [{ file: "f.tf", start, end, text: t }] });
