@@ -88,12 +88,12 @@ function coversBody(text: string, b: Block): boolean {
 }
 
 /**
- * The first block of a one-line diagnostic that the parser could not read
- * whole: its closing brace is not where its tokens close it, or its items
- * do not account for its text (it dropped them after the first error): `masked` with that block's body
- * blanked (line breaks kept). `masked` itself when every such block closed
- * where it should; null when a body cannot be blanked (no matching brace,
- * or outside the re-read text).
+ * `masked` with the body of the first block of a one-line diagnostic that
+ * the parser could not read whole blanked (line breaks kept): its closing
+ * brace is not where its tokens close it, or its items do not account for
+ * its text (it dropped them after the first error). `masked` itself when
+ * every such block was read whole; null when a body cannot be blanked (no
+ * matching brace, or outside the re-read text).
  */
 function maskBrokenBlock(text: string, diags: readonly Diagnostic[], shift: number, masked: string): string | null {
   let matches: Map<number, number> | undefined;
@@ -175,8 +175,9 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
         // After a one-line block the parser stops reporting errors, so a
         // clean list proves nothing: an item that is itself a one-line block
         // holding one (`n { m { a = 1 b = 2 } }`) is read with its braces
-        // mismatched. Blank such an item's body (it is kept as written, on
-        // its own line; the next fix pass splits it) and read again.
+        // mismatched. Blank such an item's body and read again: the item
+        // stays whole, on its own line, where the split fix re-reads it in
+        // turn (or keeps it as written for the next fix pass).
         const next = maskBrokenBlock(parsed.file.text, parsed.diagnostics, prefix.length, masked);
         if (next === null) return null;
         if (next !== masked) {

@@ -121,8 +121,8 @@ const MAX_BLANK_ROUNDS = 20;
  * The syntax errors of `text` other than one-line blocks, and how many of
  * those the parser reported. After its first error the parser reports no
  * further one, so a file holding a one-line block could hide any later
- * error (such as a stray `}`): the bodies of the reported one-line blocks
- * are blanked and the text parsed again until no one-line block is left. A
+ * error (such as a stray `}`): the bodies of its one-line blocks are
+ * blanked and the text parsed again until no one-line block is left. A
  * one-line block whose `{` has no matching `}` counts as an error itself.
  */
 function syntaxErrors(text: string, file: string): { others: Diagnostic[]; oneLine: number } {
