@@ -32,6 +32,20 @@ function refusedNote(f: Finding): string {
   return `${f.file}: not fixed: the fix of ${f.ruleId} edits text outside the block it was computed for`;
 }
 
+/**
+ * The note for a pass whose fixes of `file` were refused. When earlier
+ * passes fixed the file (`earlier` fixes), those are still written: the
+ * note says so rather than that the file is left as it was.
+ */
+function refusedPassNote(file: string, result: { reason: string; syntaxError?: string }, earlier: number | undefined): string {
+  if (!earlier || result.syntaxError === undefined) return `${file}: not fixed: ${result.reason}`;
+  const n = earlier === 1 ? "the fix" : `the ${earlier} fixes`;
+  return (
+    `${file}: partly fixed: the fixes of a later pass would have introduced a syntax error (${result.syntaxError}) and were left out; ` +
+    `${n} of the earlier passes ${earlier === 1 ? "is" : "are"} written (run the linter again to see what is left)`
+  );
+}
+
 /** What one sequence of passes left, in memory (nothing written yet). */
 interface Passes {
   outcome: LintOutcome;
@@ -96,7 +110,7 @@ function runPasses(dir: string, opts: EngineOptions, first: LintOutcome & { kind
       const text = textOf(file);
       if (text === undefined || text !== outcome.report.sources.get(file)) continue;
       const result = fixFileText(file, text, fixes);
-      if (result.kind === "refused") notes.add(`${file}: not fixed: ${result.reason}`);
+      if (result.kind === "refused") notes.add(refusedPassNote(file, result, applied.get(file)));
       if (result.kind !== "fixed") continue;
       texts.set(file, result.text);
       applied.set(file, (applied.get(file) ?? 0) + result.applied);

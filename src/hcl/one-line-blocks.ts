@@ -7,7 +7,8 @@
  * fix every such block, the text between the braces is re-read on its own,
  * one item per line.
  */
-import type { Block, Comment, File, Pos, Range } from "./ast.js";
+import type { Block, Comment, Diagnostic, File, Pos, Range } from "./ast.js";
+import { lex, T } from "./lexer.js";
 import { parseNative } from "./parser.js";
 import { LineIndex, newlineOf } from "./source.js";
 
@@ -61,6 +62,90 @@ function closingBraceOnLine(file: File, bodyStart: number): number | null {
   return close;
 }
 
+/** For each `{` of `text` (by offset), the offset of the `}` that closes it, from the tokens; an unclosed `{` is missing. */
+function braceMatches(text: string): Map<number, number> {
+  const tk = lex(text);
+  const out = new Map<number, number>();
+  const open: number[] = [];
+  for (let i = 0; i < tk.count; i++) {
+    const ty = tk.types[i];
+    if (ty === T.OBrace) open.push(tk.starts[i]!);
+    else if (ty === T.CBrace && open.length > 0) out.set(open.pop()!, tk.starts[i]!);
+  }
+  return out;
+}
+
+/** True when the block's items (and comments) account for all the text between its braces, but blanks and commas between items. */
+function coversBody(text: string, b: Block): boolean {
+  const items = [...b.body.attributes.map((a) => a.range), ...b.body.blocks.map((x) => x.range)].sort((x, y) => x.start.offset - y.start.offset);
+  let pos = b.openBraceRange.end.offset;
+  for (const r of items) {
+    const gap = text.slice(pos, r.start.offset).trim();
+    if (r.start.offset < pos || (gap !== "" && !(gap === "," && pos > b.openBraceRange.end.offset))) return false;
+    pos = r.end.offset;
+  }
+  return text.slice(pos, b.closeBraceRange.start.offset).trim() === "";
+}
+
+/**
+ * `masked` with the body of the first block of a one-line diagnostic that
+ * the parser could not read whole blanked (line breaks kept): its closing
+ * brace is not where its tokens close it, or its items do not account for
+ * its text (it dropped them after the first error). `masked` itself when
+ * every such block was read whole; null when a body cannot be blanked (no
+ * matching brace, or outside the re-read text).
+ */
+function maskBrokenBlock(text: string, diags: readonly Diagnostic[], shift: number, masked: string): string | null {
+  let matches: Map<number, number> | undefined;
+  for (const d of diags) {
+    const b = d.block;
+    if (!b) continue;
+    const open = b.openBraceRange.start.offset;
+    const close = (matches ??= braceMatches(text)).get(open);
+    if (close === undefined || open < shift || close > shift + masked.length) return null;
+    if (close === b.closeBraceRange.start.offset && coversBody(text, b)) continue;
+    const from = open + 1 - shift;
+    const to = close - shift;
+    if (masked.slice(from, to).trim() === "") return null;
+    return masked.slice(0, from) + masked.slice(from, to).replace(/[^\r\n]/g, " ") + masked.slice(to);
+  }
+  return masked;
+}
+
+/**
+ * The text of `parsed` with the bodies of its one-line blocks HCL rejects
+ * blanked (line breaks kept): those of its one-line diagnostics and those
+ * found from the text. A new parse of it reports the errors the parser kept
+ * quiet after the first one-line block. `parsed.file.text` itself when there
+ * is nothing to blank; null when some such block's `{` has no matching `}`
+ * (the braces do not balance).
+ */
+export function blankOneLineBodies(parsed: { file: File; diagnostics: readonly Diagnostic[] }): string | null {
+  const text = parsed.file.text;
+  const blocks: Block[] = [];
+  for (const d of parsed.diagnostics) if (d.code === "one-line-block" && d.block) blocks.push(d.block);
+  for (const found of findInvalidOneLineBlocks(parsed.file)) blocks.push(found.block);
+  if (blocks.length === 0) return text;
+  const matches = braceMatches(text);
+  const spans: [number, number][] = [];
+  for (const b of blocks) {
+    const open = b.openBraceRange.start.offset;
+    const close = matches.get(open);
+    if (close === undefined) return null;
+    if (text.slice(open + 1, close).trim() !== "") spans.push([open + 1, close]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let pos = 0;
+  for (const [from, to] of spans) {
+    if (to <= pos) continue; // inside a body already blanked
+    const start = Math.max(from, pos);
+    out += text.slice(pos, start) + text.slice(start, to).replace(/[^\r\n]/g, " ");
+    pos = to;
+  }
+  return out + text.slice(pos);
+}
+
 /**
  * Re-read the body of a one-line block with each item on its own line:
  * parse it inside a multi-line wrapper and, while the parser asks for a
@@ -77,12 +162,30 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
   // Original offset (relative to bodyStart) of each character of `body`; -1 for inserted ones.
   let origin = Array.from({ length: body.length }, (_, i) => i);
   let commas = 0;
+  // `body` with the bodies of nested blocks the parser could not keep whole
+  // blanked out (see maskBrokenBlock); the same length and line breaks.
+  let masked = body;
   for (let i = 0; i <= MAX_ITEMS; i++) {
-    const parsed = parseNative(`${prefix}${body}${nl}}${nl}`, file.filename);
+    const parsed = parseNative(`${prefix}${masked}${nl}}${nl}`, file.filename);
     const problem = parsed.diagnostics.find((d) => d.code !== "one-line-block");
     if (!problem) {
       const blocks = parsed.file.body.blocks;
       if (blocks.length !== 1 || blocks[0]!.type !== WRAPPER || parsed.file.body.attributes.length > 0) return null;
+      if (parsed.diagnostics.length > 0) {
+        // After a one-line block the parser stops reporting errors, so a
+        // clean list proves nothing: an item that is itself a one-line block
+        // holding one (`n { m { a = 1 b = 2 } }`) is read with its braces
+        // mismatched. Blank such an item's body and read again: the item
+        // stays whole, on its own line, where the split fix re-reads it in
+        // turn (or keeps it as written for the next fix pass).
+        const next = maskBrokenBlock(parsed.file.text, parsed.diagnostics, prefix.length, masked);
+        if (next === null) return null;
+        if (next !== masked) {
+          masked = next;
+          continue;
+        }
+      }
+      if (blocks[0]!.closeBraceRange.start.offset !== prefix.length + masked.length + nl.length) return null;
       const at = (offset: number): number => {
         // Item boundaries never fall on an inserted newline; clamp anyway.
         let i = Math.min(Math.max(offset - prefix.length, 0), origin.length - 1);
@@ -90,7 +193,8 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
         return bodyStart + Math.max(origin[i] ?? 0, 0);
       };
       return {
-        file: parsed.file,
+        // The items' text as written (a blanked body is the same length).
+        file: { ...parsed.file, text: `${prefix}${body}${nl}}${nl}` },
         wrapper: blocks[0]!,
         toOriginal: at,
         toOriginalEnd: (offset) => at(offset - 1) + 1,
@@ -103,12 +207,14 @@ export function splitOneLineBody(file: File, block: Block): SplitBody | null {
     if (problem.summary === "Unexpected comma after argument" && body[pos] === ",") {
       // Arguments separated by commas, as in an object: read each comma as a line break.
       body = body.slice(0, pos) + nl + body.slice(pos + 1);
+      masked = masked.slice(0, pos) + nl + masked.slice(pos + 1);
       origin = [...origin.slice(0, pos), ...Array.from({ length: nl.length }, () => -1), ...origin.slice(pos + 1)];
       commas++;
       continue;
     }
     if (!problem.summary.startsWith("Missing newline after")) return null;
     body = body.slice(0, pos) + nl + body.slice(pos);
+    masked = masked.slice(0, pos) + nl + masked.slice(pos);
     origin = [...origin.slice(0, pos), ...Array.from({ length: nl.length }, () => -1), ...origin.slice(pos)];
   }
   return null;

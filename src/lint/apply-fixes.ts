@@ -24,6 +24,7 @@ import {
 } from "node:fs";
 import * as path from "node:path";
 import type { Block, Diagnostic, File } from "../hcl/ast.js";
+import { blankOneLineBodies } from "../hcl/one-line-blocks.js";
 import { parseModuleFile } from "../terraform/parse.js";
 import { fixKindOf, type Finding, type Fix, type TextEdit } from "./types.js";
 
@@ -113,16 +114,43 @@ export function enclosingNode(file: File, start: number, end: number): { start: 
   }
 }
 
-function syntaxErrors(diags: readonly Diagnostic[]): { others: Diagnostic[]; oneLine: number } {
-  const errors = diags.filter((d) => d.severity === "error");
-  return { others: errors.filter((d) => d.code !== ONE_LINE_BLOCK), oneLine: errors.filter((d) => d.code === ONE_LINE_BLOCK).length };
+/** How many times the guard blanks one-line blocks and parses again (each round blanks every one it finds). */
+const MAX_BLANK_ROUNDS = 20;
+
+/**
+ * The syntax errors of `text` other than one-line blocks, and how many of
+ * those the parser reported. After its first error the parser reports no
+ * further one, so a file holding a one-line block could hide any later
+ * error (such as a stray `}`): the bodies of its one-line blocks are
+ * blanked and the text parsed again until no one-line block is left. A
+ * one-line block whose `{` has no matching `}` counts as an error itself.
+ */
+function syntaxErrors(text: string, file: string): { others: Diagnostic[]; oneLine: number } {
+  const errorsOf = (diags: readonly Diagnostic[]) => diags.filter((d) => d.severity === "error");
+  let parsed = parseModuleFile(text, file);
+  const oneLine = errorsOf(parsed.diagnostics).filter((d) => d.code === ONE_LINE_BLOCK).length;
+  for (let round = 0; round < MAX_BLANK_ROUNDS; round++) {
+    const errors = errorsOf(parsed.diagnostics);
+    const others = errors.filter((d) => d.code !== ONE_LINE_BLOCK);
+    if (others.length > 0 || errors.length === 0) return { others, oneLine };
+    const blanked = blankOneLineBodies(parsed);
+    // A one-line block whose `{` is never closed: an error of its own.
+    if (blanked === null) return { others: errors.slice(0, 1), oneLine };
+    if (blanked === parsed.file.text) break;
+    parsed = parseModuleFile(blanked, file);
+  }
+  return { others: [], oneLine };
 }
 
 export type FileFixResult =
   | { kind: "fixed"; text: string; applied: number }
   | { kind: "unchanged" }
-  /** Nothing applied; `reason` completes "not fixed: ". */
-  | { kind: "refused"; reason: string };
+  /**
+   * Nothing applied; `reason` completes "not fixed: ". `syntaxError`: the
+   * fixes were refused because the result would have had this syntax error
+   * ("line:column: summary", in the result's text).
+   */
+  | { kind: "refused"; reason: string; syntaxError?: string };
 
 /**
  * The fixed text of one file (`file` is its module-relative path, used for
@@ -132,17 +160,15 @@ export type FileFixResult =
  * error the original did not have.
  */
 export function fixFileText(file: string, text: string, fixes: readonly Fix[]): FileFixResult {
-  const before = syntaxErrors(parseModuleFile(text, file).diagnostics);
+  const before = syntaxErrors(text, file);
   if (before.others.length > 0) return { kind: "refused", reason: "the file has syntax errors" };
   const result = applyFixes(text, file, fixes);
   if (result.applied === 0 || result.text === text) return { kind: "unchanged" };
-  const after = syntaxErrors(parseModuleFile(result.text, file).diagnostics);
+  const after = syntaxErrors(result.text, file);
   if (after.others.length > 0 || after.oneLine > before.oneLine) {
     const d = after.others[0] ?? parseModuleFile(result.text, file).diagnostics.find((x) => x.code === ONE_LINE_BLOCK)!;
-    return {
-      kind: "refused",
-      reason: `the fixes would have introduced a syntax error (${d.subject.start.line}:${d.subject.start.column}: ${d.summary}); the file is left as it was`,
-    };
+    const syntaxError = `${d.subject.start.line}:${d.subject.start.column}: ${d.summary}`;
+    return { kind: "refused", reason: `the fixes would have introduced a syntax error (${syntaxError}); the file is left as it was`, syntaxError };
   }
   return { kind: "fixed", text: result.text, applied: result.applied };
 }

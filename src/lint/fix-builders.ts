@@ -352,6 +352,12 @@ function itemsOf(block: Block): Item[] {
   return items.sort((a, b) => a.start - b.start);
 }
 
+/** A one-line block whose tree body is empty but whose text is not: the re-read blanked it (see splitOneLineBody). */
+function isBlankedOneLiner(text: string, block: Block): boolean {
+  if (!block.singleLine || block.body.attributes.length > 0 || block.body.blocks.length > 0) return false;
+  return text.slice(block.openBraceRange.end.offset, block.closeBraceRange.start.offset).trim() !== "";
+}
+
 /** A one-line block HCL rejects: more than one argument, or any nested block. */
 function isInvalidOneLineBlock(block: Block): boolean {
   return block.singleLine && (block.body.blocks.length > 0 || block.body.attributes.length > 1);
@@ -418,6 +424,13 @@ function expandBlockBody(
         const expanded = expandOneLineBlock(file, b, reread, inner, depth + 1);
         if (expanded === null) return null;
         out.push({ text: text.slice(b.range.start.offset, expanded.start) + expanded.text });
+      } else if (reread && isBlankedOneLiner(text, b)) {
+        // A one-line block the re-read could not parse whole (it holds a
+        // one-line block of its own): re-read it in turn, now that it is on
+        // a line of its own; as written when that fails (a later pass splits it).
+        const r = expandOneLineBlock(file, b, reread, inner, depth + 1);
+        const expanded = r !== null && r.end === b.closeBraceRange.end.offset ? r : null;
+        out.push({ text: text.slice(b.range.start.offset, expanded ? expanded.start : b.range.end.offset) + (expanded ? expanded.text : "") });
       } else {
         out.push({ text: text.slice(item.start, item.end) });
       }

@@ -6,13 +6,15 @@
  */
 import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
-import { lintModule } from "../helpers/lint.js";
+import { engineOptions, lintModule } from "../helpers/lint.js";
+import { fixOnDisk } from "../../src/cli/fix-run.js";
+import { parseModuleFile } from "../../src/terraform/parse.js";
 import { applyFixes, fixesByFile, fixFileText } from "../../src/lint/apply-fixes.js";
 import { defineRule, type Finding, type Fix } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { BIN, fixtureFiles, insensitiveBootstrap, runCli, tree } from "./helpers.js";
+import { BIN, fixtureFiles, insensitiveBootstrap, REPO, runCli, tree } from "./helpers.js";
 
 const SENSITIVE = 'variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}';
 
@@ -124,6 +126,7 @@ describe("the applier", () => {
     expect(fixFileText("v.tf", text, [breaks])).toEqual({
       kind: "refused",
       reason: expect.stringMatching(/^the fixes would have introduced a syntax error \(\d+:\d+: .+\); the file is left as it was$/),
+      syntaxError: expect.stringMatching(/^\d+:\d+: .+$/),
     });
     // A one-line block HCL rejects is the syntax error its own fix removes.
     const oneLine = 'locals { a = 1, b = 2 }\n';
@@ -228,5 +231,154 @@ describe("--fix writes", () => {
   });
 });
 
+/** The machine-aws example (clean) with `bug.tf` added. */
+function exampleWith(bug: string): { dir: string; file: string } {
+  const files: Record<string, string> = {};
+  const example = path.join(REPO, "examples", "machine-aws");
+  for (const f of readdirSync(example).filter((x) => x.endsWith(".tf"))) files[f] = readFileSync(path.join(example, f), "utf8");
+  const dir = tree({ ...files, "bug.tf": bug });
+  return { dir, file: path.join(dir, "bug.tf") };
+}
 
+describe("--fix on one-line blocks nested in one-line blocks", () => {
+  const cases: [string, string, string][] = [
+    [
+      "two levels, one argument (the inner block is a valid one-line block)",
+      'resource "terraform_data" "y" { nested { a = 1 } }\n',
+      'resource "terraform_data" "y" {\n  nested { a = 1 }\n}\n',
+    ],
+    [
+      "two levels, several arguments",
+      'resource "terraform_data" "y" { nested { a = 1 bb = 2 } }\n',
+      'resource "terraform_data" "y" {\n  nested {\n    a  = 1\n    bb = 2\n  }\n}\n',
+    ],
+    [
+      "three levels, one argument",
+      'resource "terraform_data" "y" { nested { nested { a = 1 } } }\n',
+      'resource "terraform_data" "y" {\n  nested {\n    nested { a = 1 }\n  }\n}\n',
+    ],
+    [
+      "three levels, several arguments (the bug report: four levels)",
+      'resource "terraform_data" "y" { nested { nested { nested { a = 1 b = 2 } } } }\n',
+      'resource "terraform_data" "y" {\n  nested {\n    nested {\n      nested {\n        a = 1\n        b = 2\n      }\n    }\n  }\n}\n',
+    ],
+    [
+      "three levels, arguments at every level, commas",
+      'resource "terraform_data" "y" { input = 1 nested { x = "}" nested { a = 1, b = { k = 2 } } } }\n',
+      'resource "terraform_data" "y" {\n  input = 1\n  nested {\n    x = "}"\n    nested {\n      a = 1\n      b = { k = 2 }\n    }\n  }\n}\n',
+    ],
+  ];
+  for (const [name, bug, fixed] of cases) {
+    it(`${name}: splits them into valid HCL, and says so truthfully`, () => {
+      const { dir, file } = exampleWith(bug);
+      const dry = runCli(["--role", "machine", "--fix-dry-run", "--format", "compact", "."], { cwd: dir });
+      expect(dry.code).toBe(1);
+      // With an argument first, HCL points at the second item (the nested block).
+      const [at, holds] = bug.includes("input") ? ["1:43", "1 argument and 1 nested block"] : ["1:33", "1 nested block"];
+      expect(dry.stdout).toBe(
+        `bug.tf:${at}: error: resource "terraform_data" "y" is written on one line with ${holds}, which Terraform rejects (a one-line block may hold a single argument); put each argument and nested block on its own line [syntax/one-line-block]\n`,
+      );
+      // The diff turns the file into the fixed text (which parses clean), as --fix does.
+      const lines = fixed.split("\n").slice(0, -1);
+      expect(dry.stderr).toBe(
+        `--- a/bug.tf\n+++ b/bug.tf\n@@ -1,2 +1,${lines.length + 1} @@\n-${bug.slice(0, -1)}\n${lines.map((l) => `+${l}\n`).join("")} \ntfcapi-lint: .: role machine (from --role)\n`,
+      );
+      expect(parseModuleFile(fixed, "bug.tf").diagnostics).toEqual([]);
+      const r = runCli(["--role", "machine", "--fix", "--format", "compact", "."], { cwd: dir });
+      expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        code: 0,
+        stdout: "",
+        stderr: "tfcapi-lint: .: role machine (from --role)\ntfcapi-lint: fixed 1 problem in 1 file\n",
+      });
+      expect(readFileSync(file, "utf8")).toBe(fixed);
+    });
+  }
+});
 
+describe("the syntax guard after a one-line block", () => {
+  const bug = 'resource "terraform_data" "y" { nested { nested { nested { a = 1 b = 2 } } } }\n';
+  const edit = (text: string): Fix => ({ description: "split", kind: "safe", edits: [{ file: "bug.tf", start: 0, end: bug.length, text }] });
+
+  it("refuses a result with a stray `}` that the parser does not report after the one-line block it still holds", () => {
+    // What the split fix wrote before: the outer block split, one `}` too many.
+    const stray = 'resource "terraform_data" "y" {\n  nested { nested { nested { a = 1 b = 2 } } } \n}\n}\n';
+    expect(parseModuleFile(stray, "bug.tf").diagnostics.map((d) => d.code)).toEqual(["one-line-block"]);
+    expect(fixFileText("bug.tf", bug, [edit(stray)])).toEqual({
+      kind: "refused",
+      reason: "the fixes would have introduced a syntax error (4:1: Argument or block definition required); the file is left as it was",
+      syntaxError: "4:1: Argument or block definition required",
+    });
+  });
+
+  it("refuses a result whose one-line block is never closed, and accepts one that only keeps a one-line block", () => {
+    const unclosed = 'resource "terraform_data" "y" {\n  nested { nested { nested { a = 1 b = 2 } }\n}\n';
+    expect(fixFileText("bug.tf", bug, [edit(unclosed)])).toEqual({
+      kind: "refused",
+      reason: "the fixes would have introduced a syntax error (1:31: Unclosed configuration block); the file is left as it was",
+      syntaxError: "1:31: Unclosed configuration block",
+    });
+    const kept = 'resource "terraform_data" "y" {\n  nested { nested { nested { a = 1 b = 2 } } }\n}\n';
+    expect(fixFileText("bug.tf", bug, [edit(kept)])).toEqual({ kind: "fixed", text: kept, applied: 1 });
+  });
+
+  it("sees a stray `}` after several one-line blocks, and lets a fix that adds none through", () => {
+    const three = 'locals { a = 1, b = 2 }\nvariable "x" { type = string default = "a" }\nvariable "y" { type = string default = "b" }\n';
+    const at = three.length;
+    const add = (t: string): Fix => ({ description: "add", edits: [{ file: "l.tf", start: at, end: at, text: t }] });
+    expect(fixFileText("l.tf", three, [add("}\n")])).toEqual({
+      kind: "refused",
+      reason: "the fixes would have introduced a syntax error (4:1: Argument or block definition required); the file is left as it was",
+      syntaxError: "4:1: Argument or block definition required",
+    });
+    expect(fixFileText("l.tf", three, [add('output "z" {\n  value = 1\n}\n')])).toEqual({ kind: "fixed", applied: 1, text: `${three}output "z" {\n  value = 1\n}\n` });
+  });
+
+  it("does not apply an edit that contains or overlaps one taken earlier in the same pass", () => {
+    const text = "abcdefghij";
+    const fix = (start: number, end: number, t: string): Fix => ({ description: t, edits: [{ file: "f.tf", start, end, text: t }] });
+    expect(applyFixes(text, "f.tf", [fix(2, 4, "X"), fix(0, 10, "Y")])).toEqual({ text: "abXefghij", applied: 1 });
+    expect(applyFixes(text, "f.tf", [fix(0, 10, "Y"), fix(2, 4, "X")])).toEqual({ text: "Y", applied: 1 });
+    expect(applyFixes(text, "f.tf", [fix(2, 6, "X"), fix(5, 8, "Z")])).toEqual({ text: "abXghij", applied: 1 });
+    expect(applyFixes(text, "f.tf", [fix(2, 6, "X"), fix(2, 2, "I")])).toEqual({ text: "abXghij", applied: 1 });
+    expect(applyFixes(text, "f.tf", [fix(2, 6, "X"), fix(6, 6, "I")])).toEqual({ text: "abXIghij", applied: 2 });
+  });
+});
+
+describe("a pass refused after earlier passes fixed the file", () => {
+  // Pass 1 adds a comment; pass 2 would open a block it never closes.
+  const rule = defineRule({
+    id: "input/sensitive",
+    severity: "warning",
+    roles: ROLES,
+    summary: "test: a second fix that breaks the file",
+    scope: "root",
+    fixable: true,
+    fixKinds: ["safe"],
+    check(ctx) {
+      for (const file of ctx.unit.allFiles) {
+        if (file.path !== "v.tf") continue;
+        const end = file.hcl.text.length;
+        const text = file.hcl.text.includes("# one") ? 'locals {\n  x = "a"\n' : "# one\n";
+        const range = { start: { line: 1, column: 1, offset: 0 }, end: { line: 1, column: 1, offset: 0 } };
+        ctx.report({ message: "m", file: file.path, range, fix: { description: "d", kind: "safe", edits: [{ file: file.path, start: end, end, text }], within: { start: 0, end } } });
+      }
+    },
+  });
+
+  it("writes the earlier passes' fixes, counts only them, and says so", () => {
+    const original = 'variable "a" {\n  type = string\n}\n';
+    const dir = tree({ "v.tf": original });
+    const opts = { role: "machine" as const, ruleSet: [rule] };
+    const first = lintModule(dir, opts);
+    if (first.kind !== "report") throw new Error(first.message);
+    const run = fixOnDisk(dir, engineOptions(opts), first, "safe");
+    expect(readFileSync(path.join(dir, "v.tf"), "utf8")).toBe(`${original}# one\n`);
+    expect({ written: run.written, applied: run.applied, notes: run.notes }).toEqual({
+      written: ["v.tf"],
+      applied: 1,
+      notes: [
+        "v.tf: partly fixed: the fixes of a later pass would have introduced a syntax error (5:8: Unclosed configuration block) and were left out; the fix of the earlier passes is written (run the linter again to see what is left)",
+      ],
+    });
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * The language server's *Fix all* on one-line blocks nested in one-line
+ * blocks: the same passes and syntax guard as --fix, so the edits it offers
+ * turn the buffer into valid HCL with every level split, never a text with
+ * unbalanced braces.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../ship/helpers.js";
+import { parseModuleFile } from "../../src/terraform/parse.js";
+import { applyEdits, LspClient, REPO, uri } from "./client.js";
+
+const BUG = 'resource "terraform_data" "y" { nested { nested { nested { a = 1 b = 2 } } } }\n';
+const FIXED = 'resource "terraform_data" "y" {\n  nested {\n    nested {\n      nested {\n        a = 1\n        b = 2\n      }\n    }\n  }\n}\n';
+
+let root: string;
+let c: LspClient | undefined;
+
+beforeAll(() => {
+  ensureBuilt();
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-nested-")));
+  mkdirSync(path.join(root, ".git"));
+  cpSync(path.join(REPO, "examples", "machine-aws"), path.join(root, "vm"), { recursive: true });
+});
+afterAll(() => {
+  c?.kill();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe("Fix all on nested one-line blocks", () => {
+  it("splits every level into valid HCL, and leaves the file on disk alone", async () => {
+    c = new LspClient({ cwd: root });
+    await c.initialize({}, { debounceMs: 0 }, root);
+    await c.initialized();
+    const bug = path.join(root, "vm", "bug.tf");
+    await c.open(bug, BUG);
+    const found = await c.latest(uri(bug), (d) => d.some((x) => x.code === "syntax/one-line-block"));
+    expect(found.map((d) => [d.code, d.range.start])).toEqual([["syntax/one-line-block", { line: 0, character: 32 }]]);
+    const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+    const actions = await c.codeActions(bug, at, ["source.fixAll"]);
+    expect(actions.map((a) => a.title)).toEqual(["Fix all auto-fixable tfcapi-lint findings in this file"]);
+    const fixed = applyEdits(BUG, actions[0]!.edit!.changes![uri(bug)]!);
+    expect(fixed).toBe(FIXED);
+    expect(parseModuleFile(fixed, "bug.tf").diagnostics).toEqual([]);
+    expect(() => readFileSync(bug, "utf8")).toThrow();
+    expect(await c.stop()).toBe(0);
+  });
+});
