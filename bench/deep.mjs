@@ -33,7 +33,7 @@ export function deepFiles(n = DEEP_LEVELS) {
     `resource "terraform_data" "deep" {\n  input = ${"[".repeat(n)}timestamp()${"]".repeat(n)}\n}`,
     "",
   ].join("\n");
-  const json = `{"locals": {"arrays": ${"[".repeat(n)}${"]".repeat(n)}, "objects": ${'{"a": '.repeat(n)}1${"}".repeat(n)}}}\n`;
+  const json = `{"locals": {"json_arrays": ${"[".repeat(n)}${"]".repeat(n)}, "json_objects": ${'{"a": '.repeat(n)}1${"}".repeat(n)}}}\n`;
   return { "deep.tf": tf, "deep.tf.json": json };
 }
 
