@@ -206,8 +206,7 @@ on the prototype, shared name strings).
   parses the corpus as fast as the one before it: \`bench/parse.mjs\` run
   interleaved with a build of the previous main, 4 pairs on 2026-12-02,
   the previous main 402-460 ms, this one 428-437 ms. The MB/s above are
-  lower than the
-  previous run's because this machine was slower that day (\`node -e ""\`
+  lower than the previous run's because this machine was slower that day (\`node -e ""\`
   27 ms against 25 ms).
 - **The 20 MB file (≤ 3 s, ≤ 400 MB; ≤ 5 s under a 1 GiB heap).** The
   file's tree is ~14.5 bytes per source byte (~325 MB for 22.4 MB: small
