@@ -26,6 +26,7 @@ import { collectCalls, collectRefs, constantValue, type ConstValue } from "../hc
 import { CONTRACT } from "./roles.js";
 import type { Role } from "./roles-api.js";
 import type { LoadResult, Module, ModuleUnit, Variable } from "../terraform/module-types.js";
+import { writePieces } from "../terraform/types.js";
 
 /** The label's size limit: 32 KiB of compact JSON (UTF-8 bytes, without a newline). */
 export const SCHEMA_LIMIT_BYTES = 32 * 1024;
@@ -359,23 +360,11 @@ export function typeSchema(root: TypeConstraint): SchemaNode {
 
 /**
  * Compact JSON with the fixed key order, sorted maps, and Go's string
- * escaping. Schemas nest as deep as types: the text is written from an
- * explicit stack of pieces still to write (a text, or a node), popped in
- * order.
+ * escaping. Schemas nest as deep as types: the text is written piece by
+ * piece (writePieces).
  */
 export function serialize(root: SchemaNode): string {
-  let out = "";
-  const pieces: (string | SchemaNode)[] = [root];
-  while (pieces.length > 0) {
-    const p = pieces.pop()!;
-    if (typeof p === "string") {
-      out += p;
-      continue;
-    }
-    const seq = nodePieces(p);
-    for (let i = seq.length - 1; i >= 0; i--) pieces.push(seq[i]!);
-  }
-  return out;
+  return writePieces(root, nodePieces);
 }
 
 /** The pieces of one node's text in order: its own texts and its inner nodes. */

@@ -515,51 +515,57 @@ function pairFits(declared: TypeNode, contract: TypeNode, pairs: TypeNode[]): bo
 
 /** Canonical text of a type (`object({a=string, b=optional(number)})`). */
 export function typeToString(t: TypeNode): string {
-  // Types nest without limit: the text is written from an explicit stack of
-  // pieces still to write, each a text or a type, popped in order.
+  return writePieces(t, typePieces);
+}
+
+/** The pieces of one type's text in order: its own texts and its inner types. */
+function typePieces(p: TypeNode): (string | TypeNode)[] {
+  switch (p.kind) {
+    case "primitive":
+      return [p.name];
+    case "any":
+      return ["any"];
+    case "list":
+    case "set":
+    case "map":
+      return [`${p.kind}(`, p.element, ")"];
+    case "tuple": {
+      const seq: (string | TypeNode)[] = ["tuple(["];
+      p.elements.forEach((e, i) => seq.push(...(i > 0 ? [", "] : []), e));
+      seq.push("])");
+      return seq;
+    }
+    case "object": {
+      const seq: (string | TypeNode)[] = ["object({"];
+      let i = 0;
+      for (const [k, a] of p.attributes) {
+        if (i++ > 0) seq.push(", ");
+        const key = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? k : JSON.stringify(k);
+        if (a.optional) seq.push(`${key}=optional(`, a.type, ")");
+        else seq.push(`${key}=`, a.type);
+      }
+      seq.push("})");
+      return seq;
+    }
+  }
+}
+
+/**
+ * The text of a tree written piece by piece: `expand` gives a node's pieces
+ * in order (texts, and nodes written in their turn). Types and schemas nest
+ * without limit, so the pieces still to write are an explicit stack.
+ */
+export function writePieces<N extends object>(root: N, expand: (node: N) => readonly (string | N)[]): string {
   let out = "";
-  const pieces: (string | TypeNode)[] = [t];
+  const pieces: (string | N)[] = [root];
   while (pieces.length > 0) {
     const p = pieces.pop()!;
     if (typeof p === "string") {
       out += p;
       continue;
     }
-    switch (p.kind) {
-      case "primitive":
-        out += p.name;
-        break;
-      case "any":
-        out += "any";
-        break;
-      case "list":
-      case "set":
-      case "map":
-        out += `${p.kind}(`;
-        pieces.push(")", p.element);
-        break;
-      case "tuple":
-        out += "tuple([";
-        pieces.push("])");
-        for (let i = p.elements.length - 1; i >= 0; i--) {
-          pieces.push(p.elements[i]!);
-          if (i > 0) pieces.push(", ");
-        }
-        break;
-      case "object": {
-        out += "object({";
-        pieces.push("})");
-        const attrs = [...p.attributes];
-        for (let i = attrs.length - 1; i >= 0; i--) {
-          const [k, a] = attrs[i]!;
-          const key = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(k) ? k : JSON.stringify(k);
-          if (a.optional) pieces.push(")", a.type, `${key}=optional(`);
-          else pieces.push(a.type, `${key}=`);
-          if (i > 0) pieces.push(", ");
-        }
-        break;
-      }
-    }
+    const seq = expand(p);
+    for (let i = seq.length - 1; i >= 0; i--) pieces.push(seq[i]!);
   }
   return out;
 }
