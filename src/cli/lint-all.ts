@@ -11,7 +11,7 @@ import type { CliArgs } from "./args.js";
 import type { ResultCache } from "./cache.js";
 import { nodeOs } from "./io.js";
 import { defaultJobs, moduleBytes, readCpuQuota } from "./jobs.js";
-import { lintTarget, type LintedTarget, type ModuleRequest } from "./lint-module.js";
+import { lintTarget, type LintedTarget } from "./lint-module.js";
 import type { ModulePlan } from "./module-plans.js";
 import { realOf } from "./paths.js";
 import { asCliError, lintOnWorkers, workersAvailable, WorkerError, type WorkerReply } from "./worker-pool.js";
