@@ -14,9 +14,12 @@ const ROOT = path.resolve(BENCH, "..");
 export const DEEP_DIR = path.join(BENCH, "deep");
 export const DEEP_LEVELS = 100_000;
 
-/** The module's extra files: each kind of nesting `n` levels deep. */
-export function deepFiles(n = DEEP_LEVELS) {
-  const tf = [
+/**
+ * A locals block holding each kind of nesting `n` levels deep (the deep
+ * e2e test lints the same block: test/e2e/deep-nesting.test.ts).
+ */
+export function deepLocals(n) {
+  return [
     "locals {",
     `  brackets  = ${"[".repeat(n)}${"]".repeat(n)}`,
     `  parens    = ${"(".repeat(n)}1${")".repeat(n)}`,
@@ -27,14 +30,33 @@ export function deepFiles(n = DEEP_LEVELS) {
     `  choices   = ${"var.failure_domain == null ? 1 : ".repeat(n)}2`,
     `  fors      = ${"[for x in ".repeat(n)}[1]${" : x]".repeat(n)}`,
     `  splats    = var.captf_cluster${"[*].name".repeat(n)}`,
+    `  indexes   = var.captf_cluster${"[0]".repeat(n)}`,
+    `  results   = max(1, 2)${"[0]".repeat(n)}`,
     `  nots      = ${"!".repeat(n)}true`,
+    `  negatives = ${"- ".repeat(n)}1`,
+    `  truthy    = ${"var.failure_domain == null ? ".repeat(n)}1${" : 2".repeat(n)}`,
+    `  objfors   = ${"{for k, v in ".repeat(n)}{}${" : k => v}".repeat(n)}`,
+    `  ifs       = "${"%{ if true }".repeat(n)}x${"%{ endif }".repeat(n)}"`,
+    `  heredocs  = ${"<<EOT\n${".repeat(n)}x${"}\nEOT\n".repeat(n)}`,
     "}",
-    `resource "terraform_data" "blocks" {\n${"  nested {\n".repeat(n)}${"  }\n".repeat(n)}}`,
-    `resource "terraform_data" "deep" {\n  input = ${"[".repeat(n)}timestamp()${"]".repeat(n)}\n}`,
     "",
   ].join("\n");
+}
+
+/** `n` nested blocks inside a resource. */
+export function deepBlocks(n) {
+  return `resource "terraform_data" "blocks" {\n${"  nested {\n".repeat(n)}${"  }\n".repeat(n)}}\n`;
+}
+
+/** A timestamp() (drift/non-idempotent) inside `n` brackets: its column is 11 + n. */
+export function deepCall(n) {
+  return `resource "terraform_data" "deep" {\n  input = ${"[".repeat(n)}timestamp()${"]".repeat(n)}\n}\n`;
+}
+
+/** The module's extra files: each kind of nesting `n` levels deep, and a finding at the innermost level. */
+export function deepFiles(n = DEEP_LEVELS) {
   const json = `{"locals": {"json_arrays": ${"[".repeat(n)}${"]".repeat(n)}, "json_objects": ${'{"a": '.repeat(n)}1${"}".repeat(n)}}}\n`;
-  return { "deep.tf": tf, "deep.tf.json": json };
+  return { "deep.tf": deepLocals(n) + deepBlocks(n) + deepCall(n), "deep.tf.json": json };
 }
 
 function ensureDeepModule() {

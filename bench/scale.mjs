@@ -320,7 +320,7 @@ export function runScaleSections(opts, ctx) {
     const r = benchDeepSection(common());
     sections.push({
       id: "deep",
-      markdown: `### Nesting ${DEEP_LEVELS.toLocaleString("en")} levels deep\n\n${stamp}\n\n${r.markdown}\nEvery kind of nesting (brackets, parentheses, objects, calls, templates, operator and conditional chains, \`for\` expressions, splats, \`!\`, nested blocks, JSON arrays and objects) in one module, generated into \`bench/deep/\` (gitignored) by \`bench/deep.mjs\`, with Node's default stack: the parsers and every walk of the tree keep explicit stacks. A preload module counts the worker threads the run starts.\n`,
+      markdown: `### Nesting ${DEEP_LEVELS.toLocaleString("en")} levels deep\n\n${stamp}\n\n${r.markdown}\nEvery kind of nesting (brackets, parentheses, objects, calls, templates and their \`%{ if }\` directives, heredocs, operator and conditional chains in both arms, \`for\` expressions, splats, index chains, \`!\` and \`-\`, nested blocks, JSON arrays and objects; the deep e2e test's locals block) in one module, generated into \`bench/deep/\` (gitignored) by \`bench/deep.mjs\`, with Node's default stack: the parsers and every walk of the tree keep explicit stacks. A preload module counts the worker threads the run starts.\n`,
     });
     tail = true;
   }

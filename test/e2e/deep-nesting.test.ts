@@ -13,40 +13,20 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { fixtureFiles, hasStackTrace, parseDoc, REPO, runCli, tree } from "./helpers.js";
+import { deepBlocks, deepCall, deepLocals } from "../../bench/deep.mjs";
 
 /** The depth of every kind of nesting at once (one module), and of the brackets around the finding. */
 const N = 25_000;
 const DEEPEST = 100_000;
 
-/** A locals block holding each kind of nesting N levels deep. */
-const DEEP_LOCALS = [
-  "locals {",
-  `  brackets  = ${"[".repeat(N)}${"]".repeat(N)}`,
-  `  parens    = ${"(".repeat(N)}1${")".repeat(N)}`,
-  `  objects   = ${"{ a = ".repeat(N)}1${" }".repeat(N)}`,
-  `  calls     = ${"max(".repeat(N)}1${")".repeat(N)}`,
-  `  templates = ${'"${'.repeat(N)}x${'}"'.repeat(N)}`,
-  `  sums      = ${"1 + ".repeat(N)}1`,
-  `  choices   = ${"var.failure_domain == null ? 1 : ".repeat(N)}2`,
-  `  fors      = ${"[for x in ".repeat(N)}[1]${" : x]".repeat(N)}`,
-  `  splats    = var.captf_cluster${"[*].name".repeat(N)}`,
-  `  indexes   = var.captf_cluster${"[0]".repeat(N)}`,
-  `  results   = max(1, 2)${"[0]".repeat(N)}`,
-  `  nots      = ${"!".repeat(N)}true`,
-  `  negatives = ${"- ".repeat(N)}1`,
-  `  truthy    = ${"var.failure_domain == null ? ".repeat(N)}1${" : 2".repeat(N)}`,
-  `  objfors   = ${"{for k, v in ".repeat(N)}{}${" : k => v}".repeat(N)}`,
-  `  ifs       = "${"%{ if true }".repeat(N)}x${"%{ endif }".repeat(N)}"`,
-  `  heredocs  = ${"<<EOT\n${".repeat(N)}x${"}\nEOT\n".repeat(N)}`,
-  "}",
-  "",
-].join("\n");
+/** A locals block holding each kind of nesting N levels deep (the bench's deep module has the same). */
+const DEEP_LOCALS = deepLocals(N);
 
 /** N nested blocks inside a resource. */
-const DEEP_BLOCKS = `resource "terraform_data" "blocks" {\n${"  nested {\n".repeat(N)}${"  }\n".repeat(N)}}\n`;
+const DEEP_BLOCKS = deepBlocks(N);
 
-/** A finding inside N levels of brackets: column 11 + N. */
-const DEEP_CALL = (levels: number) => `resource "terraform_data" "deep" {\n  input = ${"[".repeat(levels)}timestamp()${"]".repeat(levels)}\n}\n`;
+/** A finding inside `levels` brackets: column 11 + levels. */
+const DEEP_CALL = deepCall;
 
 const DRIFT = (file: string, column: number) =>
   `${file}:2:${column}: warning: timestamp() gives terraform_data.deep "input" a new value on every plan, so drift checks always fire: use a time_static resource instead, or add input to lifecycle ignore_changes. [drift/non-idempotent]\n`;
