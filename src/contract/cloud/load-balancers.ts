@@ -445,30 +445,26 @@ export const PROBES: readonly ProbeRow[] = [
       codesDefault: "200",
     }),
   ),
-  {
-    cloud: "gcp",
-    type: "google_compute_http_health_check",
-    groupArgs: [],
-    protocol: { kind: "fixed", protocol: "http" },
-    portArg: ["port"],
-    portDefault: 80,
-    backendPortValues: [],
-    pathArg: ["request_path"],
-    pathDefault: "/",
-    codesDefault: "200",
-  },
-  {
-    cloud: "gcp",
-    type: "google_compute_https_health_check",
-    groupArgs: [],
-    protocol: { kind: "fixed", protocol: "https" },
-    portArg: ["port"],
-    portDefault: 443,
-    backendPortValues: [],
-    pathArg: ["request_path"],
-    pathDefault: "/",
-    codesDefault: "200",
-  },
+  // GCP's legacy health checks: the type fixes the protocol, and an unset port is that protocol's own.
+  ...(
+    [
+      ["google_compute_http_health_check", "http", 80],
+      ["google_compute_https_health_check", "https", 443],
+    ] as const
+  ).map(
+    ([type, protocol, port]): ProbeRow => ({
+      cloud: "gcp",
+      type,
+      groupArgs: [],
+      protocol: { kind: "fixed", protocol },
+      portArg: ["port"],
+      portDefault: port,
+      backendPortValues: [],
+      pathArg: ["request_path"],
+      pathDefault: "/",
+      codesDefault: "200",
+    }),
+  ),
   {
     cloud: "openstack",
     type: "openstack_lb_monitor_v2",
@@ -511,42 +507,29 @@ function byType<T extends { type: string }>(rows: readonly T[]): Map<string, T[]
   return m;
 }
 
-const LB_BY_TYPE = byType(LOAD_BALANCERS);
-const ADDRESS_BY_TYPE = byType(ADDRESSES);
-const ASSOCIATION_BY_TYPE = byType(ADDRESS_ASSOCIATIONS);
-const DNS_BY_TYPE = byType(DNS_RECORDS);
-const FRONTEND_BY_TYPE = byType(FRONTENDS);
-const PROXY_BY_TYPE = byType(PROXIES);
-const GROUP_BY_TYPE = byType(BACKEND_GROUPS);
-const PROBE_BY_TYPE = byType(PROBES);
+/** The lookup of a table with one row a type: the row of a resource type, if it has one. */
+function rowOfType<T extends { type: string }>(rows: readonly T[]): (type: string) => T | undefined {
+  const m = byType(rows);
+  return (type) => m.get(type)?.[0];
+}
+
+/** The lookup of a table with several rows a type: every row of a resource type, in table order. */
+function rowsOfType<T extends { type: string }>(rows: readonly T[]): (type: string) => readonly T[] {
+  const m = byType(rows);
+  return (type) => m.get(type) ?? [];
+}
 
 /** The load-balancer row of a resource type, if it is one. */
-export function loadBalancerRow(type: string): LoadBalancerRow | undefined {
-  return LB_BY_TYPE.get(type)?.[0];
-}
-export function addressRow(type: string): AddressRow | undefined {
-  return ADDRESS_BY_TYPE.get(type)?.[0];
-}
-export function associationRow(type: string): AddressAssociationRow | undefined {
-  return ASSOCIATION_BY_TYPE.get(type)?.[0];
-}
-export function dnsRecordRow(type: string): DnsRecordRow | undefined {
-  return DNS_BY_TYPE.get(type)?.[0];
-}
+export const loadBalancerRow = rowOfType(LOAD_BALANCERS);
+export const addressRow = rowOfType(ADDRESSES);
+export const associationRow = rowOfType(ADDRESS_ASSOCIATIONS);
+export const dnsRecordRow = rowOfType(DNS_RECORDS);
 /** Frontend rows of a type: a standalone frontend resource, or nested-block frontends of an LB (`block` set). */
-export function frontendRows(type: string): readonly FrontendRow[] {
-  return FRONTEND_BY_TYPE.get(type) ?? [];
-}
-export function proxyRow(type: string): ProxyRow | undefined {
-  return PROXY_BY_TYPE.get(type)?.[0];
-}
-export function backendGroupRow(type: string): BackendGroupRow | undefined {
-  return GROUP_BY_TYPE.get(type)?.[0];
-}
+export const frontendRows = rowsOfType(FRONTENDS);
+export const proxyRow = rowOfType(PROXIES);
+export const backendGroupRow = rowOfType(BACKEND_GROUPS);
 /** Probe rows of a type: a probe resource, or nested-block probes of a group or LB (`block` set). */
-export function probeRows(type: string): readonly ProbeRow[] {
-  return PROBE_BY_TYPE.get(type) ?? [];
-}
+export const probeRows = rowsOfType(PROBES);
 
 /** The cloud a resource type belongs to in this knowledge base, if any. */
 export function cloudOfType(type: string): Cloud | undefined {
