@@ -104,7 +104,11 @@ export const MEMBERSHIP_TYPES: readonly MembershipType[] = [
     group: [p("backend_address_pool_id")],
     member: [p("network_interface_id"), p("ip_configuration_name")],
   },
-  ...["azurerm_linux_virtual_machine_scale_set", "azurerm_windows_virtual_machine_scale_set"].map(
+  ...[
+    "azurerm_linux_virtual_machine_scale_set",
+    "azurerm_windows_virtual_machine_scale_set",
+    "azurerm_orchestrated_virtual_machine_scale_set",
+  ].map(
     (type): MembershipType => ({
       cloud: "azure",
       type,
@@ -113,13 +117,6 @@ export const MEMBERSHIP_TYPES: readonly MembershipType[] = [
       member: [],
     }),
   ),
-  {
-    cloud: "azure",
-    type: "azurerm_orchestrated_virtual_machine_scale_set",
-    kind: "scaling-group-names-groups",
-    group: [p("network_interface.ip_configuration.load_balancer_backend_address_pool_ids")],
-    member: [],
-  },
   // ---------------------------------------------------------------- GCP
   {
     cloud: "gcp",

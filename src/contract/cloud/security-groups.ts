@@ -60,8 +60,11 @@ export const SECURITY_GROUPS: readonly SecurityGroupRow[] = [
   { cloud: "oci", type: "oci_core_security_list" },
 ];
 
-/** AWS: `-1` is every protocol (ports then ignored); protocols by name or number. */
-const AWS_PROTOCOL = { all: ["-1", "all"], tcp: ["tcp", "6"] } as const;
+/** AWS: `-1` is every protocol (ports then ignored); protocols by name or number; every rule form requires one. */
+const AWS_PROTOCOL = { all: ["-1", "all"], tcp: ["tcp", "6"], unset: "unknown" } as const;
+
+/** AWS: every rule form keeps its port range in `from_port`/`to_port`; an unset range is not taken to mean every port. */
+const AWS_PORTS = { min: ["from_port"], max: ["to_port"], unset: "unknown" } as const;
 
 export const INGRESS_RULES: readonly IngressRuleRow[] = [
   // ---------------------------------------------------------------- AWS
@@ -69,23 +72,23 @@ export const INGRESS_RULES: readonly IngressRuleRow[] = [
     cloud: "aws",
     type: "aws_security_group",
     block: "ingress",
-    protocol: { path: ["protocol"], ...AWS_PROTOCOL, unset: "unknown" },
-    ports: { min: ["from_port"], max: ["to_port"], unset: "unknown" },
+    protocol: { path: ["protocol"], ...AWS_PROTOCOL },
+    ports: AWS_PORTS,
   },
   {
     cloud: "aws",
     type: "aws_security_group_rule",
     groupArg: ["security_group_id"],
     direction: { path: ["type"], ingress: ["ingress"] },
-    protocol: { path: ["protocol"], ...AWS_PROTOCOL, unset: "unknown" },
-    ports: { min: ["from_port"], max: ["to_port"], unset: "unknown" },
+    protocol: { path: ["protocol"], ...AWS_PROTOCOL },
+    ports: AWS_PORTS,
   },
   {
     cloud: "aws",
     type: "aws_vpc_security_group_ingress_rule",
     groupArg: ["security_group_id"],
-    protocol: { path: ["ip_protocol"], ...AWS_PROTOCOL, unset: "unknown" },
-    ports: { min: ["from_port"], max: ["to_port"], unset: "unknown" },
+    protocol: { path: ["ip_protocol"], ...AWS_PROTOCOL },
+    ports: AWS_PORTS,
   },
   // ---------------------------------------------------------- OpenStack
   {
