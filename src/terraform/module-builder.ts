@@ -153,15 +153,18 @@ function duplicate(
 
 // ------------------------------------------------------------- declarations
 
+/** Where a declaration comes from: its file, its block, and the block's range. */
+function declared(file: SourceFile, block: Block): Declared {
+  return { file, block, range: block.range };
+}
+
 export function buildVariable(file: SourceFile, block: Block): Variable {
   const body = block.body;
   const typeAttr = findAttr(body, "type");
   const nullableAttr = findAttr(body, "nullable");
   const sensitiveAttr = findAttr(body, "sensitive");
   return {
-    file,
-    block,
-    range: block.range,
+    ...declared(file, block),
     name: block.labels[0]!,
     typeExpr: typeAttr ? typeAttr.expr : null,
     typeText: typeAttr ? typeSourceText(file, typeAttr.expr) : null,
@@ -186,9 +189,7 @@ export function buildOutput(file: SourceFile, block: Block): Output {
   const valueAttr = findAttr(block.body, "value");
   const sensitiveAttr = findAttr(block.body, "sensitive");
   return {
-    file,
-    block,
-    range: block.range,
+    ...declared(file, block),
     name: block.labels[0]!,
     valueAttr,
     value: valueAttr ? valueAttr.expr : null,
@@ -207,9 +208,7 @@ export function buildResource(file: SourceFile, block: Block): Resource {
   const [type, name] = block.labels as [string, string];
   const body = block.body;
   return {
-    file,
-    block,
-    range: block.range,
+    ...declared(file, block),
     mode,
     type,
     name,
@@ -297,9 +296,7 @@ function isKeyword(e: Expression, word: string): boolean {
 export function buildProvider(file: SourceFile, block: Block): ProviderConfig {
   const aliasAttr = findAttr(block.body, "alias");
   return {
-    file,
-    block,
-    range: block.range,
+    ...declared(file, block),
     name: block.labels[0]!,
     alias: aliasAttr ? constString(aliasAttr.expr) : null,
     body: block.body,
@@ -318,9 +315,7 @@ export function buildModuleCall(file: SourceFile, block: Block): ModuleCall {
   const args = new Map<string, Attribute>();
   for (const a of body.attributes) if (!MODULE_META_ARGUMENTS.has(a.name)) args.set(a.name, a);
   return {
-    file,
-    block,
-    range: block.range,
+    ...declared(file, block),
     name: block.labels[0]!,
     sourceAttr,
     source,
@@ -333,9 +328,7 @@ export function buildModuleCall(file: SourceFile, block: Block): ModuleCall {
 
 export function buildTerraform(file: SourceFile, block: Block): TerraformSettings {
   return {
-    file,
-    block,
-    range: block.range,
+    ...declared(file, block),
     requiredVersion: findAttr(block.body, "required_version"),
     requiredProviders: blocksOf(block.body, "required_providers"),
     backends: block.body.blocks.filter((b) => b.type === "backend"),

@@ -62,23 +62,16 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block, build: Decla
   switch (block.type) {
     case "variable": {
       if (block.labels.length !== 1) return;
-      const base = mod.variables.get(name);
-      if (!base) return missingBase(mod, file, block, "variable", name);
-      const v = build.variable(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
-      const typeAttr = findAttr(block.body, "type");
-      if (typeAttr) v.typeText = build.variable(file, block).typeText;
-      else v.typeText = base.typeText;
-      mod.variables.set(name, withOverride(v, base, file, block));
-      return;
+      return overrideIn(mod, mod.variables, name, "variable", file, block, NO_NESTED_MERGE, (base, merged) => {
+        const v = build.variable(base.file, merged);
+        // The type's source text is that of the file the type comes from.
+        v.typeText = findAttr(block.body, "type") ? build.variable(file, block).typeText : base.typeText;
+        return v;
+      });
     }
-    case "output": {
+    case "output":
       if (block.labels.length !== 1) return;
-      const base = mod.outputs.get(name);
-      if (!base) return missingBase(mod, file, block, "output value", name);
-      const o = build.output(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
-      mod.outputs.set(name, withOverride(o, base, file, block));
-      return;
-    }
+      return overrideIn(mod, mod.outputs, name, "output value", file, block, NO_NESTED_MERGE, (base, merged) => build.output(base.file, merged));
     case "locals":
       for (const attr of block.body.attributes) {
         if (!mod.locals.has(attr.name)) {
@@ -101,11 +94,8 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block, build: Decla
       if (block.labels.length !== 2) return;
       const address = block.type === "data" ? `data.${block.labels[0]}.${block.labels[1]}` : `${block.labels[0]}.${block.labels[1]}`;
       const map = block.type === "data" ? mod.dataSources : mod.resources;
-      const base = map.get(address);
-      if (!base) return missingBase(mod, file, block, block.type === "data" ? "data source" : "resource", address);
-      const r = build.resource(base.file, mergeBlocks(base.block, block, LIFECYCLE_MERGE));
-      map.set(address, withOverride(r, base, file, block));
-      return;
+      const what = block.type === "data" ? "data source" : "resource";
+      return overrideIn(mod, map, address, what, file, block, LIFECYCLE_MERGE, (base, merged) => build.resource(base.file, merged));
     }
     case "provider": {
       if (block.labels.length !== 1) return;
@@ -118,18 +108,34 @@ function overrideBlock(mod: Module, file: SourceFile, block: Block, build: Decla
       mod.providers[idx] = withOverride(p, base, file, block);
       return;
     }
-    case "module": {
+    case "module":
       if (block.labels.length !== 1) return;
-      const base = mod.moduleCalls.get(name);
-      if (!base) return missingBase(mod, file, block, "module call", name);
-      const m = build.moduleCall(base.file, mergeBlocks(base.block, block, NO_NESTED_MERGE));
-      mod.moduleCalls.set(name, withOverride(m, base, file, block));
-      return;
-    }
+      return overrideIn(mod, mod.moduleCalls, name, "module call", file, block, NO_NESTED_MERGE, (base, merged) => build.moduleCall(base.file, merged));
     case "terraform":
       overrideTerraform(mod, file, block, build);
       return;
   }
+}
+
+/**
+ * Merge an override block into the declaration `key` of `map`: the base's
+ * block merged with the override's is read again by `rebuild` (in the base's
+ * file), and the override is recorded on the result. An override without a
+ * base is reported instead.
+ */
+function overrideIn<T extends Declared>(
+  mod: Module,
+  map: Map<string, T>,
+  key: string,
+  what: string,
+  file: SourceFile,
+  block: Block,
+  mergeNested: ReadonlySet<string>,
+  rebuild: (base: T, merged: Block) => T,
+): void {
+  const base = map.get(key);
+  if (!base) return missingBase(mod, file, block, what, key);
+  map.set(key, withOverride(rebuild(base, mergeBlocks(base.block, block, mergeNested)), base, file, block));
 }
 
 function withOverride<T extends Declared>(decl: T, base: T, file: SourceFile, block: Block): T {
