@@ -204,18 +204,14 @@ export const LOAD_BALANCERS: readonly LoadBalancerRow[] = [
     addressArgs: [["frontend_ip_configuration", "public_ip_address_id"]],
   },
   { cloud: "openstack", type: "openstack_lb_loadbalancer_v2", addressArgs: [] },
-  {
-    cloud: "oci",
-    type: "oci_network_load_balancer_network_load_balancer",
-    privateArg: { path: ["is_private"], default: false },
-    addressArgs: [["reserved_ips", "id"]],
-  },
-  {
-    cloud: "oci",
-    type: "oci_load_balancer_load_balancer",
-    privateArg: { path: ["is_private"], default: false },
-    addressArgs: [["reserved_ips", "id"]],
-  },
+  ...(["oci_network_load_balancer_network_load_balancer", "oci_load_balancer_load_balancer"] as const).map(
+    (type): LoadBalancerRow => ({
+      cloud: "oci",
+      type,
+      privateArg: { path: ["is_private"], default: false },
+      addressArgs: [["reserved_ips", "id"]],
+    }),
+  ),
 ];
 
 export const ADDRESSES: readonly AddressRow[] = [
