@@ -67,6 +67,7 @@ describe("--fix with a plugin fix that does not settle", () => {
         "tfcapi-lint: pool/main.tf: not fixed: the fixes of rule loop/stamp of plugin loop did not settle in 10 passes (each pass changed the file again); " +
         "none of them is shown, the other rules' fixes are (report it to the plugin's authors)\n",
     );
+    expect(r.code).toBe(0);
     expect(readFileSync(path.join(root, "pool", "main.tf"), "utf8")).toBe(ORIGINAL);
     // The findings are those of the files as they are (nothing was written).
     expect(r.stdout).toBe(
