@@ -143,7 +143,7 @@ function collect(args: CliArgs, io: Io, found: Targets, results: readonly { plan
       problems.push({ path: file, directory: e.kind === "rule-failed" || isDirectoryProblem(e), message: readErrorText(e, shown), moduleDir: report.dir, ...(e.kind === "rule-failed" ? { ruleFailure: true, ...(e.ruleId !== undefined ? { ruleId: e.ruleId } : {}) } : {}) });
     }
     // The dry run shows every fix --fix would make, baselined findings' too.
-    if (args.fixDryRun) c.diffs += fixes.dryRun(report.baselined ? { ...report, findings: [...report.findings, ...report.baselined] } : report, io.cwd, plan.target.display);
+    if (args.fixDryRun) c.diffs += fixes.dryRun(report.baselined ? { ...report, findings: [...report.findings, ...report.baselined] } : report, plan.target.dir, plan.lint.options, io.cwd, plan.target.display);
     // --quiet only hides: what fails the run is decided on every finding.
     c.warnings += report.summary.warning;
     const effective = plan.lint.effective;

@@ -30,7 +30,6 @@ import type {
   File,
   ObjectConsItem,
   ParseResult,
-  Pos,
   Range,
 } from "./ast.js";
 import type { BlockSchema, StringMode } from "./json-shape.js";

@@ -347,10 +347,30 @@ function diffLines(a: string[], b: string[]): DiffOp[] {
   return ops;
 }
 
-/** A unified diff of two texts (hunks with three lines of context). */
+/** Marks a last line without a newline (a line never holds one, so the mark cannot be part of a line). */
+const NO_NEWLINE = "\n";
+
+/**
+ * A text's lines as a diff sees them: a final newline ends the last line
+ * (it does not start an empty one), and a last line without one is marked,
+ * so that it differs from the same line with a newline.
+ */
+function diffInput(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  else lines[lines.length - 1] += NO_NEWLINE;
+  return lines;
+}
+
+/**
+ * A unified diff of two texts (hunks with three lines of context), in the
+ * form `git apply` and `patch` take: a last line without a newline is
+ * followed by "\ No newline at end of file".
+ */
 export function unifiedDiff(file: string, before: string, after: string): string {
   if (before === after) return "";
-  const ops = diffLines(before.split("\n"), after.split("\n"));
+  const ops = diffLines(diffInput(before), diffInput(after));
   const ctx = 3;
   const shown = file.startsWith("/") ? file : `a/${file}`;
   const shownB = file.startsWith("/") ? file : `b/${file}`;
@@ -390,8 +410,15 @@ export function unifiedDiff(file: string, before: string, after: string): string
     const body = ops.slice(first, end);
     const aCount = body.filter((o) => o.kind !== "+").length;
     const bCount = body.filter((o) => o.kind !== "-").length;
-    lines.push(`@@ -${aLine[first]},${aCount} +${bLine[first]},${bCount} @@`);
-    for (const o of body) lines.push(`${o.kind}${o.text}`);
+    // An empty side starts at the line before (0 in an empty file).
+    lines.push(`@@ -${aCount === 0 ? aLine[first] - 1 : aLine[first]},${aCount} +${bCount === 0 ? bLine[first] - 1 : bLine[first]},${bCount} @@`);
+    for (const o of body) {
+      if (!o.text.endsWith(NO_NEWLINE)) {
+        lines.push(`${o.kind}${o.text}`);
+        continue;
+      }
+      lines.push(`${o.kind}${o.text.slice(0, -1)}`, "\\ No newline at end of file");
+    }
     k = end;
   }
   return `${lines.join("\n")}\n`;

@@ -265,6 +265,49 @@ describe("--fix in passes", () => {
     expect(ids(json(fixed.stdout))).toEqual([]);
     expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toBe(readFileSync(path.join(CLEAN, "variables.tf"), "utf8"));
   });
+
+  it("--fix-dry-run shows what every pass would write, and writes nothing", () => {
+    const oneLine = 'variable "bootstrap_data" { type = string sensitive = false }';
+    const dir = tree(fixtureFiles("machine-clean", "", (f, t) =>
+      f === "variables.tf" ? t.replace('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}', oneLine) : t,
+    ));
+    const before = readFileSync(path.join(dir, "variables.tf"), "utf8");
+    const dry = runCli(["--format", "compact", "--fix-dry-run", "--fix-unsafe", "."], { cwd: dir });
+    // The first pass alone would leave `sensitive = true` on one line (still two arguments): the second splits it.
+    expect(dry.stderr).toBe(
+      [
+        "--- a/variables.tf",
+        "+++ b/variables.tf",
+        "@@ -25,7 +25,10 @@",
+        "   type = string",
+        " }",
+        " ",
+        `-${oneLine}`,
+        '+variable "bootstrap_data" {',
+        "+  type      = string",
+        "+  sensitive = true",
+        "+}",
+        " ",
+        ' variable "bootstrap_format" {',
+        "   type = string",
+        "tfcapi-lint: .: role machine (detected)",
+        "",
+      ].join("\n"),
+    );
+    expect(dry.code).toBe(1);
+    expect(readFileSync(path.join(dir, "variables.tf"), "utf8")).toBe(before);
+  });
+
+  it("--fix-dry-run on --stdin shows every pass too", () => {
+    const oneLine = 'variable "bootstrap_data" { type = string sensitive = false }';
+    const dir = tree(fixtureFiles("machine-clean", "", (f, t) =>
+      f === "variables.tf" ? t.replace('variable "bootstrap_data" {\n  type      = string\n  sensitive = true\n}', 'variable "bootstrap_data" {\n  type = string\n}') : t,
+    ));
+    const text = readFileSync(path.join(dir, "variables.tf"), "utf8").replace('variable "bootstrap_data" {\n  type = string\n}', oneLine);
+    const dry = runCli(["--format", "compact", "--fix-dry-run", "--fix-unsafe", "--stdin", "--stdin-filename", "variables.tf"], { cwd: dir, input: text });
+    expect(dry.stderr).toContain('+variable "bootstrap_data" {\n+  type      = string\n+  sensitive = true\n+}\n');
+    expect(dry.code).toBe(1);
+  });
 });
 
 describe("config through the CLI", () => {

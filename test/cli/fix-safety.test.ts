@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { engineOptions, lintModule } from "../helpers/lint.js";
-import { fixOnDisk } from "../../src/cli/fix-run.js";
+import { dryRunDiff, fixOnDisk } from "../../src/cli/fix-run.js";
 import { parseModuleFile } from "../../src/terraform/parse.js";
 import { applyFixes, fixesByFile, fixFileText } from "../../src/lint/apply-fixes.js";
 import { defineRule, type Finding, type Fix } from "../../src/lint/types.js";
@@ -281,7 +281,7 @@ describe("--fix on one-line blocks nested in one-line blocks", () => {
       // The diff turns the file into the fixed text (which parses clean), as --fix does.
       const lines = fixed.split("\n").slice(0, -1);
       expect(dry.stderr).toBe(
-        `--- a/bug.tf\n+++ b/bug.tf\n@@ -1,2 +1,${lines.length + 1} @@\n-${bug.slice(0, -1)}\n${lines.map((l) => `+${l}\n`).join("")} \ntfcapi-lint: .: role machine (from --role)\n`,
+        `--- a/bug.tf\n+++ b/bug.tf\n@@ -1,1 +1,${lines.length} @@\n-${bug.slice(0, -1)}\n${lines.map((l) => `+${l}\n`).join("")}tfcapi-lint: .: role machine (from --role)\n`,
       );
       expect(parseModuleFile(fixed, "bug.tf").diagnostics).toEqual([]);
       const r = runCli(["--role", "machine", "--fix", "--format", "compact", "."], { cwd: dir });
@@ -380,5 +380,20 @@ describe("a pass refused after earlier passes fixed the file", () => {
         "v.tf: partly fixed: the fixes of a later pass would have introduced a syntax error (5:8: Unclosed configuration block) and were left out; the fix of the earlier passes is written (run the linter again to see what is left)",
       ],
     });
+  });
+
+  it("the dry run shows the earlier passes' fixes and says the later one is left out", () => {
+    const original = 'variable "a" {\n  type = string\n}\n';
+    const dir = tree({ "v.tf": original });
+    const opts = { role: "machine" as const, ruleSet: [rule] };
+    const first = lintModule(dir, opts);
+    if (first.kind !== "report") throw new Error(first.message);
+    const notes = new Set<string>();
+    const diff = dryRunDiff(first.report, dir, engineOptions(opts), dir, notes, "safe");
+    expect(diff).toBe("--- a/v.tf\n+++ b/v.tf\n@@ -1,3 +1,4 @@\n variable \"a\" {\n   type = string\n }\n+# one\n");
+    expect([...notes]).toEqual([
+      "v.tf: partly fixable: the fixes of a later pass would introduce a syntax error (5:8: Unclosed configuration block) and are left out; the fix of the earlier passes is shown",
+    ]);
+    expect(readFileSync(path.join(dir, "v.tf"), "utf8")).toBe(original);
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { applyFixes, fixesByFile, unifiedDiff, writeFileAtomic } from "../../src/lint/apply-fixes.js";
 import type { Finding, Fix } from "../../src/lint/types.js";
@@ -56,7 +58,39 @@ describe("writeFileAtomic", () => {
 
 describe("unifiedDiff", () => {
   it("shows one hunk with context", () => {
-    expect(unifiedDiff("m.tf", "a\nb\nc\n", "a\nB\nc\n")).toBe("--- a/m.tf\n+++ b/m.tf\n@@ -1,4 +1,4 @@\n a\n-b\n+B\n c\n \n");
+    expect(unifiedDiff("m.tf", "a\nb\nc\n", "a\nB\nc\n")).toBe("--- a/m.tf\n+++ b/m.tf\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n");
     expect(unifiedDiff("m.tf", "same", "same")).toBe("");
+  });
+
+  it("says where a file has no newline at its end, and gives empty sides line 0", () => {
+    // The last line gains a newline: it changes, and the old one is marked.
+    expect(unifiedDiff("m.tf", "a\nb", "a\nb\n")).toBe("--- a/m.tf\n+++ b/m.tf\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n");
+    expect(unifiedDiff("m.tf", "a\n", "a\nb")).toBe("--- a/m.tf\n+++ b/m.tf\n@@ -1,1 +1,2 @@\n a\n+b\n\\ No newline at end of file\n");
+    expect(unifiedDiff("m.tf", "", "a\n")).toBe("--- a/m.tf\n+++ b/m.tf\n@@ -0,0 +1,1 @@\n+a\n");
+    expect(unifiedDiff("m.tf", "a\n", "")).toBe("--- a/m.tf\n+++ b/m.tf\n@@ -1,1 +0,0 @@\n-a\n");
+  });
+
+  it("writes diffs that git apply takes, near the end of a file and without a final newline", () => {
+    const cases: [string, string][] = [
+      ["a\nb\nc\n", "a\nB\nc\n"],
+      ['variable "a" {\n  type = string\n}\n', 'variable "a" {\n  type = string\n}\n# one\n'],
+      ["x = 1\ny = 2", "x = 1\ny = 3"],
+      ["x = 1\ny = 2", "x = 1\ny = 2\n"],
+      ["x = 1\n", "x = 1\ny = 2"],
+      ["", "a = 1\n"],
+      ["1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n", "0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12"],
+    ];
+    for (const [before, after] of cases) {
+      const dir = mkdtempSync(path.join(os.tmpdir(), "tfcapi-diff-"));
+      try {
+        writeFileSync(path.join(dir, "m.tf"), before);
+        writeFileSync(path.join(dir, "p.diff"), unifiedDiff("m.tf", before, after));
+        const r = spawnSync("git", ["apply", "p.diff"], { cwd: dir, encoding: "utf8" });
+        expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+        expect(readFileSync(path.join(dir, "m.tf"), "utf8")).toBe(after);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
   });
 });
