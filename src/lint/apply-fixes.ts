@@ -23,6 +23,7 @@ import {
   type Stats,
 } from "node:fs";
 import * as path from "node:path";
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatchHunk } from "diff";
 import type { Block, Diagnostic, File } from "../hcl/ast.js";
 import { blankOneLineBodies } from "../hcl/one-line-blocks.js";
 import { parseModuleFile } from "../terraform/parse.js";
@@ -304,122 +305,60 @@ export function readForFix(abs: string): { text: string; bom: string } {
   return raw.charCodeAt(0) === 0xfeff ? { text: raw.slice(1), bom: "\ufeff" } : { text: raw, bom: "" };
 }
 
-type DiffOp = { kind: " " | "-" | "+"; text: string };
+/**
+ * Line edits beyond which a diff is not aligned line by line: Myers'
+ * algorithm (jsdiff's) costs time in proportion to their square.
+ */
+const MAX_DIFF_EDITS = 2_000;
 
-/** Line edit script from a to b: equal prefix and suffix, LCS in between. */
-function diffLines(a: string[], b: string[]): DiffOp[] {
+/** Lines of context around a change. */
+const DIFF_CONTEXT = 3;
+
+/**
+ * A unified diff of two texts (hunks with three lines of context), in the
+ * form `git apply` and `patch` take (jsdiff's): a last line without a
+ * newline is followed by "\\ No newline at end of file". Texts too different
+ * to align (more than MAX_DIFF_EDITS line edits) show the changed region as
+ * replaced.
+ */
+export function unifiedDiff(file: string, before: string, after: string): string {
+  if (before === after) return "";
+  const oldFileName = file.startsWith("/") ? file : `a/${file}`;
+  const newFileName = file.startsWith("/") ? file : `b/${file}`;
+  const aligned = structuredPatch(oldFileName, newFileName, before, after, undefined, undefined, { context: DIFF_CONTEXT, maxEditLength: MAX_DIFF_EDITS });
+  const patch = aligned ?? { oldFileName, newFileName, oldHeader: undefined, newHeader: undefined, hunks: [replacedRegion(before, after)] };
+  return formatPatch(patch, FILE_HEADERS_ONLY);
+}
+
+/** The lines of a text, each with its newline (the last one may have none). */
+function linesWithEnds(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
+/** One hunk from the first line that differs to the last, with context, in jsdiff's form. */
+function replacedRegion(before: string, after: string): StructuredPatchHunk {
+  const a = linesWithEnds(before);
+  const b = linesWithEnds(after);
   let pre = 0;
   while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
   let suf = 0;
   while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
-  const ops: DiffOp[] = [];
-  for (let i = 0; i < pre; i++) ops.push({ kind: " ", text: a[i] });
-  const am = a.slice(pre, a.length - suf);
-  const bm = b.slice(pre, b.length - suf);
-  const n = am.length;
-  const m = bm.length;
-  if (n * m <= 4_000_000) {
-    // lcs[i][j]: length of the longest common subsequence of am[i..] and bm[j..].
-    const w = m + 1;
-    const lcs = new Uint32Array((n + 1) * w);
-    for (let i = n - 1; i >= 0; i--) {
-      for (let j = m - 1; j >= 0; j--) {
-        lcs[i * w + j] = am[i] === bm[j] ? lcs[(i + 1) * w + j + 1] + 1 : Math.max(lcs[(i + 1) * w + j], lcs[i * w + j + 1]);
-      }
-    }
-    let i = 0;
-    let j = 0;
-    while (i < n && j < m) {
-      if (am[i] === bm[j]) {
-        ops.push({ kind: " ", text: am[i++] });
-        j++;
-      } else if (lcs[(i + 1) * w + j] >= lcs[i * w + j + 1]) ops.push({ kind: "-", text: am[i++] });
-      else ops.push({ kind: "+", text: bm[j++] });
-    }
-    while (i < n) ops.push({ kind: "-", text: am[i++] });
-    while (j < m) ops.push({ kind: "+", text: bm[j++] });
-  } else {
-    // Too large to align line by line: show the changed region as replaced.
-    for (const t of am) ops.push({ kind: "-", text: t });
-    for (const t of bm) ops.push({ kind: "+", text: t });
-  }
-  for (let i = a.length - suf; i < a.length; i++) ops.push({ kind: " ", text: a[i] });
-  return ops;
-}
-
-/** Marks a last line without a newline (a line never holds one, so the mark cannot be part of a line). */
-const NO_NEWLINE = "\n";
-
-/**
- * A text's lines as a diff sees them: a final newline ends the last line
- * (it does not start an empty one), and a last line without one is marked,
- * so that it differs from the same line with a newline.
- */
-function diffInput(text: string): string[] {
-  if (text === "") return [];
-  const lines = text.split("\n");
-  if (lines[lines.length - 1] === "") lines.pop();
-  else lines[lines.length - 1] += NO_NEWLINE;
-  return lines;
-}
-
-/**
- * A unified diff of two texts (hunks with three lines of context), in the
- * form `git apply` and `patch` take: a last line without a newline is
- * followed by "\ No newline at end of file".
- */
-export function unifiedDiff(file: string, before: string, after: string): string {
-  if (before === after) return "";
-  const ops = diffLines(diffInput(before), diffInput(after));
-  const ctx = 3;
-  const shown = file.startsWith("/") ? file : `a/${file}`;
-  const shownB = file.startsWith("/") ? file : `b/${file}`;
-  const lines = [`--- ${shown}`, `+++ ${shownB}`];
-  // Line numbers (1-based) in a and b before each op.
-  const aLine: number[] = [];
-  const bLine: number[] = [];
-  let la = 1;
-  let lb = 1;
-  for (const op of ops) {
-    aLine.push(la);
-    bLine.push(lb);
-    if (op.kind !== "+") la++;
-    if (op.kind !== "-") lb++;
-  }
-  let k = 0;
-  while (k < ops.length) {
-    while (k < ops.length && ops[k].kind === " ") k++;
-    if (k >= ops.length) break;
-    // A hunk: from ctx lines before this change to ctx lines after the last
-    // change that is at most 2*ctx equal lines away from the previous one.
-    const first = Math.max(0, k - ctx);
-    let last = k;
-    let scan = k;
-    while (scan < ops.length) {
-      if (ops[scan].kind !== " ") {
-        last = scan;
-        scan++;
-        continue;
-      }
-      let run = scan;
-      while (run < ops.length && ops[run].kind === " ") run++;
-      if (run >= ops.length || run - scan > 2 * ctx) break;
-      scan = run;
-    }
-    const end = Math.min(ops.length, last + 1 + ctx);
-    const body = ops.slice(first, end);
-    const aCount = body.filter((o) => o.kind !== "+").length;
-    const bCount = body.filter((o) => o.kind !== "-").length;
-    // An empty side starts at the line before (0 in an empty file).
-    lines.push(`@@ -${aCount === 0 ? aLine[first] - 1 : aLine[first]},${aCount} +${bCount === 0 ? bLine[first] - 1 : bLine[first]},${bCount} @@`);
-    for (const o of body) {
-      if (!o.text.endsWith(NO_NEWLINE)) {
-        lines.push(`${o.kind}${o.text}`);
-        continue;
-      }
-      lines.push(`${o.kind}${o.text.slice(0, -1)}`, "\\ No newline at end of file");
-    }
-    k = end;
-  }
-  return `${lines.join("\n")}\n`;
+  const from = Math.max(0, pre - DIFF_CONTEXT);
+  const lines: string[] = [];
+  const push = (mark: string, line: string): void => {
+    if (line.endsWith("\n")) lines.push(mark + line.slice(0, -1));
+    else lines.push(mark + line, "\\ No newline at end of file");
+  };
+  for (const line of a.slice(from, pre)) push(" ", line);
+  for (const line of a.slice(pre, a.length - suf)) push("-", line);
+  for (const line of b.slice(pre, b.length - suf)) push("+", line);
+  const tail = a.slice(a.length - suf, Math.min(a.length, a.length - suf + DIFF_CONTEXT));
+  for (const line of tail) push(" ", line);
+  return {
+    oldStart: from + 1,
+    oldLines: pre - from + (a.length - suf - pre) + tail.length,
+    newStart: from + 1,
+    newLines: pre - from + (b.length - suf - pre) + tail.length,
+    lines,
+  };
 }

@@ -1,5 +1,23 @@
 import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { unifiedDiff } from "../../src/lint/apply-fixes.js";
+
+/** Applies `diff` to a file holding `before` with git apply; returns the file's text after. */
+function gitApply(before: string, diff: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tfcapi-diff-"));
+  try {
+    writeFileSync(path.join(dir, "m.tf"), before);
+    writeFileSync(path.join(dir, "p.diff"), diff);
+    const r = spawnSync("git", ["apply", "p.diff"], { cwd: dir, encoding: "utf8" });
+    expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: "" });
+    return readFileSync(path.join(dir, "m.tf"), "utf8");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const lines = (n: number, prefix = "line"): string[] => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`);
 
@@ -64,5 +82,21 @@ describe("unifiedDiff", () => {
       "+  default = 1",
       "+}",
     ]);
+  });
+
+  it("shows texts too different to align as one replaced region, which still applies", () => {
+    // 3,000 changed lines are 6,000 line edits, past what is aligned (2,000).
+    const before = ["keep 1", "keep 2", "keep 3", "keep 4", ...lines(3000, "old"), "tail 1", "tail 2", "tail 3", "tail 4"];
+    const after = ["keep 1", "keep 2", "keep 3", "keep 4", ...lines(3000, "new"), "tail 1", "tail 2", "tail 3", "tail 4"];
+    const diff = unifiedDiff("m.tf", before.join("\n") + "\n", after.join("\n") + "\n");
+    const out = diff.split("\n");
+    expect(out.slice(0, 7)).toEqual(["--- a/m.tf", "+++ b/m.tf", "@@ -2,3006 +2,3006 @@", " keep 2", " keep 3", " keep 4", "-old 1"]);
+    expect(out.slice(3005, 3009)).toEqual(["-old 3000", "+new 1", "+new 2", "+new 3"]);
+    expect(out.slice(-5)).toEqual(["+new 3000", " tail 1", " tail 2", " tail 3", ""]);
+    expect(gitApply(before.join("\n") + "\n", diff)).toBe(after.join("\n") + "\n");
+    // Without a final newline, on either side.
+    const noEnd = unifiedDiff("m.tf", lines(3000, "old").join("\n"), lines(3000, "new").join("\n") + "\n");
+    expect(noEnd.split("\n").slice(3002, 3005)).toEqual(["-old 3000", "\\ No newline at end of file", "+new 1"]);
+    expect(gitApply(lines(3000, "old").join("\n"), noEnd)).toBe(lines(3000, "new").join("\n") + "\n");
   });
 });
