@@ -11,6 +11,7 @@ import type { Module } from "../../src/terraform/module-types.js";
 import { localNameOf } from "../../src/analysis/references.js";
 import { resourceGatedOn } from "../../src/analysis/guards.js";
 import { membershipsOf } from "../../src/analysis/memberships.js";
+import { blockingConditions } from "../shared/conditions.js";
 
 const TARGET = "var.control_plane";
 
@@ -78,21 +79,6 @@ export function valueForWorkers(module: Module, expr: Expression, depth = 0, bud
   }
 }
 
-/** Every precondition/postcondition/check assertion and variable validation condition of the module. */
-function moduleConditions(module: Module): Expression[] {
-  const out: Expression[] = [];
-  const fromBlocks = (blocks: readonly { body: { attributes: readonly { name: string; expr: Expression }[] } }[]): void => {
-    for (const b of blocks) for (const a of b.body.attributes) if (a.name === "condition") out.push(a.expr);
-  };
-  for (const r of [...module.resources.values(), ...module.dataSources.values()]) {
-    fromBlocks(r.lifecycle.preconditions);
-    fromBlocks(r.lifecycle.postconditions);
-  }
-  for (const o of module.outputs.values()) fromBlocks(o.preconditions);
-  for (const v of module.variables.values()) fromBlocks(v.validations);
-  return out;
-}
-
 export default defineRule({
   id: "machine/lb-registration-ungated",
   provenance: "control-plane",
@@ -113,7 +99,7 @@ export default defineRule({
       const v = valueForWorkers(m, c, 0, budget);
       return v === false || (v === null && budget.exceeded);
     };
-    if (moduleConditions(m).some(refusesWorkers)) return;
+    if (blockingConditions(m).some(refusesWorkers)) return;
     for (const { resource, row } of memberships) {
       if (resourceGatedOn(ctx.graph, resource, [TARGET])) continue;
       const gate = resource.count ?? resource.forEach;

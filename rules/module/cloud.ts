@@ -1,7 +1,6 @@
 import { defineRule } from "../../src/lint/types.js";
 import { ROLES } from "../../src/contract/roles-api.js";
-import { fileOf } from "../../src/terraform/module-builder.js";
-import { blockHeaderRange } from "../../src/hcl/blocks.js";
+import { reportStateBlocks } from "../shared/state-blocks.js";
 
 export default defineRule({
   id: "module/cloud",
@@ -13,15 +12,11 @@ export default defineRule({
   fixable: false,
   tags: ["module", "state"],
   check(ctx) {
-    for (const settings of ctx.expressions.terraformBlocks) {
-      for (const cloud of settings.clouds) {
-        ctx.report({
-          message:
-            "Remove the cloud block: the controller's generated root keeps state in its own backend; HCP Terraform settings belong in a root module, never in a called one.",
-          file: fileOf(settings, cloud).path,
-          range: blockHeaderRange(cloud, fileOf(settings, cloud).hcl.syntax),
-        });
-      }
-    }
+    reportStateBlocks(
+      ctx,
+      "clouds",
+      () =>
+        "Remove the cloud block: the controller's generated root keeps state in its own backend; HCP Terraform settings belong in a root module, never in a called one.",
+    );
   },
 });

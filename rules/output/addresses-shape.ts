@@ -11,7 +11,7 @@ export default defineRule({
   fixable: false,
   tags: ["contract", "outputs", "addresses"],
   check(ctx) {
-    const value = outputValueSite(ctx.expressions.outputs.get("addresses"));
+    const value = outputValueSite(ctx, "addresses");
     if (!value) return;
     checkAddressList(ctx.expressions, value, "addresses", new ShapeReporter(ctx));
   },

@@ -11,7 +11,7 @@ export default defineRule({
   fixable: false,
   tags: ["contract", "outputs", "endpoint"],
   check(ctx) {
-    const value = outputValueSite(ctx.expressions.outputs.get("control_plane_endpoint"));
+    const value = outputValueSite(ctx, "control_plane_endpoint");
     if (!value) return;
     // Locals are followed; resources are not: an output that reads a load
     // balancer whose count depends on the input still breaks (or stays

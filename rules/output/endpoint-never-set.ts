@@ -1,7 +1,7 @@
-import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Expression } from "../../src/hcl/ast.js";
 import { defineRule } from "../../src/lint/types.js";
 import { unwrap, walkExpression } from "../../src/hcl/walk.js";
+import { outputValueSite } from "../shared/output-shapes.js";
 
 /** Does `expr` mention any variable, local, resource, data source or module? */
 function mentionsAnything(expr: Expression): boolean {
@@ -102,16 +102,16 @@ export default defineRule({
   fixable: false,
   tags: ["contract", "outputs", "endpoint"],
   check(ctx) {
-    const output = ctx.expressions.outputs.get("control_plane_endpoint");
-    if (!output || !output.value || !output.valueAttr) return;
-    if (mentionsAnything(output.value)) return;
-    const v = evaluate(output.value);
+    // (A value that does not parse is never a constant null.)
+    const value = outputValueSite(ctx, "control_plane_endpoint");
+    if (!value || mentionsAnything(value.expr)) return;
+    const v = evaluate(value.expr);
     if (!v.known || v.value !== null) return;
     ctx.report({
       message:
         "control_plane_endpoint is always null, so the control plane never creates a Machine; return var.control_plane_endpoint when it is set, else the endpoint the module creates ({ host = ..., port = ... })",
-      file: fileOf(output, output.valueAttr).path,
-      range: output.value.range,
+      file: value.file.path,
+      range: value.expr.range,
     });
   },
 });

@@ -1,13 +1,12 @@
 import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
-import { ShapeReporter, checkValueKind, outputValueSite, reportMissingAttrs } from "../shared/output-shapes.js";
+import { ShapeReporter, objectValueViews, outputValueSite, reportMissingAttrs } from "../shared/output-shapes.js";
 import {
   alternatives,
   charLength,
   classify,
   describeLiteral,
   literalAlternatives,
-  objectViews,
   type Site,
 } from "../../src/analysis/values.js";
 import type { Module } from "../../src/terraform/module-types.js";
@@ -36,13 +35,11 @@ export default defineRule({
   fixable: false,
   tags: ["contract", "outputs", "endpoint"],
   check(ctx) {
-    const value = outputValueSite(ctx.expressions.outputs.get("control_plane_endpoint"));
+    const value = outputValueSite(ctx, "control_plane_endpoint");
     if (!value) return;
     const module = ctx.expressions;
     const out = new ShapeReporter(ctx);
-    checkValueKind(module, value, "object", "control_plane_endpoint", "{ host = ..., port = 6443 } or null", out);
-
-    for (const view of objectViews(module, value)) {
+    for (const view of objectValueViews(module, value, "control_plane_endpoint", "{ host = ..., port = 6443 } or null", out)) {
       reportMissingAttrs(out, view, ["host", "port"], "control_plane_endpoint", "a half-set endpoint is rejected (OutputsInvalid) and the control plane never starts; set both host and port");
       const host = view.attrs.get("host");
       const port = view.attrs.get("port");

@@ -11,7 +11,7 @@ export default defineRule({
   fixable: false,
   tags: ["contract", "outputs", "failure-domains"],
   check(ctx) {
-    const value = outputValueSite(ctx.expressions.outputs.get("failure_domain"));
+    const value = outputValueSite(ctx, "failure_domain");
     if (!value) return;
     // Through locals, resources, data sources and module calls: reading the
     // zone back from an instance placed by var.failure_domain is the usual form.

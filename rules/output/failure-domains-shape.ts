@@ -2,6 +2,7 @@ import { viaText } from "../../src/analysis/references.js";
 import { defineRule } from "../../src/lint/types.js";
 import {
   ShapeReporter,
+  checkBoolAttr,
   listObjectViews,
   reportMissingAttrs,
   outputValueSite,
@@ -32,7 +33,7 @@ export default defineRule({
   fixable: false,
   tags: ["contract", "outputs", "failure-domains"],
   check(ctx) {
-    const value = outputValueSite(ctx.expressions.outputs.get("failure_domains"));
+    const value = outputValueSite(ctx, "failure_domains");
     if (!value) return;
     const module = ctx.expressions;
     const out = new ShapeReporter(ctx);
@@ -53,14 +54,7 @@ export default defineRule({
           }
         }
       }
-      const cp = view.attrs.get("control_plane");
-      if (cp) {
-        for (const alt of literalAlternatives(module, cp)) {
-          if (alt.kind === "bool" || alt.kind === "null") continue;
-          const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
-          out.report(alt, alt.expr.range, `failure domain control_plane is ${describeLiteral(alt)}${viaText(alt.via, 4)}, not a bool${hint}; the controller rejects it`);
-        }
-      }
+      checkBoolAttr(module, view.attrs.get("control_plane"), "failure domain control_plane", { nullable: true }, out);
     }
 
     // Entries present on every evaluation: count and duplicate names.

@@ -3,13 +3,14 @@ import { defineRule } from "../../src/lint/types.js";
 import {
   HEALTH_STATES,
   ShapeReporter,
-  caseHint,
-  checkValueKind,
+  checkBoolAttr,
+  checkEnumAttr,
+  objectValueViews,
   reportMissingAttrs,
   outputValueSite,
   quoteList,
 } from "../shared/output-shapes.js";
-import { describeLiteral, listElements, literalAlternatives, objectViews } from "../../src/analysis/values.js";
+import { describeLiteral, listElements, literalAlternatives } from "../../src/analysis/values.js";
 
 export default defineRule({
   id: "output/health-shape",
@@ -21,36 +22,16 @@ export default defineRule({
   fixable: false,
   tags: ["contract", "outputs", "health"],
   check(ctx) {
-    const value = outputValueSite(ctx.expressions.outputs.get("health"));
+    const value = outputValueSite(ctx, "health");
     if (!value) return;
     const module = ctx.expressions;
     const out = new ShapeReporter(ctx);
-    checkValueKind(module, value, "object", "health", '{ state = "running", healthy = true }', out);
-
-    for (const view of objectViews(module, value)) {
+    for (const view of objectValueViews(module, value, "health", '{ state = "running", healthy = true }', out)) {
       reportMissingAttrs(out, view, ["state", "healthy"], "health", 'the controller rejects a health object without state and healthy (e.g. { state = "running", healthy = true })');
 
-      const state = view.attrs.get("state");
-      if (state) {
-        for (const alt of literalAlternatives(module, state)) {
-          if (alt.kind === "string" && (alt.value === undefined || HEALTH_STATES.includes(alt.value as string))) continue;
-          const hint = typeof alt.value === "string" ? caseHint(alt.value, HEALTH_STATES) : "";
-          out.report(
-            alt,
-            alt.expr.range,
-            `health.state ${describeLiteral(alt)}${viaText(alt.via, 4)} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)}`,
-          );
-        }
-      }
-
-      const healthy = view.attrs.get("healthy");
-      if (healthy) {
-        for (const alt of literalAlternatives(module, healthy)) {
-          if (alt.kind === "bool") continue;
-          const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
-          out.report(alt, alt.expr.range, `health.healthy is ${describeLiteral(alt)}${viaText(alt.via, 4)}, not a bool${hint}; the controller rejects it`);
-        }
-      }
+      checkEnumAttr(module, view.attrs.get("state"), HEALTH_STATES, { nullable: false }, out, (literal, via, hint) =>
+        `health.state ${literal}${via} is not a health state${hint}; use one of ${quoteList(HEALTH_STATES)}`);
+      checkBoolAttr(module, view.attrs.get("healthy"), "health.healthy", { nullable: false }, out);
 
       const message = view.attrs.get("message");
       if (message) {

@@ -3,8 +3,7 @@
  * instances' boot configuration must filter the label prefixes the kubelet
  * may not set on itself.
  */
-import type { Attribute, Block, Expression, ForExpr, Range } from "../../src/hcl/ast.js";
-import { blockHeaderRange } from "../../src/hcl/blocks.js";
+import type { Attribute, Expression, ForExpr } from "../../src/hcl/ast.js";
 import { children, walkExpression } from "../../src/hcl/walk.js";
 import { defineRule } from "../../src/lint/types.js";
 import { fileOf } from "../../src/terraform/module-builder.js";
@@ -13,6 +12,7 @@ import type { ChainStep, DependencyGraph } from "../../src/terraform/graph-api.j
 import { attributesAt } from "../../src/analysis/attributes.js";
 import { USER_DATA_ARGUMENTS } from "../../src/contract/providers.js";
 import { argumentHop, chainHops, joinHops } from "../../src/analysis/paths.js";
+import { blockingConditions, checkAssertions } from "../shared/conditions.js";
 
 const TARGET = "var.node_labels";
 
@@ -88,24 +88,6 @@ function labelFors(m: Module, graph: DependencyGraph): { first: { node: ForExpr;
   return { first, filtered: false };
 }
 
-/** The condition expressions of preconditions, postconditions, `check` assertions and variable validations. */
-function conditions(m: Module): Expression[] {
-  const out: Expression[] = [];
-  const from = (blocks: readonly Block[]): void => {
-    for (const b of blocks) for (const a of b.body.attributes) if (a.name === "condition") out.push(a.expr);
-  };
-  for (const r of [...m.resources.values(), ...m.dataSources.values()]) {
-    from(r.lifecycle.preconditions);
-    from(r.lifecycle.postconditions);
-  }
-  for (const o of m.outputs.values()) from(o.preconditions);
-  for (const v of m.variables.values()) from(v.validations);
-  for (const f of m.files) {
-    for (const b of f.hcl.body.blocks) if (b.type === "check") from(b.body.blocks.filter((x) => x.type === "assert"));
-  }
-  return out;
-}
-
 const RESTRICTED_WORD = /kubernetes|k8s/i;
 
 /** A condition that reads var.node_labels itself and names the restricted domains in a string. */
@@ -144,7 +126,8 @@ export default defineRule({
     if (rendered.chain.some((step) => step.address.startsWith("module."))) return;
     const fors = labelFors(m, ctx.graph);
     if (fors.filtered) return;
-    if (conditions(m).some(filtersRestricted)) return;
+    // Any condition that names the restricted domains, a check's assertion included.
+    if ([...blockingConditions(m), ...checkAssertions(m)].some(filtersRestricted)) return;
     const bootFile = fileOf(rendered.resource, rendered.attr);
     const first = fors.first;
     const related = joinHops([argumentHop(rendered.resource, rendered.attr, rendered.path)], chainHops(m, rendered.chain, rendered.resource));

@@ -1,14 +1,15 @@
 /**
- * Shared pieces of the output/*-shape rules: the contract's enums, a
- * de-duplicating reporter (one object reached twice, e.g. from both
- * branches of a conditional through the same local, is reported once), and
- * the address-object checks used by output/addresses-shape and
- * output/instances-shape.
+ * Shared pieces of the output rules: an output's value site, the contract's
+ * enums, a de-duplicating reporter (one object reached twice, e.g. from both
+ * branches of a conditional through the same local, is reported once), the
+ * steps every output/*-shape rule takes (the value's kind, its object views,
+ * missing attributes, enum and bool attributes), and the address-object
+ * checks used by output/addresses-shape and output/instances-shape.
  */
 import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Range } from "../../src/hcl/ast.js";
 import type { RuleContext } from "../../src/lint/types.js";
-import type { Module, Output } from "../../src/terraform/module-types.js";
+import type { Module } from "../../src/terraform/module-types.js";
 import {
   alternatives,
   classify,
@@ -54,8 +55,9 @@ export class ShapeReporter {
   }
 }
 
-/** The value of a contract output as a Site, or null when it has none. */
-export function outputValueSite(output: Output | undefined): Site | null {
+/** The value of the module's output `name` as a Site, or null when there is no such output or it has no value. */
+export function outputValueSite(ctx: Pick<RuleContext, "expressions">, name: string): Site | null {
+  const output = ctx.expressions.outputs.get(name);
   if (!output || !output.value || !output.valueAttr || output.value.kind === "Invalid") return null;
   return { expr: output.value, file: fileOf(output, output.valueAttr), via: [] };
 }
@@ -114,18 +116,57 @@ export function listObjectViews(module: Module, listSite: Site, what: string, li
 
 export function checkAddressObject(module: Module, view: ObjectView, where: string, out: ShapeReporter): void {
   reportMissingAttrs(out, view, ["type", "address"], `${subject("address object", view)} in ${where}`, `every address needs a type (${ADDRESS_TYPES.join(", ")}) and an address`);
-  const type = view.attrs.get("type");
-  if (!type) return;
-  for (const alt of literalAlternatives(module, type)) {
-    if (alt.kind === "string" && alt.value === undefined) continue;
-    if (alt.kind === "string" && ADDRESS_TYPES.includes(alt.value as string)) continue;
-    const hint = typeof alt.value === "string" ? caseHint(alt.value, ADDRESS_TYPES) : "";
-    out.report(
-      alt,
-      alt.expr.range,
-      `address type ${describeLiteral(alt)} in ${where}${viaText(alt.via, 4)} is not a Kubernetes address type${hint}; use one of ${ADDRESS_TYPES.join(", ")}`,
-    );
+  checkEnumAttr(module, view.attrs.get("type"), ADDRESS_TYPES, { nullable: false }, out, (literal, via, hint) =>
+    `address type ${literal} in ${where}${via} is not a Kubernetes address type${hint}; use one of ${ADDRESS_TYPES.join(", ")}`);
+}
+
+/**
+ * Report the literal alternatives of an enum attribute (`site`, when the
+ * object has it) that are not one of `allowed`: a string whose value is not
+ * known passes, and null passes only when `nullable`. `message` words the
+ * finding from the literal's description, the via text and a wrong-case hint.
+ */
+export function checkEnumAttr(
+  module: Module,
+  site: Site | undefined,
+  allowed: readonly string[],
+  { nullable }: { nullable: boolean },
+  out: ShapeReporter,
+  message: (literal: string, via: string, hint: string) => string,
+): void {
+  if (!site) return;
+  for (const alt of literalAlternatives(module, site)) {
+    if (nullable && alt.kind === "null") continue;
+    if (alt.kind === "string" && (alt.value === undefined || allowed.includes(alt.value as string))) continue;
+    const hint = typeof alt.value === "string" ? caseHint(alt.value, allowed) : "";
+    out.report(alt, alt.expr.range, message(describeLiteral(alt), viaText(alt.via, 4), hint));
   }
+}
+
+/**
+ * Report the literal alternatives of a bool attribute (`site`, when the
+ * object has it) that are not bools (null too unless `nullable`), with a
+ * hint for a quoted "true" or "false". `what` names it in messages
+ * ("health.healthy").
+ */
+export function checkBoolAttr(module: Module, site: Site | undefined, what: string, { nullable }: { nullable: boolean }, out: ShapeReporter): void {
+  if (!site) return;
+  for (const alt of literalAlternatives(module, site)) {
+    if (alt.kind === "bool" || (nullable && alt.kind === "null")) continue;
+    const hint = alt.kind === "string" && (alt.value === "true" || alt.value === "false") ? ` (write ${alt.value} without quotes)` : "";
+    out.report(alt, alt.expr.range, `${what} is ${describeLiteral(alt)}${viaText(alt.via, 4)}, not a bool${hint}; the controller rejects it`);
+  }
+}
+
+/**
+ * An object output (`health`, `control_plane_endpoint`): report a value
+ * that is certainly not an object, then give every object it may be for the
+ * caller's attribute checks. `what` names it in messages; `example` shows a
+ * good value.
+ */
+export function objectValueViews(module: Module, site: Site, what: string, example: string, out: ShapeReporter): ObjectView[] {
+  checkValueKind(module, site, "object", what, example, out);
+  return objectViews(module, site);
 }
 
 /**
