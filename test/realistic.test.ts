@@ -8,7 +8,7 @@
  * required_version, which module/version notes).
  */
 import { describe, expect, it } from "vitest";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { lintModule } from "./helpers/lint.js";

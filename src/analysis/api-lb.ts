@@ -17,7 +17,7 @@
  * Values (ports, protocols, paths, codes) go through the values analysis
  * (values.ts). The symbolic *API port* lives here (`portValues`).
  */
-import type { Block, Body, Expression, Range } from "../hcl/ast.js";
+import type { Block, Body, Expression } from "../hcl/ast.js";
 import { blockHeaderRange } from "../hcl/blocks.js";
 import { constantValue, isNullLiteral, unwrap, walkExpression } from "../hcl/walk.js";
 import type { DependencyGraph } from "../terraform/graph-api.js";

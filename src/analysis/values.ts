@@ -19,7 +19,7 @@
  */
 import type { Expression, ForExpr, FunctionCall, ObjectCons, Range, ScopeTraversal } from "../hcl/ast.js";
 import { constantValue, expressionKey, isNullLiteral, objectKeyName, type ConstValue, unwrap, walkExpression } from "../hcl/walk.js";
-import { factRoot, factsUnder, filterFacts, joinFacts, type Facts } from "./guards.js";
+import { factRoot, factsUnder, filterFacts, joinFacts } from "./guards.js";
 import type { Module } from "../terraform/module-types.js";
 import { localNameOf } from "./references.js";
 import type { Binding, Budget, Element, ExpandOptions, IterScope, Site } from "./sites.js";

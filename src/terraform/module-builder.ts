@@ -28,7 +28,7 @@ import { findAttr } from "../hcl/blocks.js";
 import { copyNode } from "../hcl/nodes.js";
 import { rangeBetween } from "../hcl/source.js";
 import { applyOverrides, type DeclarationBuilder } from "./module-override.js";
-import { labelRange, modelDiagnostic } from "./module-types.js";
+import { labelRange } from "./module-types.js";
 
 export { findAttr } from "../hcl/blocks.js";
 export { labelRange, modelDiagnostic } from "./module-types.js";

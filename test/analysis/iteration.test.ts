@@ -15,7 +15,6 @@ import {
   dynamicBlocks,
   instanceArgument,
   instanceByKey,
-  instanceSite,
   instancesOf,
   resourceSite,
 } from "../../src/analysis/iteration.js";
