@@ -1,9 +1,9 @@
 /**
  * Helpers over expressions: a pre-order walker, reference/call collection
  * (same nodes and order as HashiCorp's hclsyntax.Walk), traversal text,
- * source slices and constant evaluation.
+ * source slices and constant evaluation; and a walker over nested blocks.
  */
-import type { Expression, File, FunctionCall, ObjectConsItem, Range, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
+import type { Block, Body, Expression, File, FunctionCall, ObjectConsItem, Range, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
 
 /** Strip `( ... )` and a `"${ x }"` template wrap, which evaluate to `x` unchanged. */
 export function unwrap(expr: Expression): Expression {
@@ -33,17 +33,20 @@ function walk(expr: Expression, visit: (e: Expression) => void | boolean, includ
   while (stack.length > 0) {
     const e = stack.pop() as Expression;
     if (visit(e) === false) continue;
-    const kids = children(e, includeBareKeys);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    pushChildren(e, stack, includeBareKeys);
   }
 }
 
 /**
- * `fn(child, a, b)` for each direct sub-expression of `e` in source order,
- * without building arrays (the dependency graph walks every expression of
- * a module this way). Bare-identifier object keys only with `includeBareKeys`.
+ * Pushes the direct sub-expressions of `e` onto `stack` in reverse source
+ * order, so that they pop in source order: the step of an iterative
+ * pre-order walk, and the one place that lists each kind's children. The
+ * stack may hold the caller's own markers (`null`) besides expressions.
+ * Bare-identifier object keys only with `includeBareKeys`. No callback per
+ * child: the lint engine's shared walk steps through every expression of a
+ * module this way.
  */
-export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, b: B) => void, a: A, b: B, includeBareKeys = false): void {
+export function pushChildren(e: Expression, stack: (Expression | null)[], includeBareKeys = false): void {
   switch (e.kind) {
     case "LiteralValue":
     case "ScopeTraversal":
@@ -51,73 +54,108 @@ export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, 
     case "Invalid":
       return;
     case "Template":
-      forEachPartChild(e.parts, fn, a, b);
+      pushPartChildren(e.parts, stack);
       return;
     case "TemplateWrap":
-      fn(e.wrapped, a, b);
+      stack.push(e.wrapped);
       return;
     case "RelativeTraversal":
-      fn(e.source, a, b);
+      stack.push(e.source);
       return;
     case "Index":
-      fn(e.collection, a, b);
-      fn(e.key, a, b);
+      stack.push(e.key, e.collection);
       return;
     case "Splat":
-      fn(e.source, a, b);
-      fn(e.each, a, b);
+      stack.push(e.each, e.source);
       return;
     case "FunctionCall":
-      for (const x of e.args) fn(x, a, b);
+      for (let i = e.args.length - 1; i >= 0; i--) stack.push(e.args[i]!);
       return;
     case "Conditional":
-      fn(e.condition, a, b);
-      fn(e.trueResult, a, b);
-      fn(e.falseResult, a, b);
+      stack.push(e.falseResult, e.trueResult, e.condition);
       return;
     case "BinaryOp":
-      fn(e.lhs, a, b);
-      fn(e.rhs, a, b);
+      stack.push(e.rhs, e.lhs);
       return;
     case "UnaryOp":
-      fn(e.operand, a, b);
+      stack.push(e.operand);
       return;
     case "TupleCons":
-      for (const x of e.exprs) fn(x, a, b);
+      for (let i = e.exprs.length - 1; i >= 0; i--) stack.push(e.exprs[i]!);
       return;
     case "ObjectCons":
-      for (const it of e.items) {
-        if (includeBareKeys || !it.keyIsBareIdent) fn(it.key, a, b);
-        fn(it.value, a, b);
+      for (let i = e.items.length - 1; i >= 0; i--) {
+        const it = e.items[i]!;
+        stack.push(it.value);
+        if (includeBareKeys || !it.keyIsBareIdent) stack.push(it.key);
       }
       return;
     case "For":
-      fn(e.collection, a, b);
-      if (e.keyExpr !== null) fn(e.keyExpr, a, b);
-      fn(e.valExpr, a, b);
-      if (e.condition !== null) fn(e.condition, a, b);
+      if (e.condition !== null) stack.push(e.condition);
+      stack.push(e.valExpr);
+      if (e.keyExpr !== null) stack.push(e.keyExpr);
+      stack.push(e.collection);
       return;
     case "Parentheses":
-      fn(e.expr, a, b);
+      stack.push(e.expr);
       return;
   }
 }
 
-function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
+/**
+ * A template's expressions, in reverse. Directives (`%{ if }`, `%{ for }`)
+ * nest their own part lists without limit: a template holding one has its
+ * expressions listed in source order by `walkTemplateParts` (iterative),
+ * then turned around.
+ */
+function pushPartChildren(parts: readonly TemplatePart[], stack: (Expression | null)[]): void {
   for (const p of parts) {
-    if (p.kind === "TemplateInterp") fn(p.expr, a, b);
-    else if (p.kind !== "TemplateLiteral") directiveChildren(p, fn, a, b);
+    if (p.kind === "TemplateIf" || p.kind === "TemplateFor") {
+      const base = stack.length;
+      walkTemplateParts(parts, null, (part) => {
+        if (part.kind === "TemplateInterp") stack.push(part.expr);
+        else if (part.kind === "TemplateIf") stack.push(part.condition);
+        else if (part.kind === "TemplateFor") stack.push(part.collection);
+        return null;
+      });
+      reverseFrom(stack, base);
+      return;
+    }
+  }
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    if (p.kind === "TemplateInterp") stack.push(p.expr);
   }
 }
 
-/** The expressions of a `%{ if }` or `%{ for }` directive and of the parts it holds, in source order. */
-function directiveChildren<A, B>(directive: TemplatePart, fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
-  walkTemplateParts([directive], null, (p) => {
-    if (p.kind === "TemplateInterp") fn(p.expr, a, b);
-    else if (p.kind === "TemplateIf") fn(p.condition, a, b);
-    else if (p.kind === "TemplateFor") fn(p.collection, a, b);
-    return null;
-  });
+function reverseFrom<T>(list: T[], from: number): void {
+  for (let i = from, j = list.length - 1; i < j; i++, j--) {
+    const t = list[i]!;
+    list[i] = list[j]!;
+    list[j] = t;
+  }
+}
+
+/**
+ * The children `forEachChild` is handing out: each call pushes above what
+ * the calls around it left (a callback may call it again) and takes its own
+ * off, even when the callback throws.
+ */
+const handingOut: (Expression | null)[] = [];
+
+/**
+ * `fn(child, a, b)` for each direct sub-expression of `e` in source order
+ * (the children `pushChildren` lists), without building arrays. Bare-
+ * identifier object keys only with `includeBareKeys`.
+ */
+export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, b: B) => void, a: A, b: B, includeBareKeys = false): void {
+  const base = handingOut.length;
+  pushChildren(e, handingOut, includeBareKeys);
+  try {
+    while (handingOut.length > base) fn(handingOut.pop()!, a, b);
+  } finally {
+    handingOut.length = base;
+  }
 }
 
 /**
@@ -156,15 +194,43 @@ export function walkTemplateParts<C>(parts: readonly TemplatePart[], context: C,
   }
 }
 
-function pushChild(child: Expression, out: Expression[]): void {
-  out.push(child);
+/**
+ * Calls `visit` for every block of `body` and of the bodies `visit` hands
+ * back, depth first in source order: after a block come the blocks of the
+ * bodies it returned (in their order), then the block's next sibling.
+ * `visit` returns the block's own body to go into it, none to pass over
+ * what it holds, or other bodies (a `dynamic` block's `content`). It also
+ * gets how many bodies are open around the block (0 for the blocks of
+ * `body`). Blocks nest without limit: an explicit stack of (body, next
+ * block) frames.
+ */
+export function walkBlocks(body: Body, visit: (block: Block, level: number) => readonly Body[]): void {
+  const bodies: Body[] = [body];
+  const next: number[] = [0];
+  while (bodies.length > 0) {
+    const top = bodies.length - 1;
+    const b = bodies[top]!;
+    const i = next[top]!;
+    if (i >= b.blocks.length) {
+      bodies.pop();
+      next.pop();
+      continue;
+    }
+    next[top] = i + 1;
+    const inner = visit(b.blocks[i]!, top);
+    // The last pushed is read first.
+    for (let k = inner.length - 1; k >= 0; k--) {
+      bodies.push(inner[k]!);
+      next.push(0);
+    }
+  }
 }
 
 /** Direct sub-expressions of `e` in source order (bare-identifier object keys unless `includeBareKeys` is false). */
 export function children(e: Expression, includeBareKeys = true): Expression[] {
   const out: Expression[] = [];
-  forEachChild(e, pushChild, out, undefined, includeBareKeys);
-  return out;
+  pushChildren(e, out, includeBareKeys);
+  return out.reverse();
 }
 
 /**
@@ -368,14 +434,10 @@ function deeperThanBudget(expr: Expression): boolean {
     const d = depths.pop()! + 1;
     if (d > CONST_DEPTH) return true;
     const base = exprs.length;
-    forEachChild(e, pushExpr, exprs, undefined);
+    pushChildren(e, exprs);
     for (let i = base; i < exprs.length; i++) depths.push(d);
   }
   return false;
-}
-
-function pushExpr(child: Expression, exprs: Expression[]): void {
-  exprs.push(child);
 }
 
 function fail(): never {
