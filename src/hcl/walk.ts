@@ -281,24 +281,21 @@ export function isNullLiteral(expr: Expression): boolean {
 
 /** Every variable reference (ScopeTraversal) in `expr`, in source order; bare object keys excluded. */
 export function collectRefs(expr: Expression): ScopeTraversal[] {
-  const out: ScopeTraversal[] = [];
-  walk(
-    expr,
-    (e) => {
-      if (e.kind === "ScopeTraversal") out.push(e);
-    },
-    false,
-  );
-  return out;
+  return collectKind(expr, "ScopeTraversal");
 }
 
 /** Every function call in `expr`, outer calls before the calls in their arguments. */
 export function collectCalls(expr: Expression): FunctionCall[] {
-  const out: FunctionCall[] = [];
+  return collectKind(expr, "FunctionCall");
+}
+
+/** Every node of `kind` in `expr`, pre-order (a node before those inside it); bare object keys excluded. */
+function collectKind<K extends Expression["kind"]>(expr: Expression, kind: K): Extract<Expression, { kind: K }>[] {
+  const out: Extract<Expression, { kind: K }>[] = [];
   walk(
     expr,
     (e) => {
-      if (e.kind === "FunctionCall") out.push(e);
+      if (e.kind === kind) out.push(e as Extract<Expression, { kind: K }>);
     },
     false,
   );
