@@ -41,12 +41,12 @@ function walk(expr: Expression, visit: (e: Expression) => void | boolean, includ
  * Pushes the direct sub-expressions of `e` onto `stack` in reverse source
  * order, so that they pop in source order: the step of an iterative
  * pre-order walk, and the one place that lists each kind's children. The
- * stack may hold the caller's own markers (`null`) besides expressions.
+ * stack may hold the caller's own markers (`M`) besides expressions.
  * Bare-identifier object keys only with `includeBareKeys`. No callback per
  * child: the lint engine's shared walk steps through every expression of a
  * module this way.
  */
-export function pushChildren(e: Expression, stack: (Expression | null)[], includeBareKeys = false): void {
+export function pushChildren<M>(e: Expression, stack: (Expression | M)[], includeBareKeys = false): void {
   switch (e.kind) {
     case "LiteralValue":
     case "ScopeTraversal":
@@ -108,7 +108,7 @@ export function pushChildren(e: Expression, stack: (Expression | null)[], includ
  * expressions listed in source order by `walkTemplateParts` (iterative),
  * then turned around.
  */
-function pushPartChildren(parts: readonly TemplatePart[], stack: (Expression | null)[]): void {
+function pushPartChildren<M>(parts: readonly TemplatePart[], stack: (Expression | M)[]): void {
   for (const p of parts) {
     if (p.kind === "TemplateIf" || p.kind === "TemplateFor") {
       const base = stack.length;
@@ -601,7 +601,7 @@ function evalConst(e: Expression, depth: number): ConstValue {
 /** A step of `expressionKey`'s post-order: join the last `count` keys into the key of `expr`. */
 interface KeyJoin {
   readonly expr: Expression;
-  readonly count: number;
+  count: number;
 }
 
 /**
@@ -634,10 +634,9 @@ export function expressionKey(expr: Expression): string | null {
     }
     switch (e.kind) {
       case "Parentheses":
-        work.push(e.expr);
-        break;
       case "TemplateWrap":
-        work.push(e.wrapped);
+        // The key of the expression inside.
+        pushChildren(e, work);
         break;
       case "ScopeTraversal":
         keys.push(traversalText(e.traversal));
@@ -646,25 +645,13 @@ export function expressionKey(expr: Expression): string | null {
         keys.push(JSON.stringify(e.value));
         break;
       case "RelativeTraversal":
-        work.push({ expr: e, count: 1 }, e.source);
-        break;
       case "Index":
-        work.push({ expr: e, count: 2 }, e.key, e.collection);
-        break;
       case "FunctionCall":
-        pushKeyJoin(work, e, e.args);
-        break;
       case "BinaryOp":
-        work.push({ expr: e, count: 2 }, e.rhs, e.lhs);
-        break;
       case "UnaryOp":
-        work.push({ expr: e, count: 1 }, e.operand);
-        break;
       case "Conditional":
-        work.push({ expr: e, count: 3 }, e.falseResult, e.trueResult, e.condition);
-        break;
       case "TupleCons":
-        pushKeyJoin(work, e, e.exprs);
+        pushKeyJoin(work, e);
         break;
       case "Template": {
         const c = constantValue(e);
@@ -676,11 +663,8 @@ export function expressionKey(expr: Expression): string | null {
           keys.push(null);
           break;
         }
-        pushKeyJoin(
-          work,
-          e,
-          e.parts.flatMap((p) => (p.kind === "TemplateInterp" ? [p.expr] : [])),
-        );
+        // Literal text and interpolations only: the children are the interpolated expressions.
+        pushKeyJoin(work, e);
         break;
       }
       default:
@@ -699,9 +683,13 @@ export function expressionKey(expr: Expression): string | null {
  */
 const KEY_MEMO = new WeakMap<Expression, string | null>();
 
-function pushKeyJoin(work: (Expression | KeyJoin)[], e: Expression, list: readonly Expression[]): void {
-  work.push({ expr: e, count: list.length });
-  for (let i = list.length - 1; i >= 0; i--) work.push(list[i]!);
+/** A join step for `e`, then its children above it (keyed first, in source order). */
+function pushKeyJoin(work: (Expression | KeyJoin)[], e: Expression): void {
+  const join: KeyJoin = { expr: e, count: 0 };
+  work.push(join);
+  const base = work.length;
+  pushChildren(e, work);
+  join.count = work.length - base;
 }
 
 /** The key of `e` from the keys of its children (in source order). */

@@ -8,7 +8,7 @@ import {
   traversalText,
   walkExpression,
 } from "../../src/hcl/index.js";
-import { children, forEachChild, pushChildren, walkBlocks } from "../../src/hcl/walk.js";
+import { children, expressionKey, forEachChild, pushChildren, walkBlocks } from "../../src/hcl/walk.js";
 import type { Expression, File } from "../../src/hcl/ast.js";
 
 function parse(src: string): { file: File; expr: Expression } {
@@ -246,5 +246,13 @@ f {
     });
     expect(count).toBe(depth);
     expect(deepest).toBe(depth - 1);
+  });
+});
+
+describe("expressionKey", () => {
+  it("joins the keys of every compared kind's children in source order", () => {
+    expect(expressionKey(parse('(g(a, b...)).c[k] == (p ? -d : [e, "x-${y}", !f])').expr)).toBe(
+      '((g(a,b...)).c[k]==?(p,-(d),[e,tpl("x-"$;y),!(f)]))',
+    );
   });
 });
