@@ -46,7 +46,7 @@ function walk(expr: Expression, visit: (e: Expression) => void | boolean, includ
  * child: the lint engine's shared walk steps through every expression of a
  * module this way.
  */
-export function pushChildren<M>(e: Expression, stack: (Expression | M)[], includeBareKeys = false): void {
+export function pushChildren<M>(e: Expression, stack: (Expression | M)[], includeBareKeys: boolean): void {
   switch (e.kind) {
     case "LiteralValue":
     case "ScopeTraversal":
@@ -84,11 +84,7 @@ export function pushChildren<M>(e: Expression, stack: (Expression | M)[], includ
       for (let i = e.exprs.length - 1; i >= 0; i--) stack.push(e.exprs[i]!);
       return;
     case "ObjectCons":
-      for (let i = e.items.length - 1; i >= 0; i--) {
-        const it = e.items[i]!;
-        stack.push(it.value);
-        if (includeBareKeys || !it.keyIsBareIdent) stack.push(it.key);
-      }
+      pushItemChildren(e.items, stack, includeBareKeys);
       return;
     case "For":
       if (e.condition !== null) stack.push(e.condition);
@@ -99,6 +95,15 @@ export function pushChildren<M>(e: Expression, stack: (Expression | M)[], includ
     case "Parentheses":
       stack.push(e.expr);
       return;
+  }
+}
+
+/** An object's keys and values, in reverse (bare-identifier keys only with `includeBareKeys`). */
+function pushItemChildren<M>(items: readonly ObjectConsItem[], stack: (Expression | M)[], includeBareKeys: boolean): void {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]!;
+    stack.push(it.value);
+    if (includeBareKeys || !it.keyIsBareIdent) stack.push(it.key);
   }
 }
 
@@ -431,7 +436,7 @@ function deeperThanBudget(expr: Expression): boolean {
     const d = depths.pop()! + 1;
     if (d > CONST_DEPTH) return true;
     const base = exprs.length;
-    pushChildren(e, exprs);
+    pushChildren(e, exprs, false);
     for (let i = base; i < exprs.length; i++) depths.push(d);
   }
   return false;
@@ -636,7 +641,7 @@ export function expressionKey(expr: Expression): string | null {
       case "Parentheses":
       case "TemplateWrap":
         // The key of the expression inside.
-        pushChildren(e, work);
+        pushChildren(e, work, false);
         break;
       case "ScopeTraversal":
         keys.push(traversalText(e.traversal));
@@ -688,7 +693,7 @@ function pushKeyJoin(work: (Expression | KeyJoin)[], e: Expression): void {
   const join: KeyJoin = { expr: e, count: 0 };
   work.push(join);
   const base = work.length;
-  pushChildren(e, work);
+  pushChildren(e, work, false);
   join.count = work.length - base;
 }
 

@@ -131,7 +131,7 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
       const handlers = enter.get(e.kind);
       if (handlers !== undefined) call(handlers, e, site);
       if (exprExits && exit.has(e.kind)) stack.push(e, null);
-      pushChildren(e, stack);
+      pushChildren(e, stack, false);
     }
   };
   const visitAttribute = (attr: Attribute, site: WalkSite): void => {
