@@ -5,13 +5,14 @@
  * The shapes and the instance attributes come from
  * src/contract/cloud/instances.ts.
  */
-import type { Expression, ScopeTraversal, TemplatePart } from "../../src/hcl/ast.js";
+import type { Expression, FunctionCall, ScopeTraversal, TemplatePart } from "../../src/hcl/ast.js";
 import { constantValue, exprText, unwrap } from "../../src/hcl/walk.js";
 import { defineRule, type RuleContext } from "../../src/lint/types.js";
 import { fileOf } from "../../src/terraform/module-builder.js";
 import type { Module } from "../../src/terraform/module-types.js";
 import { alternatives, listElements, objectViews, resolveStrict, type Binding, type Site } from "../../src/analysis/values.js";
 import { joinHops, localHops, outputHop, siteHops, type Hop } from "../../src/analysis/paths.js";
+import { formatAsTemplate } from "../../src/analysis/iteration.js";
 import {
   instanceType,
   providerIdScheme,
@@ -155,7 +156,7 @@ function piecesOfInterp(module: Module, site: Site, e: Expression, depth: number
   // A template held in a local (`local.zone_and_id = "${zone}/${id}"`) is spliced in.
   if (x.kind === "Template") return piecesOfTemplate(module, strict, x.parts, depth + 1, spliced) ?? [{ kind: "wild" }];
   if (x.kind === "FunctionCall") {
-    if (!x.expandFinal && x.name === "format" && x.args.length > 0) return piecesOfFormat(module, strict, x.args, depth + 1, spliced) ?? [{ kind: "wild" }];
+    if (!x.expandFinal && x.name === "format" && x.args.length > 0) return piecesOfFormat(module, strict, x, depth + 1, spliced) ?? [{ kind: "wild" }];
     if (!x.expandFinal && TRANSPARENT.has(x.name) && x.args.length === 1) return piecesOfInterp(module, strict, x.args[0]!, depth + 1, spliced);
     if (!x.expandFinal && PICK.has(x.name) && x.args.length > 0) {
       // One segment when every argument is one (`try(aws_instance.n[0].id, "")`): the first argument's.
@@ -197,35 +198,16 @@ function piecesOfTemplate(module: Module, site: Site, parts: readonly TemplatePa
   return out;
 }
 
-/** `format("aws:///%s/%s", a, b)` with a constant format: `%s`, `%d`, `%v` take the arguments in order. */
-function piecesOfFormat(module: Module, site: Site, args: readonly Expression[], depth: number, spliced: string[]): Piece[] | null {
-  const f = constantValue(resolveStrict(module, { ...site, expr: args[0]! }).expr);
+/**
+ * `format("aws:///%s/%s", a, b)` with a constant format: the pieces of the
+ * template it stands for (`formatAsTemplate`: `%s`, `%d`, `%v` take the
+ * arguments in order, and every argument is taken).
+ */
+function piecesOfFormat(module: Module, site: Site, call: FunctionCall, depth: number, spliced: string[]): Piece[] | null {
+  const f = constantValue(resolveStrict(module, { ...site, expr: call.args[0]! }).expr);
   if (!f.known || typeof f.value !== "string") return null;
-  const out: Piece[] = [];
-  let next = 1;
-  let lit = "";
-  const text = f.value;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (ch !== "%") {
-      lit += ch;
-      continue;
-    }
-    const verb = text[i + 1];
-    i++;
-    if (verb === "%") {
-      lit += "%";
-      continue;
-    }
-    if (verb !== "s" && verb !== "d" && verb !== "v") return null;
-    const arg = args[next++];
-    if (!arg) return null;
-    if (lit) out.push({ kind: "lit", text: lit });
-    lit = "";
-    appendAll(out, piecesOfInterp(module, site, arg, depth, spliced));
-  }
-  if (lit) out.push({ kind: "lit", text: lit });
-  return out;
+  const t = formatAsTemplate(call, f.value);
+  return t === null ? null : piecesOfTemplate(module, site, t.parts, depth, spliced);
 }
 
 // ------------------------------------------------------------ candidates
@@ -260,7 +242,7 @@ function collect(module: Module, site: Site, out: Candidate[], depth: number): v
         if (e.expandFinal) break;
         if (e.name === "format" && e.args.length > 0) {
           const spliced: string[] = [];
-          out.push({ site: alt, pieces: piecesOfFormat(module, alt, e.args, 0, spliced), bare: null, spliced });
+          out.push({ site: alt, pieces: piecesOfFormat(module, alt, e, 0, spliced), bare: null, spliced });
         } else if (THROUGH.has(e.name)) {
           for (const a of e.args) collect(module, { ...alt, expr: a }, out, depth + 1);
         }

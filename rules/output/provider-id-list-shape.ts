@@ -24,14 +24,8 @@ export function isSortedExpression(expr: Expression): boolean {
   // than recursion, so any nesting depth is checked on the main thread).
   const pending: Expression[] = [expr];
   while (pending.length > 0) {
-    const e = pending.pop()!;
+    const e = unwrap(pending.pop()!);
     switch (e.kind) {
-      case "Parentheses":
-        pending.push(e.expr);
-        break;
-      case "TemplateWrap":
-        pending.push(e.wrapped);
-        break;
       case "Conditional":
         pending.push(e.falseResult, e.trueResult);
         break;

@@ -48,7 +48,7 @@
  * than `%s`, `%d`, `%v`, `%%`.
  */
 import type { Block, Body, Expression, ForExpr, FunctionCall, LiteralValue, Range, ScopeTraversal, TemplateExpr, TemplatePart, Traverser } from "../hcl/ast.js";
-import { constantValue, objectKeyName, unwrap, type ConstValue } from "../hcl/walk.js";
+import { constantValue, objectKeyName, unwrap, walkBlocks, type ConstValue } from "../hcl/walk.js";
 import { copyNode } from "../hcl/nodes.js";
 import { blocksOf, fileOf } from "../terraform/module-builder.js";
 import type { Module, Resource, SourceFile } from "../terraform/module-types.js";
@@ -1274,35 +1274,14 @@ function dynamicEntries(module: Module, resource: Resource, d: Block, names: Rea
 function dynamicChain(resource: Resource, expr: Expression, file: SourceFile): Block[] {
   const out: Block[] = [];
   const inside = (r: Range): boolean => r.start.offset <= expr.range.start.offset && expr.range.end.offset <= r.end.offset;
-  // Depth first in source order; blocks nest without limit: an explicit
-  // stack of (body, next block) frames.
-  const bodies: Body[] = [resource.body];
-  const next: number[] = [0];
-  while (bodies.length > 0) {
-    const top = bodies.length - 1;
-    const body = bodies[top]!;
-    const i = next[top]!;
-    if (i >= body.blocks.length) {
-      bodies.pop();
-      next.pop();
-      continue;
-    }
-    next[top] = i + 1;
-    const b = body.blocks[i]!;
-    if (!inside(b.range) || fileOf(resource, b).path !== file.path) continue;
-    if (b.type === "dynamic") {
-      const contents = blocksOf(b.body, "content").filter((c) => inside(c.range));
-      // Each content holding the expression is walked in turn: the last pushed is read first.
-      for (let k = contents.length - 1; k >= 0; k--) {
-        bodies.push(contents[k]!.body);
-        next.push(0);
-      }
-      for (let k = 0; k < contents.length; k++) out.push(b);
-    } else {
-      bodies.push(b.body);
-      next.push(0);
-    }
-  }
+  walkBlocks(resource.body, (b) => {
+    if (!inside(b.range) || fileOf(resource, b).path !== file.path) return [];
+    if (b.type !== "dynamic") return [b.body];
+    const contents = blocksOf(b.body, "content").filter((c) => inside(c.range));
+    for (let k = 0; k < contents.length; k++) out.push(b);
+    // Each content holding the expression is walked in turn.
+    return contents.map((c) => c.body);
+  });
   return out;
 }
 

@@ -399,20 +399,8 @@ class Reader {
   private toNextProperty(f: Frame): "property" | null {
     const props = f.props as JProperty[];
     for (;;) {
+      if (this.endsAtNext(f, "}", "Mismatched braces", "This object was opened with \"{\", so it must be closed with \"}\", not \"]\".")) return null;
       const tok = this.peek();
-      if (tok.kind === "}") {
-        this.next();
-        f.close = { start: tok.start, end: tok.end };
-        return null;
-      }
-      if (tok.kind === "eof") return null;
-      if (tok.kind === "]") {
-        if (this.closeMismatch(tok, "Mismatched braces", "This object was opened with \"{\", so it must be closed with \"}\", not \"]\".")) {
-          f.close = { start: tok.start, end: tok.start };
-          return null;
-        }
-        continue;
-      }
       if (tok.kind !== "string") {
         this.report(
           "Invalid object property name",
@@ -426,16 +414,14 @@ class Reader {
           this.next();
           continue;
         }
-        this.skipToSync();
-        if (this.peek().kind === ",") this.next();
+        this.skipMember();
         continue;
       }
       this.next();
       const key = this.decodeString(tok);
       if (this.unterminatedString) {
         this.unterminatedString = false;
-        this.skipToSync();
-        if (this.peek().kind === ",") this.next();
+        this.skipMember();
         continue;
       }
       const colon = this.peek();
@@ -466,8 +452,7 @@ class Reader {
           colon.start,
           colon.end,
         );
-        this.skipToSync();
-        if (this.peek().kind === ",") this.next();
+        this.skipMember();
         continue;
       }
       f.key = key;
@@ -479,22 +464,8 @@ class Reader {
   /** Adds the value just read to the object's property and reads what follows it. */
   private afterProperty(f: Frame, value: JValue): void {
     (f.props as JProperty[]).push({ key: f.key as JString, value });
-    if (this.needsSync(f.errorsBefore, value)) this.skipToSync();
-    const sep = this.peek();
-    if (sep.kind === ",") {
-      this.next();
-      const after = this.peek();
-      if (after.kind === "}") {
-        this.report(
-          "Trailing comma in object",
-          "JSON does not allow a comma after the last property of an object. Remove this comma.",
-          sep.start,
-          sep.end,
-        );
-      }
-      return;
-    }
-    if (sep.kind === "}" || sep.kind === "eof" || sep.kind === "]") return;
+    const sep = this.separatorAfter(f, value, "}", "Trailing comma in object", "JSON does not allow a comma after the last property of an object. Remove this comma.");
+    if (sep === null) return;
     this.report(
       "Missing attribute separator comma",
       "Properties of a JSON object must be separated by commas. Add a comma before this.",
@@ -502,52 +473,46 @@ class Reader {
       sep.end,
     );
     if (sep.kind !== "string") {
-      this.skipToSync();
-      if (this.peek().kind === ",") this.next();
+      this.skipMember();
     }
   }
 
   /** Reads an array up to its next element: "element" when one is next, null when the array ends. */
   private toNextElement(f: Frame): "element" | null {
+    if (this.endsAtNext(f, "]", "Mismatched brackets", "This array was opened with \"[\", so it must be closed with \"]\", not \"}\".")) return null;
+    f.errorsBefore = this.diagnostics.length;
+    return "element";
+  }
+
+  /**
+   * Whether the container of `f` ends at the next token: its own `closer`
+   * (read, and kept in the frame), the end of input, or a closer of the
+   * other kind that an enclosing container expects (reported with
+   * `summary` and `detail`; the container ends before it). A stray closer
+   * of the other kind is reported and skipped.
+   */
+  private endsAtNext(f: Frame, closer: "}" | "]", summary: string, detail: string): boolean {
     for (;;) {
       const tok = this.peek();
-      if (tok.kind === "]") {
+      if (tok.kind === closer) {
         this.next();
         f.close = { start: tok.start, end: tok.end };
-        return null;
+        return true;
       }
-      if (tok.kind === "eof") return null;
-      if (tok.kind === "}") {
-        if (this.closeMismatch(tok, "Mismatched brackets", "This array was opened with \"[\", so it must be closed with \"]\", not \"}\".")) {
-          f.close = { start: tok.start, end: tok.start };
-          return null;
-        }
-        continue;
+      if (tok.kind === "eof") return true;
+      if (tok.kind !== "}" && tok.kind !== "]") return false;
+      if (this.closeMismatch(tok, summary, detail)) {
+        f.close = { start: tok.start, end: tok.start };
+        return true;
       }
-      f.errorsBefore = this.diagnostics.length;
-      return "element";
     }
   }
 
   /** Adds the element just read to the array and reads what follows it. */
   private afterElement(f: Frame, value: JValue): void {
     (f.items as JValue[]).push(value);
-    if (this.needsSync(f.errorsBefore, value)) this.skipToSync();
-    const sep = this.peek();
-    if (sep.kind === ",") {
-      this.next();
-      const after = this.peek();
-      if (after.kind === "]") {
-        this.report(
-          "Trailing comma in array",
-          "JSON does not allow a comma after the last element of an array. Remove this comma.",
-          sep.start,
-          sep.end,
-        );
-      }
-      return;
-    }
-    if (sep.kind === "]" || sep.kind === "eof" || sep.kind === "}") return;
+    const sep = this.separatorAfter(f, value, "]", "Trailing comma in array", "JSON does not allow a comma after the last element of an array. Remove this comma.");
+    if (sep === null) return;
     if (sep.kind === ":") {
       this.report(
         "Invalid array value",
@@ -555,8 +520,7 @@ class Reader {
         sep.start,
         sep.end,
       );
-      this.skipToSync();
-      if (this.peek().kind === ",") this.next();
+      this.skipMember();
       return;
     }
     this.report(
@@ -566,9 +530,29 @@ class Reader {
       sep.end,
     );
     if (sep.kind === "=") {
-      this.skipToSync();
-      if (this.peek().kind === ",") this.next();
+      this.skipMember();
     }
+  }
+
+  /**
+   * Reads what follows a member (`value`, just read) of the container of
+   * `f`: after a value that could not be read, first skips to the next
+   * separator; then a comma is read (one right before `closer` is reported
+   * as trailing with `summary` and `detail`: JSON has no trailing commas),
+   * and a closer or the end of input is left for the container. Returns
+   * any other token, unread, for the caller to report: null when the
+   * separator was fine.
+   */
+  private separatorAfter(f: Frame, value: JValue, closer: "}" | "]", summary: string, detail: string): Token | null {
+    if (this.needsSync(f.errorsBefore, value)) this.skipToSync();
+    const sep = this.peek();
+    if (sep.kind === ",") {
+      this.next();
+      if (this.peek().kind === closer) this.report(summary, detail, sep.start, sep.end);
+      return null;
+    }
+    if (sep.kind === "}" || sep.kind === "]" || sep.kind === "eof") return null;
+    return sep;
   }
 
   /** Ends a container (reporting it unclosed at the end of input); its value. */
@@ -624,6 +608,12 @@ class Reader {
     if (this.closers.lastIndexOf(wanted) >= 0) return true;
     this.next();
     return false;
+  }
+
+  /** Error recovery inside a container: skips the rest of a member (skipToSync) and the comma after it. */
+  private skipMember(): void {
+    this.skipToSync();
+    if (this.peek().kind === ",") this.next();
   }
 
   /**

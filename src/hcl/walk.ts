@@ -1,9 +1,9 @@
 /**
  * Helpers over expressions: a pre-order walker, reference/call collection
  * (same nodes and order as HashiCorp's hclsyntax.Walk), traversal text,
- * source slices and constant evaluation.
+ * source slices and constant evaluation; and a walker over nested blocks.
  */
-import type { Expression, File, FunctionCall, ObjectConsItem, Range, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
+import type { Block, Body, Expression, File, FunctionCall, ObjectConsItem, Range, ScopeTraversal, TemplatePart, Traverser } from "./ast.js";
 
 /** Strip `( ... )` and a `"${ x }"` template wrap, which evaluate to `x` unchanged. */
 export function unwrap(expr: Expression): Expression {
@@ -33,17 +33,20 @@ function walk(expr: Expression, visit: (e: Expression) => void | boolean, includ
   while (stack.length > 0) {
     const e = stack.pop() as Expression;
     if (visit(e) === false) continue;
-    const kids = children(e, includeBareKeys);
-    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    pushChildren(e, stack, includeBareKeys);
   }
 }
 
 /**
- * `fn(child, a, b)` for each direct sub-expression of `e` in source order,
- * without building arrays (the dependency graph walks every expression of
- * a module this way). Bare-identifier object keys only with `includeBareKeys`.
+ * Pushes the direct sub-expressions of `e` onto `stack` in reverse source
+ * order, so that they pop in source order: the step of an iterative
+ * pre-order walk, and the one place that lists each kind's children. The
+ * stack may hold the caller's own markers (`M`) besides expressions.
+ * Bare-identifier object keys only with `includeBareKeys`. No callback per
+ * child: the lint engine's shared walk steps through every expression of a
+ * module this way.
  */
-export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, b: B) => void, a: A, b: B, includeBareKeys = false): void {
+export function pushChildren<M>(e: Expression, stack: (Expression | M)[], includeBareKeys: boolean): void {
   switch (e.kind) {
     case "LiteralValue":
     case "ScopeTraversal":
@@ -51,73 +54,113 @@ export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, 
     case "Invalid":
       return;
     case "Template":
-      forEachPartChild(e.parts, fn, a, b);
+      pushPartChildren(e.parts, stack);
       return;
     case "TemplateWrap":
-      fn(e.wrapped, a, b);
+      stack.push(e.wrapped);
       return;
     case "RelativeTraversal":
-      fn(e.source, a, b);
+      stack.push(e.source);
       return;
     case "Index":
-      fn(e.collection, a, b);
-      fn(e.key, a, b);
+      stack.push(e.key, e.collection);
       return;
     case "Splat":
-      fn(e.source, a, b);
-      fn(e.each, a, b);
+      stack.push(e.each, e.source);
       return;
     case "FunctionCall":
-      for (const x of e.args) fn(x, a, b);
+      for (let i = e.args.length - 1; i >= 0; i--) stack.push(e.args[i]!);
       return;
     case "Conditional":
-      fn(e.condition, a, b);
-      fn(e.trueResult, a, b);
-      fn(e.falseResult, a, b);
+      stack.push(e.falseResult, e.trueResult, e.condition);
       return;
     case "BinaryOp":
-      fn(e.lhs, a, b);
-      fn(e.rhs, a, b);
+      stack.push(e.rhs, e.lhs);
       return;
     case "UnaryOp":
-      fn(e.operand, a, b);
+      stack.push(e.operand);
       return;
     case "TupleCons":
-      for (const x of e.exprs) fn(x, a, b);
+      for (let i = e.exprs.length - 1; i >= 0; i--) stack.push(e.exprs[i]!);
       return;
     case "ObjectCons":
-      for (const it of e.items) {
-        if (includeBareKeys || !it.keyIsBareIdent) fn(it.key, a, b);
-        fn(it.value, a, b);
-      }
+      pushItemChildren(e.items, stack, includeBareKeys);
       return;
     case "For":
-      fn(e.collection, a, b);
-      if (e.keyExpr !== null) fn(e.keyExpr, a, b);
-      fn(e.valExpr, a, b);
-      if (e.condition !== null) fn(e.condition, a, b);
+      if (e.condition !== null) stack.push(e.condition);
+      stack.push(e.valExpr);
+      if (e.keyExpr !== null) stack.push(e.keyExpr);
+      stack.push(e.collection);
       return;
     case "Parentheses":
-      fn(e.expr, a, b);
+      stack.push(e.expr);
       return;
   }
 }
 
-function forEachPartChild<A, B>(parts: readonly TemplatePart[], fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
-  for (const p of parts) {
-    if (p.kind === "TemplateInterp") fn(p.expr, a, b);
-    else if (p.kind !== "TemplateLiteral") directiveChildren(p, fn, a, b);
+/** An object's keys and values, in reverse (bare-identifier keys only with `includeBareKeys`). */
+function pushItemChildren<M>(items: readonly ObjectConsItem[], stack: (Expression | M)[], includeBareKeys: boolean): void {
+  for (let i = items.length - 1; i >= 0; i--) {
+    const it = items[i]!;
+    stack.push(it.value);
+    if (includeBareKeys || !it.keyIsBareIdent) stack.push(it.key);
   }
 }
 
-/** The expressions of a `%{ if }` or `%{ for }` directive and of the parts it holds, in source order. */
-function directiveChildren<A, B>(directive: TemplatePart, fn: (child: Expression, a: A, b: B) => void, a: A, b: B): void {
-  walkTemplateParts([directive], null, (p) => {
-    if (p.kind === "TemplateInterp") fn(p.expr, a, b);
-    else if (p.kind === "TemplateIf") fn(p.condition, a, b);
-    else if (p.kind === "TemplateFor") fn(p.collection, a, b);
-    return null;
-  });
+/**
+ * A template's expressions, in reverse. Directives (`%{ if }`, `%{ for }`)
+ * nest their own part lists without limit: a template holding one has its
+ * expressions listed in source order by `walkTemplateParts` (iterative),
+ * then turned around.
+ */
+function pushPartChildren<M>(parts: readonly TemplatePart[], stack: (Expression | M)[]): void {
+  for (const p of parts) {
+    if (p.kind === "TemplateIf" || p.kind === "TemplateFor") {
+      const base = stack.length;
+      walkTemplateParts(parts, null, (part) => {
+        if (part.kind === "TemplateInterp") stack.push(part.expr);
+        else if (part.kind === "TemplateIf") stack.push(part.condition);
+        else if (part.kind === "TemplateFor") stack.push(part.collection);
+        return null;
+      });
+      reverseFrom(stack, base);
+      return;
+    }
+  }
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const p = parts[i]!;
+    if (p.kind === "TemplateInterp") stack.push(p.expr);
+  }
+}
+
+function reverseFrom<T>(list: T[], from: number): void {
+  for (let i = from, j = list.length - 1; i < j; i++, j--) {
+    const t = list[i]!;
+    list[i] = list[j]!;
+    list[j] = t;
+  }
+}
+
+/**
+ * The children `forEachChild` is handing out: each call pushes above what
+ * the calls around it left (a callback may call it again) and takes its own
+ * off, even when the callback throws.
+ */
+const handingOut: (Expression | null)[] = [];
+
+/**
+ * `fn(child, a, b)` for each direct sub-expression of `e` in source order
+ * (the children `pushChildren` lists), without building arrays. Bare-
+ * identifier object keys only with `includeBareKeys`.
+ */
+export function forEachChild<A, B>(e: Expression, fn: (child: Expression, a: A, b: B) => void, a: A, b: B, includeBareKeys = false): void {
+  const base = handingOut.length;
+  pushChildren(e, handingOut, includeBareKeys);
+  try {
+    while (handingOut.length > base) fn(handingOut.pop()!, a, b);
+  } finally {
+    handingOut.length = base;
+  }
 }
 
 /**
@@ -156,15 +199,43 @@ export function walkTemplateParts<C>(parts: readonly TemplatePart[], context: C,
   }
 }
 
-function pushChild(child: Expression, out: Expression[]): void {
-  out.push(child);
+/**
+ * Calls `visit` for every block of `body` and of the bodies `visit` hands
+ * back, depth first in source order: after a block come the blocks of the
+ * bodies it returned (in their order), then the block's next sibling.
+ * `visit` returns the block's own body to go into it, none to pass over
+ * what it holds, or other bodies (a `dynamic` block's `content`). It also
+ * gets how many bodies are open around the block (0 for the blocks of
+ * `body`). Blocks nest without limit: an explicit stack of (body, next
+ * block) frames.
+ */
+export function walkBlocks(body: Body, visit: (block: Block, level: number) => readonly Body[]): void {
+  const bodies: Body[] = [body];
+  const next: number[] = [0];
+  while (bodies.length > 0) {
+    const top = bodies.length - 1;
+    const b = bodies[top]!;
+    const i = next[top]!;
+    if (i >= b.blocks.length) {
+      bodies.pop();
+      next.pop();
+      continue;
+    }
+    next[top] = i + 1;
+    const inner = visit(b.blocks[i]!, top);
+    // The last pushed is read first.
+    for (let k = inner.length - 1; k >= 0; k--) {
+      bodies.push(inner[k]!);
+      next.push(0);
+    }
+  }
 }
 
 /** Direct sub-expressions of `e` in source order (bare-identifier object keys unless `includeBareKeys` is false). */
 export function children(e: Expression, includeBareKeys = true): Expression[] {
   const out: Expression[] = [];
-  forEachChild(e, pushChild, out, undefined, includeBareKeys);
-  return out;
+  pushChildren(e, out, includeBareKeys);
+  return out.reverse();
 }
 
 /**
@@ -215,24 +286,21 @@ export function isNullLiteral(expr: Expression): boolean {
 
 /** Every variable reference (ScopeTraversal) in `expr`, in source order; bare object keys excluded. */
 export function collectRefs(expr: Expression): ScopeTraversal[] {
-  const out: ScopeTraversal[] = [];
-  walk(
-    expr,
-    (e) => {
-      if (e.kind === "ScopeTraversal") out.push(e);
-    },
-    false,
-  );
-  return out;
+  return collectKind(expr, "ScopeTraversal");
 }
 
 /** Every function call in `expr`, outer calls before the calls in their arguments. */
 export function collectCalls(expr: Expression): FunctionCall[] {
-  const out: FunctionCall[] = [];
+  return collectKind(expr, "FunctionCall");
+}
+
+/** Every node of `kind` in `expr`, pre-order (a node before those inside it); bare object keys excluded. */
+function collectKind<K extends Expression["kind"]>(expr: Expression, kind: K): Extract<Expression, { kind: K }>[] {
+  const out: Extract<Expression, { kind: K }>[] = [];
   walk(
     expr,
     (e) => {
-      if (e.kind === "FunctionCall") out.push(e);
+      if (e.kind === kind) out.push(e as Extract<Expression, { kind: K }>);
     },
     false,
   );
@@ -368,14 +436,10 @@ function deeperThanBudget(expr: Expression): boolean {
     const d = depths.pop()! + 1;
     if (d > CONST_DEPTH) return true;
     const base = exprs.length;
-    forEachChild(e, pushExpr, exprs, undefined);
+    pushChildren(e, exprs, false);
     for (let i = base; i < exprs.length; i++) depths.push(d);
   }
   return false;
-}
-
-function pushExpr(child: Expression, exprs: Expression[]): void {
-  exprs.push(child);
 }
 
 function fail(): never {
@@ -542,7 +606,7 @@ function evalConst(e: Expression, depth: number): ConstValue {
 /** A step of `expressionKey`'s post-order: join the last `count` keys into the key of `expr`. */
 interface KeyJoin {
   readonly expr: Expression;
-  readonly count: number;
+  count: number;
 }
 
 /**
@@ -575,10 +639,9 @@ export function expressionKey(expr: Expression): string | null {
     }
     switch (e.kind) {
       case "Parentheses":
-        work.push(e.expr);
-        break;
       case "TemplateWrap":
-        work.push(e.wrapped);
+        // The key of the expression inside.
+        pushChildren(e, work, false);
         break;
       case "ScopeTraversal":
         keys.push(traversalText(e.traversal));
@@ -587,25 +650,13 @@ export function expressionKey(expr: Expression): string | null {
         keys.push(JSON.stringify(e.value));
         break;
       case "RelativeTraversal":
-        work.push({ expr: e, count: 1 }, e.source);
-        break;
       case "Index":
-        work.push({ expr: e, count: 2 }, e.key, e.collection);
-        break;
       case "FunctionCall":
-        pushKeyJoin(work, e, e.args);
-        break;
       case "BinaryOp":
-        work.push({ expr: e, count: 2 }, e.rhs, e.lhs);
-        break;
       case "UnaryOp":
-        work.push({ expr: e, count: 1 }, e.operand);
-        break;
       case "Conditional":
-        work.push({ expr: e, count: 3 }, e.falseResult, e.trueResult, e.condition);
-        break;
       case "TupleCons":
-        pushKeyJoin(work, e, e.exprs);
+        pushKeyJoin(work, e);
         break;
       case "Template": {
         const c = constantValue(e);
@@ -617,11 +668,8 @@ export function expressionKey(expr: Expression): string | null {
           keys.push(null);
           break;
         }
-        pushKeyJoin(
-          work,
-          e,
-          e.parts.flatMap((p) => (p.kind === "TemplateInterp" ? [p.expr] : [])),
-        );
+        // Literal text and interpolations only: the children are the interpolated expressions.
+        pushKeyJoin(work, e);
         break;
       }
       default:
@@ -640,9 +688,13 @@ export function expressionKey(expr: Expression): string | null {
  */
 const KEY_MEMO = new WeakMap<Expression, string | null>();
 
-function pushKeyJoin(work: (Expression | KeyJoin)[], e: Expression, list: readonly Expression[]): void {
-  work.push({ expr: e, count: list.length });
-  for (let i = list.length - 1; i >= 0; i--) work.push(list[i]!);
+/** A join step for `e`, then its children above it (keyed first, in source order). */
+function pushKeyJoin(work: (Expression | KeyJoin)[], e: Expression): void {
+  const join: KeyJoin = { expr: e, count: 0 };
+  work.push(join);
+  const base = work.length;
+  pushChildren(e, work, false);
+  join.count = work.length - base;
 }
 
 /** The key of `e` from the keys of its children (in source order). */

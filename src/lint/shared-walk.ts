@@ -14,8 +14,8 @@
  * in rule order. Top-level attributes of a file (not valid Terraform) are
  * not walked. Iterative throughout: nesting depth costs heap, not stack.
  */
-import type { Attribute, Block, Expression, TemplatePart } from "../hcl/ast.js";
-import { children } from "../hcl/walk.js";
+import type { Attribute, Block, Expression } from "../hcl/ast.js";
+import { pushChildren } from "../hcl/walk.js";
 import type { Module, SourceFile } from "../terraform/module-types.js";
 import type { NodeKind, RuleVisitors, WalkSite } from "./types.js";
 
@@ -89,86 +89,6 @@ function call(list: readonly Entry[], node: unknown, site: WalkSite): void {
   }
 }
 
-/**
- * Push the direct sub-expressions of `e` onto `stack` in reverse source
- * order (so they pop in source order), bare object keys left out: the
- * children `forEachChild` gives, without a callback per child.
- */
-function pushChildren(e: Expression, stack: (Expression | null)[]): void {
-  switch (e.kind) {
-    case "LiteralValue":
-    case "ScopeTraversal":
-    case "AnonSymbol":
-    case "Invalid":
-      return;
-    case "Template":
-      pushParts(e.parts, stack, e);
-      return;
-    case "TemplateWrap":
-      stack.push(e.wrapped);
-      return;
-    case "RelativeTraversal":
-      stack.push(e.source);
-      return;
-    case "Index":
-      stack.push(e.key, e.collection);
-      return;
-    case "Splat":
-      stack.push(e.each, e.source);
-      return;
-    case "FunctionCall":
-      for (let i = e.args.length - 1; i >= 0; i--) stack.push(e.args[i]!);
-      return;
-    case "Conditional":
-      stack.push(e.falseResult, e.trueResult, e.condition);
-      return;
-    case "BinaryOp":
-      stack.push(e.rhs, e.lhs);
-      return;
-    case "UnaryOp":
-      stack.push(e.operand);
-      return;
-    case "TupleCons":
-      for (let i = e.exprs.length - 1; i >= 0; i--) stack.push(e.exprs[i]!);
-      return;
-    case "ObjectCons":
-      for (let i = e.items.length - 1; i >= 0; i--) {
-        const it = e.items[i]!;
-        stack.push(it.value);
-        if (!it.keyIsBareIdent) stack.push(it.key);
-      }
-      return;
-    case "For":
-      if (e.condition !== null) stack.push(e.condition);
-      stack.push(e.valExpr);
-      if (e.keyExpr !== null) stack.push(e.keyExpr);
-      stack.push(e.collection);
-      return;
-    case "Parentheses":
-      stack.push(e.expr);
-      return;
-  }
-}
-
-/**
- * Template parts' expressions, in reverse. Directives (`%{ if }`, `%{ for }`)
- * nest their own part lists without limit: a template holding one has its
- * expressions listed in source order by `children` (iterative) first.
- */
-function pushParts(parts: readonly TemplatePart[], stack: (Expression | null)[], template: Expression): void {
-  for (const p of parts) {
-    if (p.kind === "TemplateIf" || p.kind === "TemplateFor") {
-      const kids = children(template, false);
-      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
-      return;
-    }
-  }
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const p = parts[i]!;
-    if (p.kind === "TemplateInterp") stack.push(p.expr);
-  }
-}
-
 /** Walk `mod` once for every subscriber (in their order), then call their `Module:exit`. */
 export function walkModule(mod: Module, subscribers: readonly Subscriber[]): void {
   const enter: Table = new Map();
@@ -211,7 +131,7 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
       const handlers = enter.get(e.kind);
       if (handlers !== undefined) call(handlers, e, site);
       if (exprExits && exit.has(e.kind)) stack.push(e, null);
-      pushChildren(e, stack);
+      pushChildren(e, stack, false);
     }
   };
   const visitAttribute = (attr: Attribute, site: WalkSite): void => {

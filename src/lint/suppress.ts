@@ -13,6 +13,7 @@
  * file when it is in the top-level object).
  */
 import type { Block, Body, Range } from "../hcl/ast.js";
+import { walkBlocks } from "../hcl/walk.js";
 import type { SourceFile } from "../terraform/module-types.js";
 import type { Finding } from "./types.js";
 
@@ -119,31 +120,16 @@ interface Node {
 
 /**
  * Every attribute and block of `body` with its depth, in source order (a
- * body's attributes, then each block followed by what it holds). Blocks nest
- * without limit: an explicit stack of the bodies being read and the next
- * block of each.
+ * body's attributes, then each block followed by what it holds).
  */
 function collectNodes(body: Body, depth: number, out: Node[]): void {
-  const bodies: Body[] = [body];
-  const next: number[] = [0];
   for (const a of body.attributes) out.push({ range: a.range, depth });
-  while (bodies.length > 0) {
-    const top = bodies.length - 1;
-    const b = bodies[top]!;
-    const i = next[top]!;
-    if (i >= b.blocks.length) {
-      bodies.pop();
-      next.pop();
-      continue;
-    }
-    next[top] = i + 1;
-    const block = b.blocks[i]!;
-    const d = depth + top;
+  walkBlocks(body, (block, level) => {
+    const d = depth + level;
     out.push({ range: block.range, depth: d });
     for (const a of block.body.attributes) out.push({ range: a.range, depth: d + 1 });
-    bodies.push(block.body);
-    next.push(0);
-  }
+    return [block.body];
+  });
 }
 
 function before(a: LineCol, b: LineCol): boolean {

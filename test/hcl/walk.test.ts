@@ -8,6 +8,7 @@ import {
   traversalText,
   walkExpression,
 } from "../../src/hcl/index.js";
+import { children, expressionKey, forEachChild, pushChildren, walkBlocks } from "../../src/hcl/walk.js";
 import type { Expression, File } from "../../src/hcl/ast.js";
 
 function parse(src: string): { file: File; expr: Expression } {
@@ -129,5 +130,129 @@ describe("constantValue", () => {
     expect(cv("1 / 0")).toEqual({ known: false });
     expect(cv('"x" + 1')).toEqual({ known: false });
     expect(cv('{ (var.k) = 1 }')).toEqual({ known: false });
+  });
+});
+
+describe("the children of an expression", () => {
+  // Every kind with children, bare and computed object keys, a splat, and
+  // template directives nested in each other.
+  const SRC =
+    '[for k, v in m : { name = v.a[0], (k) = -x } if v != null][0] + f(a.*.id, (b ? c : "d${e}%{ for i in l }%{ if i }${i}%{ else }z%{ endif }%{ endfor }"))';
+
+  /** Every node's children as `children` lists them, pre-order. */
+  function childLists(expr: Expression, includeBareKeys: boolean, list: (e: Expression) => Expression[]): string[] {
+    const out: string[] = [];
+    walkExpression(expr, (e) => {
+      out.push(`${e.kind}: ${list(e).map((c) => c.kind).join(" ")}`);
+    }, includeBareKeys);
+    return out;
+  }
+
+  it("forEachChild, children and pushChildren agree, in source order", () => {
+    const { expr } = parse(SRC);
+    for (const bare of [true, false]) {
+      const viaChildren = childLists(expr, bare, (e) => children(e, bare));
+      const viaForEach = childLists(expr, bare, (e) => {
+        const got: Expression[] = [];
+        forEachChild(e, (c, list: Expression[]) => list.push(c), got, undefined, bare);
+        return got;
+      });
+      const viaPush = childLists(expr, bare, (e) => {
+        const stack: (Expression | null)[] = [null];
+        pushChildren(e, stack, bare);
+        // Popped one by one: source order; the caller's marker stays below.
+        const got: Expression[] = [];
+        while (stack.length > 1) got.push(stack.pop()!);
+        expect(stack).toEqual([null]);
+        return got;
+      });
+      expect(viaForEach).toEqual(viaChildren);
+      expect(viaPush).toEqual(viaChildren);
+    }
+    const template = children(children(children(children(expr, false)[1]!)[1]!)[0]!)[2]!;
+    expect(template.kind).toBe("Template");
+    expect(children(template).map((c) => exprText(parse(SRC).file, c))).toEqual(["e", "l", "i", "i"]);
+    const object = children(children(children(expr)[0]!)[0]!)[1]!;
+    expect(object.kind).toBe("ObjectCons");
+    expect(children(object, true).map((c) => c.kind)).toEqual(["ScopeTraversal", "ScopeTraversal", "Parentheses", "UnaryOp"]);
+    expect(children(object, false).map((c) => c.kind)).toEqual(["ScopeTraversal", "Parentheses", "UnaryOp"]);
+  });
+
+  it("forEachChild may be called again from its callback, and recovers from a throw", () => {
+    const { expr } = parse("f(g(x, y), h(z))");
+    const seen: string[] = [];
+    const visit = (e: Expression): void => {
+      seen.push(e.kind === "FunctionCall" ? e.name : e.kind === "ScopeTraversal" ? traversalText(e.traversal) : e.kind);
+      forEachChild(e, visit, undefined, undefined);
+    };
+    visit(expr);
+    expect(seen).toEqual(["f", "g", "x", "y", "h", "z"]);
+    expect(() =>
+      forEachChild(expr, (c) => {
+        if (c.kind === "FunctionCall" && c.name === "h") throw new Error("stop");
+      }, undefined, undefined),
+    ).toThrow("stop");
+    const after: string[] = [];
+    forEachChild(expr, (c) => void after.push(c.kind === "FunctionCall" ? c.name : c.kind), undefined, undefined);
+    expect(after).toEqual(["g", "h"]);
+  });
+});
+
+describe("walkBlocks", () => {
+  const SRC = `a {
+  b {
+    c {}
+  }
+  d {
+    e {}
+  }
+}
+f {
+  g {}
+}
+`;
+
+  it("visits blocks depth first in source order, with the level, into the bodies returned", () => {
+    const { file, diagnostics } = parseHcl(SRC, "b.tf");
+    expect(diagnostics).toEqual([]);
+    const seen: string[] = [];
+    walkBlocks(file.body, (block, level) => {
+      seen.push(`${block.type}${level}`);
+      return [block.body];
+    });
+    expect(seen).toEqual(["a0", "b1", "c2", "d1", "e2", "f0", "g1"]);
+  });
+
+  it("passes over what a block holds when no body is returned, and reads other bodies in their order", () => {
+    const { file } = parseHcl(SRC, "b.tf");
+    const seen: string[] = [];
+    walkBlocks(file.body, (block) => {
+      seen.push(block.type);
+      if (block.type === "a") return [block.body.blocks[1]!.body, block.body.blocks[0]!.body];
+      return block.type === "f" ? [] : [block.body];
+    });
+    expect(seen).toEqual(["a", "e", "c", "f"]);
+  });
+
+  it("survives blocks nested 100,000 deep", () => {
+    const depth = 100_000;
+    const { file } = parseHcl("x {\n".repeat(depth) + "}\n".repeat(depth), "deep.tf");
+    let count = 0;
+    let deepest = 0;
+    walkBlocks(file.body, (block, level) => {
+      count++;
+      deepest = Math.max(deepest, level);
+      return [block.body];
+    });
+    expect(count).toBe(depth);
+    expect(deepest).toBe(depth - 1);
+  });
+});
+
+describe("expressionKey", () => {
+  it("joins the keys of every compared kind's children in source order", () => {
+    expect(expressionKey(parse('(g(a, b...)).c[k] == (p ? -d : [e, "x-${y}", !f])').expr)).toBe(
+      '((g(a,b...)).c[k]==?(p,-(d),[e,tpl("x-"$;y),!(f)]))',
+    );
   });
 });
