@@ -18,7 +18,7 @@
 import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
 import type { Local, Module, Resource } from "./module-types.js";
-import { constString, forEachChild, traversalText, unwrap, walkTemplateParts } from "../hcl/walk.js";
+import { constString, pushChildren, traversalText, unwrap, walkTemplateParts } from "../hcl/walk.js";
 import { blocksOf } from "./module-builder.js";
 
 /** name -> the dynamic block's for_each (iterator) or null (a `for` variable). */
@@ -579,16 +579,11 @@ function walkScoped<O>(
         break;
       default: {
         const base = exprs.length;
-        forEachChild(e, pushExpr, exprs, undefined);
+        pushChildren(e, exprs, false);
         for (let i = base; i < exprs.length; i++) scoped.push(s);
-        reverseFrom(exprs, base);
       }
     }
   }
-}
-
-function pushExpr(child: Expression, exprs: Expression[]): void {
-  exprs.push(child);
 }
 
 function reverseFrom<T>(list: T[], from: number): void {

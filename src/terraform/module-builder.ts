@@ -23,7 +23,7 @@ import type {
   TerraformSettings,
   Variable,
 } from "./module-types.js";
-import { constBool, constString, exprText, forEachChild, objectKeyName, traversalText, unwrap } from "../hcl/walk.js";
+import { constBool, constString, exprText, objectKeyName, pushChildren, traversalText, unwrap } from "../hcl/walk.js";
 import { findAttr } from "../hcl/blocks.js";
 import { copyNode } from "../hcl/nodes.js";
 import { rangeBetween } from "../hcl/source.js";
@@ -519,7 +519,7 @@ function blockContains(top: Block, node: object): boolean {
       while (stack.length > 0) {
         const x = stack.pop()!;
         if (x === node) return true;
-        forEachChild(x, pushChildTo, stack, undefined);
+        pushChildren(x, stack, false);
       }
     }
     for (const b of block.body.blocks) blocks.push(b);
@@ -527,6 +527,3 @@ function blockContains(top: Block, node: object): boolean {
   return false;
 }
 
-function pushChildTo(child: Expression, stack: Expression[]): void {
-  stack.push(child);
-}
