@@ -1,0 +1,234 @@
+/**
+ * The language server at depth, through the real client: a module
+ * (examples/machine-aws) with one unsaved file nested 100,000 levels deep,
+ * three findings at the innermost levels (a volatile call in the 100,000th
+ * nested block, a one-line block beside it, the version through 100,000
+ * nested for expressions), and every path the server walks driven there:
+ * diagnostics (with related information), hover, quick fix, ignore
+ * comments, fix-all, incremental edits at the innermost level and a syntax
+ * error there. The server must answer each with exact positions, on its
+ * main thread, without logging a failure or writing to stderr.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ensureBuilt } from "../ship/helpers.js";
+import { applyEdits, DOCS, LspClient, REPO, uri, type CodeAction, type Diagnostic, type Range } from "./client.js";
+
+const N = 100_000;
+/** How long a wait for the server may take (a lint of the deep module is about a second; fix-all lints it once per pass). */
+const WAIT = 120_000;
+
+const range = (sl: number, sc: number, el: number, ec: number): Range => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
+
+/* The deep file, line by line (0-based, as the client counts). */
+/** `  nested {` on lines 1..N; the innermost body starts on line N + 1. */
+const INPUT_LINE = N + 1;
+const INPUT = "    input = uuid()";
+const INNER_LINE = N + 2;
+const INNER = "    inner { a = 1 b = 2 }";
+/** The one-line block split, one argument per line. */
+const SPLIT = "    inner {\n      a = 1\n      b = 2\n    }";
+/** The data source after the resource's N closing braces. */
+const AMI_LINE = 2 * N + 4;
+const VALUES_LINE = AMI_LINE + 4;
+const VALUES = `    values = ${"[for v in ".repeat(N)}[var.kubernetes_version]${" : v]".repeat(N)}`;
+/** Where var.kubernetes_version sits in VALUES (inside N brackets). */
+const VERSION_AT = VALUES.indexOf("var.kubernetes_version");
+
+const DEEP =
+  'resource "terraform_data" "deep" {\n' +
+  "  nested {\n".repeat(N) +
+  `${INPUT}\n${INNER}\n` +
+  "  }\n".repeat(N) +
+  "}\n" +
+  'data "aws_ami" "deep" {\n  owners = ["self"]\n  filter {\n    name   = "name"\n' +
+  `${VALUES}\n` +
+  "  }\n}\n";
+
+const NESTED_PATH = [...Array<string>(N).fill("nested"), "input"].join(".");
+const driftMessage = (fn: string, instead: string): string =>
+  `${fn}() gives terraform_data.deep "${NESTED_PATH}" a new value on every plan, so drift checks always fire: use a ${instead} resource instead, or add nested to lifecycle ignore_changes.`;
+const ONE_LINE = "inner is written on one line with 2 arguments, which Terraform rejects (a one-line block may hold a single argument); put each argument and nested block on its own line";
+const DISTRO =
+  'var.kubernetes_version reaches data.aws_ami.deep with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead.';
+
+let root: string;
+let dir: string;
+let deep: string;
+let variables: string;
+let c: LspClient | undefined;
+
+beforeAll(() => {
+  ensureBuilt();
+  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-deep-")));
+  mkdirSync(path.join(root, ".git"));
+  dir = path.join(root, "vm");
+  cpSync(path.join(REPO, "examples", "machine-aws"), dir, { recursive: true });
+  deep = path.join(dir, "deep.tf");
+  variables = path.join(dir, "variables.tf");
+});
+afterAll(() => {
+  c?.kill();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+/** The 0-based line of `variable "kubernetes_version"` in the example's variables.tf. */
+function versionVariableLine(): number {
+  return readFileSync(variables, "utf8").split("\n").indexOf('variable "kubernetes_version" {');
+}
+
+const page = (id: string): string => readFileSync(path.join(REPO, "rules", ...id.split("/")) + ".md", "utf8").trim();
+
+describe(`the language server on a file nested ${N} levels deep`, () => {
+  /** The client's copy of the deep document. */
+  let text = DEEP;
+  const byRule = (id: string): Diagnostic[] => (c!.diagnostics.get(uri(deep)) ?? []).filter((d) => d.code === id);
+  const summary = (list: readonly Diagnostic[]): [string, Range][] => list.map((d) => [String(d.code), d.range]);
+
+  /** Send the document's whole new text, as an editor applying a workspace edit may. */
+  async function setText(next: string): Promise<void> {
+    text = next;
+    await c!.change(deep, next);
+  }
+  /** The edits of a code action for the deep file (its only file). */
+  function editsOf(a: CodeAction) {
+    expect(Object.keys(a.edit!.changes!)).toEqual([uri(deep)]);
+    return a.edit!.changes![uri(deep)]!;
+  }
+  /** Nothing went wrong in the server: no failure logged (a handler that threw answers an empty result), nothing on stderr. */
+  function healthy(): void {
+    expect(c!.logs).toEqual([]);
+    expect(c!.stderr).toBe("");
+    expect(c!.child.exitCode).toBeNull();
+  }
+
+  it("publishes the findings at the innermost levels with their exact ranges, the related variable included", async () => {
+    c = new LspClient({ cwd: root });
+    await c.initialize({ textDocument: { publishDiagnostics: { relatedInformation: true } }, general: { positionEncodings: ["utf-16"] } }, { debounceMs: 0 }, root);
+    await c.initialized();
+    await c.open(deep, DEEP);
+    const list = await c.latest(uri(deep), (d) => d.length > 0, WAIT);
+    expect(list).toEqual([
+      {
+        range: range(INPUT_LINE, 12, INPUT_LINE, 18),
+        severity: 2,
+        code: "drift/non-idempotent",
+        codeDescription: { href: `${DOCS}drift/non-idempotent.md` },
+        source: "tfcapi-lint",
+        message: driftMessage("uuid", "random_uuid"),
+      },
+      {
+        range: range(INNER_LINE, 18, INNER_LINE, 19),
+        severity: 1,
+        code: "syntax/one-line-block",
+        codeDescription: { href: `${DOCS}syntax/one-line-block.md` },
+        source: "tfcapi-lint",
+        message: ONE_LINE,
+      },
+      {
+        range: range(VALUES_LINE, VERSION_AT, VALUES_LINE, VERSION_AT + "var.kubernetes_version".length),
+        severity: 2,
+        code: "version/distro-suffix",
+        codeDescription: { href: `${DOCS}version/distro-suffix.md` },
+        source: "tfcapi-lint",
+        message: DISTRO,
+        relatedInformation: [{ location: { uri: uri(variables), range: range(versionVariableLine(), 0, versionVariableLine(), 29) }, message: "var.kubernetes_version (variable)" }],
+      },
+    ]);
+    // The rest of the module is clean.
+    for (const name of ["main.tf", "outputs.tf", "variables.tf", "versions.tf"]) expect(c.diagnostics.get(uri(path.join(dir, name))) ?? [], name).toEqual([]);
+    healthy();
+  });
+
+  it("hovers: the finding's page on its range, nothing deep in the nesting where there is no finding", async () => {
+    const [drift] = byRule("drift/non-idempotent");
+    const h = await c!.hover(deep, { line: INPUT_LINE, character: 14 });
+    expect(h).toEqual({
+      contents: {
+        kind: "markdown",
+        value: `**drift/non-idempotent** (warning): ${drift!.message}\n\n---\n\n${page("drift/non-idempotent")}\n\n[drift/non-idempotent documentation](${DOCS}drift/non-idempotent.md)`,
+      },
+      range: range(INPUT_LINE, 12, INPUT_LINE, 18),
+    });
+    const v = await c!.hover(deep, { line: VALUES_LINE, character: VERSION_AT + 5 });
+    expect(v).toEqual({
+      contents: {
+        kind: "markdown",
+        value: `**version/distro-suffix** (warning): ${DISTRO}\n\n---\n\n${page("version/distro-suffix")}\n\n[version/distro-suffix documentation](${DOCS}version/distro-suffix.md)`,
+      },
+      range: range(VALUES_LINE, VERSION_AT, VALUES_LINE, VERSION_AT + "var.kubernetes_version".length),
+    });
+    // The innermost `nested {`, and halfway down the brackets: no finding there.
+    expect(await c!.hover(deep, { line: N, character: 4 })).toBeNull();
+    expect(await c!.hover(deep, { line: VALUES_LINE, character: 13 + (N / 2) * "[for v in ".length })).toBeNull();
+    // Just before the findings' starts.
+    expect(await c!.hover(deep, { line: INPUT_LINE, character: 11 })).toBeNull();
+    expect(await c!.hover(deep, { line: VALUES_LINE, character: VERSION_AT - 1 })).toBeNull();
+    healthy();
+  });
+
+  it("fix-all splits the one-line block at the innermost level, as one minimal edit", async () => {
+    const actions = await c!.codeActions(deep, range(0, 0, 0, 0), ["source.fixAll"]);
+    expect(actions.map((a) => [a.title, a.kind])).toEqual([["Fix all auto-fixable tfcapi-lint findings in this file", "source.fixAll.tfcapi-lint"]]);
+    expect(editsOf(actions[0]!)).toEqual([{ range: range(INNER_LINE, 11, INNER_LINE, 23), newText: "\n      a = 1\n      b = 2\n   " }]);
+    expect(applyEdits(text, editsOf(actions[0]!))).toBe(DEEP.replace(`\n${INNER}\n`, `\n${SPLIT}\n`));
+    // Asked about nothing but fix-all, at the finding: the same one action.
+    expect(await c!.codeActions(deep, range(INNER_LINE, 18, INNER_LINE, 19), ["source.fixAll"])).toEqual(actions);
+    healthy();
+  });
+
+  it("offers the one-line block's quick fix and both ignores; the fix applied clears the finding", async () => {
+    const [block] = byRule("syntax/one-line-block");
+    const actions = await c!.codeActions(deep, block!.range);
+    expect(actions.map((a) => [a.title, a.kind, a.isPreferred ?? false, a.diagnostics?.map((d) => d.code)])).toEqual([
+      ["Expand the block to one argument per line", "quickfix", true, ["syntax/one-line-block"]],
+      ["Ignore syntax/one-line-block on this line/block", "quickfix", false, ["syntax/one-line-block"]],
+      ["Ignore syntax/one-line-block in this file", "quickfix", false, ["syntax/one-line-block"]],
+      ["Fix all auto-fixable tfcapi-lint findings in this file", "source.fixAll.tfcapi-lint", false, undefined],
+    ]);
+    expect(actions[0]!.diagnostics).toEqual([block]);
+    expect(editsOf(actions[0]!)).toEqual([{ range: range(INNER_LINE, 10, INNER_LINE, 25), newText: "{\n      a = 1\n      b = 2\n    }" }]);
+    expect(editsOf(actions[1]!)).toEqual([{ range: range(INNER_LINE, 0, INNER_LINE, 0), newText: "    # tfcapi-lint-ignore: syntax/one-line-block\n" }]);
+    expect(editsOf(actions[2]!)).toEqual([{ range: range(0, 0, 0, 0), newText: "# tfcapi-lint-ignore-file: syntax/one-line-block\n" }]);
+
+    const fixed = applyEdits(text, editsOf(actions[0]!));
+    expect(fixed).toBe(DEEP.replace(`\n${INNER}\n`, `\n${SPLIT}\n`));
+    await setText(fixed);
+    const list = await c!.latest(uri(deep), (d) => !d.some((x) => x.code === "syntax/one-line-block"), WAIT);
+    // The other two findings stay where they were (the data source three lines further down).
+    expect(summary(list)).toEqual([
+      ["drift/non-idempotent", range(INPUT_LINE, 12, INPUT_LINE, 18)],
+      ["version/distro-suffix", range(VALUES_LINE + 3, VERSION_AT, VALUES_LINE + 3, VERSION_AT + "var.kubernetes_version".length)],
+    ]);
+    healthy();
+  });
+
+  it("ignores the innermost finding on its line: the comment lands above it, indented, and the finding goes", async () => {
+    const [drift] = byRule("drift/non-idempotent");
+    const actions = await c!.codeActions(deep, range(INPUT_LINE, 15, INPUT_LINE, 15));
+    // No safe fix left in the file: no fix-all.
+    expect(actions.map((a) => [a.title, a.kind, a.isPreferred ?? false])).toEqual([
+      ["Ignore drift/non-idempotent on this line/block", "quickfix", false],
+      ["Ignore drift/non-idempotent in this file", "quickfix", false],
+    ]);
+    expect(actions[0]!.diagnostics).toEqual([drift]);
+    expect(editsOf(actions[0]!)).toEqual([{ range: range(INPUT_LINE, 0, INPUT_LINE, 0), newText: "    # tfcapi-lint-ignore: drift/non-idempotent\n" }]);
+    expect(editsOf(actions[1]!)).toEqual([{ range: range(0, 0, 0, 0), newText: "# tfcapi-lint-ignore-file: drift/non-idempotent\n" }]);
+    // The version's finding, 100,000 brackets into its line: the comment goes above that line.
+    const [distro] = byRule("version/distro-suffix");
+    const onVersion = await c!.codeActions(deep, distro!.range, ["quickfix"]);
+    expect(onVersion.map((a) => [a.title, editsOf(a)])).toEqual([
+      ["Ignore version/distro-suffix on this line/block", [{ range: range(VALUES_LINE + 3, 0, VALUES_LINE + 3, 0), newText: "    # tfcapi-lint-ignore: version/distro-suffix\n" }]],
+      ["Ignore version/distro-suffix in this file", [{ range: range(0, 0, 0, 0), newText: "# tfcapi-lint-ignore-file: version/distro-suffix\n" }]],
+    ]);
+
+    const ignored = applyEdits(text, editsOf(actions[0]!));
+    expect(ignored.split("\n").slice(N, N + 4)).toEqual(["  nested {", "    # tfcapi-lint-ignore: drift/non-idempotent", INPUT, "    inner {"]);
+    await setText(ignored);
+    const list = await c!.latest(uri(deep), (d) => !d.some((x) => x.code === "drift/non-idempotent"), WAIT);
+    expect(summary(list)).toEqual([["version/distro-suffix", range(VALUES_LINE + 4, VERSION_AT, VALUES_LINE + 4, VERSION_AT + "var.kubernetes_version".length)]]);
+    healthy();
+  });
+});
