@@ -9,12 +9,12 @@
  * error there. The server must answer each with exact positions, on its
  * main thread, without logging a failure or writing to stderr.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBuilt } from "../ship/helpers.js";
-import { applyEdits, DOCS, LspClient, REPO, uri, type CodeAction, type Diagnostic, type Range } from "./client.js";
+import { applyEdits, DOCS, LspClient, REPO, uri, type CodeAction, type Diagnostic, type Range, type TextEdit } from "./client.js";
 
 const N = 100_000;
 /** How long a wait for the server may take (a lint of the deep module is about a second; fix-all lints it once per pass). */
@@ -87,10 +87,25 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
   const byRule = (id: string): Diagnostic[] => (c!.diagnostics.get(uri(deep)) ?? []).filter((d) => d.code === id);
   const summary = (list: readonly Diagnostic[]): [string, Range][] => list.map((d) => [String(d.code), d.range]);
 
+  /** The version of the deep document the client last sent (didOpen sends 1). */
+  let version = 1;
   /** Send the document's whole new text, as an editor applying a workspace edit may. */
   async function setText(next: string): Promise<void> {
     text = next;
+    version++;
     await c!.change(deep, next);
+  }
+  /** Send one incremental edit (a range and its new text) and apply it to the client's copy. */
+  async function editText(edit: TextEdit): Promise<void> {
+    text = applyEdits(text, [edit]);
+    version++;
+    await c!.edit(deep, [edit]);
+  }
+  /** The diagnostics the server publishes for the version just sent (it publishes the version it linted). */
+  async function linted(): Promise<Diagnostic[]> {
+    const v = version;
+    await c!.until(`diagnostics for version ${v}`, () => c!.publications.some((p) => p.uri === uri(deep) && p.version === v), WAIT);
+    return c!.publications.filter((p) => p.uri === uri(deep) && p.version === v).at(-1)!.diagnostics;
   }
   /** The edits of a code action for the deep file (its only file). */
   function editsOf(a: CodeAction) {
@@ -109,7 +124,7 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
     await c.initialize({ textDocument: { publishDiagnostics: { relatedInformation: true } }, general: { positionEncodings: ["utf-16"] } }, { debounceMs: 0 }, root);
     await c.initialized();
     await c.open(deep, DEEP);
-    const list = await c.latest(uri(deep), (d) => d.length > 0, WAIT);
+    const list = await linted();
     expect(list).toEqual([
       {
         range: range(INPUT_LINE, 12, INPUT_LINE, 18),
@@ -196,7 +211,7 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
     const fixed = applyEdits(text, editsOf(actions[0]!));
     expect(fixed).toBe(DEEP.replace(`\n${INNER}\n`, `\n${SPLIT}\n`));
     await setText(fixed);
-    const list = await c!.latest(uri(deep), (d) => !d.some((x) => x.code === "syntax/one-line-block"), WAIT);
+    const list = await linted();
     // The other two findings stay where they were (the data source three lines further down).
     expect(summary(list)).toEqual([
       ["drift/non-idempotent", range(INPUT_LINE, 12, INPUT_LINE, 18)],
@@ -227,8 +242,93 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
     const ignored = applyEdits(text, editsOf(actions[0]!));
     expect(ignored.split("\n").slice(N, N + 4)).toEqual(["  nested {", "    # tfcapi-lint-ignore: drift/non-idempotent", INPUT, "    inner {"]);
     await setText(ignored);
-    const list = await c!.latest(uri(deep), (d) => !d.some((x) => x.code === "drift/non-idempotent"), WAIT);
+    const list = await linted();
     expect(summary(list)).toEqual([["version/distro-suffix", range(VALUES_LINE + 4, VERSION_AT, VALUES_LINE + 4, VERSION_AT + "var.kubernetes_version".length)]]);
     healthy();
+  });
+
+  it("edits at the innermost level incrementally: the ignore comment taken out, the call replaced, fresh diagnostics each time", async () => {
+    await editText({ range: range(INPUT_LINE, 0, INPUT_LINE + 1, 0), newText: "" });
+    expect(text).toBe(DEEP.replace(`\n${INNER}\n`, `\n${SPLIT}\n`));
+    expect(summary(await linted())).toEqual([
+      ["drift/non-idempotent", range(INPUT_LINE, 12, INPUT_LINE, 18)],
+      ["version/distro-suffix", range(VALUES_LINE + 3, VERSION_AT, VALUES_LINE + 3, VERSION_AT + "var.kubernetes_version".length)],
+    ]);
+
+    await editText({ range: range(INPUT_LINE, 12, INPUT_LINE, 18), newText: "timestamp()" });
+    expect(text.split("\n")[INPUT_LINE]).toBe("    input = timestamp()");
+    const list = await linted();
+    expect(list[0]).toEqual({
+      range: range(INPUT_LINE, 12, INPUT_LINE, 23),
+      severity: 2,
+      code: "drift/non-idempotent",
+      codeDescription: { href: `${DOCS}drift/non-idempotent.md` },
+      source: "tfcapi-lint",
+      message: driftMessage("timestamp", "time_static"),
+    });
+    expect(summary(list.slice(1))).toEqual([["version/distro-suffix", range(VALUES_LINE + 3, VERSION_AT, VALUES_LINE + 3, VERSION_AT + "var.kubernetes_version".length)]]);
+    // Hover reads the new lint: the new range and message.
+    const h = await c!.hover(deep, { line: INPUT_LINE, character: 22 });
+    expect(h!.range).toEqual(range(INPUT_LINE, 12, INPUT_LINE, 23));
+    expect(h!.contents.value.startsWith(`**drift/non-idempotent** (warning): ${driftMessage("timestamp", "time_static")}\n\n---\n\n`)).toBe(true);
+    healthy();
+  });
+
+  it("a syntax error at the innermost level of the blocks, then 100,000 brackets into a line: diagnostics at the exact spot, and back", async () => {
+    await editText({ range: range(INPUT_LINE, 12, INPUT_LINE, 23), newText: "= =" });
+    expect(await linted()).toEqual([
+      {
+        range: range(INPUT_LINE, 12, INPUT_LINE, 13),
+        severity: 1,
+        code: "syntax/parse",
+        codeDescription: { href: `${DOCS}syntax/parse.md` },
+        source: "tfcapi-lint",
+        message: "Invalid expression: An expression was expected here, but this token cannot start one.",
+      },
+      {
+        range: range(VALUES_LINE + 3, VERSION_AT, VALUES_LINE + 3, VERSION_AT + "var.kubernetes_version".length),
+        severity: 2,
+        code: "version/distro-suffix",
+        codeDescription: { href: `${DOCS}version/distro-suffix.md` },
+        source: "tfcapi-lint",
+        message: DISTRO,
+        relatedInformation: [{ location: { uri: uri(variables), range: range(versionVariableLine(), 0, versionVariableLine(), 29) }, message: "var.kubernetes_version (variable)" }],
+      },
+    ]);
+    await editText({ range: range(INPUT_LINE, 12, INPUT_LINE, 15), newText: "timestamp()" });
+    expect(summary(await linted())).toEqual([
+      ["drift/non-idempotent", range(INPUT_LINE, 12, INPUT_LINE, 23)],
+      ["version/distro-suffix", range(VALUES_LINE + 3, VERSION_AT, VALUES_LINE + 3, VERSION_AT + "var.kubernetes_version".length)],
+    ]);
+
+    // A stray ")" after the version, inside the innermost brackets.
+    const after = VERSION_AT + "var.kubernetes_version".length;
+    await editText({ range: range(VALUES_LINE + 3, after, VALUES_LINE + 3, after), newText: ")" });
+    const broken = await linted();
+    expect(broken[1]).toEqual({
+      range: range(VALUES_LINE + 3, after, VALUES_LINE + 3, after + 1),
+      severity: 1,
+      code: "syntax/parse",
+      codeDescription: { href: `${DOCS}syntax/parse.md` },
+      source: "tfcapi-lint",
+      message: "Missing item separator: Separate the items of a list with commas.",
+    });
+    expect(summary(broken)).toEqual([
+      ["drift/non-idempotent", range(INPUT_LINE, 12, INPUT_LINE, 23)],
+      ["syntax/parse", range(VALUES_LINE + 3, after, VALUES_LINE + 3, after + 1)],
+    ]);
+    await editText({ range: range(VALUES_LINE + 3, after, VALUES_LINE + 3, after + 1), newText: "" });
+    expect(summary(await linted())).toEqual([
+      ["drift/non-idempotent", range(INPUT_LINE, 12, INPUT_LINE, 23)],
+      ["version/distro-suffix", range(VALUES_LINE + 3, VERSION_AT, VALUES_LINE + 3, after)],
+    ]);
+    healthy();
+  });
+
+  it("never wrote the unsaved file, and shuts down and exits with status 0", async () => {
+    expect(existsSync(deep)).toBe(false);
+    expect(await c!.stop()).toBe(0);
+    expect(c!.logs).toEqual([]);
+    expect(c!.stderr).toBe("");
   });
 });
