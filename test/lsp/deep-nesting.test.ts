@@ -47,9 +47,11 @@ const DEEP =
   `${VALUES}\n` +
   "  }\n}\n";
 
+/** drift/non-idempotent's message for a call `fn` at `path` (names joined by dots) of a terraform_data resource. */
+const drift = (fn: string, resource: string, path: string, instead: string): string =>
+  `${fn}() gives terraform_data.${resource} "${path}" a new value on every plan, so drift checks always fire: use a ${instead} resource instead, or add ${path.split(".")[0]} to lifecycle ignore_changes.`;
 const NESTED_PATH = [...Array<string>(N).fill("nested"), "input"].join(".");
-const driftMessage = (fn: string, instead: string): string =>
-  `${fn}() gives terraform_data.deep "${NESTED_PATH}" a new value on every plan, so drift checks always fire: use a ${instead} resource instead, or add nested to lifecycle ignore_changes.`;
+const driftMessage = (fn: string, instead: string): string => drift(fn, "deep", NESTED_PATH, instead);
 const ONE_LINE = "inner is written on one line with 2 arguments, which Terraform rejects (a one-line block may hold a single argument); put each argument and nested block on its own line";
 const DISTRO =
   'var.kubernetes_version reaches data.aws_ami.deep with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead.';
@@ -79,9 +81,24 @@ function versionVariableLine(): number {
   return readFileSync(variables, "utf8").split("\n").indexOf('variable "kubernetes_version" {');
 }
 
+/**
+ * The diagnostics the server publishes for version `v` of the document `abs`
+ * (it publishes the version it linted); an error at once, with the server's
+ * stderr, when the server exits first (out of memory, say).
+ */
+async function publishedFor(abs: string, v: number): Promise<Diagnostic[]> {
+  const client = c!;
+  const mine = () => client.publications.filter((p) => p.uri === uri(abs) && p.version === v);
+  const gone = (): boolean => client.child.exitCode !== null || client.child.signalCode !== null;
+  await client.until(`diagnostics for version ${v} of ${abs}`, () => mine().length > 0 || gone(), WAIT);
+  const found = mine().at(-1);
+  if (!found) throw new Error(`the server exited (${client.child.exitCode ?? client.child.signalCode}) before publishing version ${v} of ${abs}; stderr: ${client.stderr.slice(0, 2000)}`);
+  return found.diagnostics;
+}
+
 const page = (id: string): string => readFileSync(path.join(REPO, "rules", ...id.split("/")) + ".md", "utf8").trim();
 
-describe(`the language server on a file nested ${N} levels deep`, () => {
+describe(`the language server on a file nested ${N} levels deep`, { timeout: 2 * WAIT }, () => {
   /** The client's copy of the deep document. */
   let text = DEEP;
   const byRule = (id: string): Diagnostic[] => (c!.diagnostics.get(uri(deep)) ?? []).filter((d) => d.code === id);
@@ -101,12 +118,8 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
     version++;
     await c!.edit(deep, [edit]);
   }
-  /** The diagnostics the server publishes for the version just sent (it publishes the version it linted). */
-  async function linted(): Promise<Diagnostic[]> {
-    const v = version;
-    await c!.until(`diagnostics for version ${v}`, () => c!.publications.some((p) => p.uri === uri(deep) && p.version === v), WAIT);
-    return c!.publications.filter((p) => p.uri === uri(deep) && p.version === v).at(-1)!.diagnostics;
-  }
+  /** The diagnostics the server publishes for the version just sent. */
+  const linted = (): Promise<Diagnostic[]> => publishedFor(deep, version);
   /** The edits of a code action for the deep file (its only file). */
   function editsOf(a: CodeAction) {
     expect(Object.keys(a.edit!.changes!)).toEqual([uri(deep)]);
@@ -189,8 +202,6 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
     expect(actions.map((a) => [a.title, a.kind])).toEqual([["Fix all auto-fixable tfcapi-lint findings in this file", "source.fixAll.tfcapi-lint"]]);
     expect(editsOf(actions[0]!)).toEqual([{ range: range(INNER_LINE, 11, INNER_LINE, 23), newText: "\n      a = 1\n      b = 2\n   " }]);
     expect(applyEdits(text, editsOf(actions[0]!))).toBe(DEEP.replace(`\n${INNER}\n`, `\n${SPLIT}\n`));
-    // Asked about nothing but fix-all, at the finding: the same one action.
-    expect(await c!.codeActions(deep, range(INNER_LINE, 18, INNER_LINE, 19), ["source.fixAll"])).toEqual(actions);
     healthy();
   });
 
@@ -207,6 +218,8 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
     expect(editsOf(actions[0]!)).toEqual([{ range: range(INNER_LINE, 10, INNER_LINE, 25), newText: "{\n      a = 1\n      b = 2\n    }" }]);
     expect(editsOf(actions[1]!)).toEqual([{ range: range(INNER_LINE, 0, INNER_LINE, 0), newText: "    # tfcapi-lint-ignore: syntax/one-line-block\n" }]);
     expect(editsOf(actions[2]!)).toEqual([{ range: range(0, 0, 0, 0), newText: "# tfcapi-lint-ignore-file: syntax/one-line-block\n" }]);
+    // Fix all, offered at the finding too: the same edit as asked for alone.
+    expect(editsOf(actions[3]!)).toEqual([{ range: range(INNER_LINE, 11, INNER_LINE, 23), newText: "\n      a = 1\n      b = 2\n   " }]);
 
     const fixed = applyEdits(text, editsOf(actions[0]!));
     expect(fixed).toBe(DEEP.replace(`\n${INNER}\n`, `\n${SPLIT}\n`));
@@ -327,6 +340,111 @@ describe(`the language server on a file nested ${N} levels deep`, () => {
 
   it("never wrote the unsaved file, and shuts down and exits with status 0", async () => {
     expect(existsSync(deep)).toBe(false);
+    expect(await c!.stop()).toBe(0);
+    expect(c!.logs).toEqual([]);
+    expect(c!.stderr).toBe("");
+  });
+});
+
+/**
+ * Shapes whose every level holds an argument (nested dynamic blocks, each
+ * with its for_each, in both syntaxes), and a heredoc inside 100,000
+ * brackets: each module linted alone (a directory of its own), the finding
+ * at the innermost level shown, hovered and ignored there.
+ */
+describe(`an argument at every one of ${N} levels, and a heredoc ${N} brackets deep`, { timeout: 2 * WAIT }, () => {
+  const DYN_PATH = [...Array<string>(N).fill("d"), "input"].join(".");
+  const DYN_INPUT = 3 * N + 1;
+  const dynJson = `{"resource": {"terraform_data": {"json": ${'{"dynamic": {"d": {"for_each": "${[1]}", "content": '.repeat(N)}{"input": "\${uuid()}"}${"}}}".repeat(N)}}}}\n`;
+  const dynJsonAt = dynJson.indexOf("uuid()");
+  const ignoreDrift = "tfcapi-lint-ignore: drift/non-idempotent";
+  const cases: {
+    what: string;
+    file: string;
+    text: string;
+    finding: { range: Range; message: string };
+    /** A position deep in the nesting with no finding. */
+    quiet: { line: number; character: number };
+    ignore: TextEdit;
+    fileIgnore: TextEdit;
+  }[] = [
+    {
+      what: `native syntax: ${N} nested dynamic blocks`,
+      file: "dyn/dyn.tf",
+      text: `resource "terraform_data" "dyn" {\n${'  dynamic "d" {\n    for_each = [1]\n    content {\n'.repeat(N)}      input = uuid()\n${"    }\n  }\n".repeat(N)}}\n`,
+      finding: { range: range(DYN_INPUT, 14, DYN_INPUT, 20), message: drift("uuid", "dyn", DYN_PATH, "random_uuid") },
+      quiet: { line: DYN_INPUT - 2, character: 8 },
+      ignore: { range: range(DYN_INPUT, 0, DYN_INPUT, 0), newText: `      # ${ignoreDrift}\n` },
+      fileIgnore: { range: range(0, 0, 0, 0), newText: `# tfcapi-lint-ignore-file: drift/non-idempotent\n` },
+    },
+    {
+      what: `JSON syntax: ${N} nested dynamic blocks on one line`,
+      file: "json/dyn.tf.json",
+      text: dynJson,
+      finding: { range: range(0, dynJsonAt, 0, dynJsonAt + "uuid()".length), message: drift("uuid", "json", DYN_PATH, "random_uuid") },
+      quiet: { line: 0, character: dynJsonAt / 2 },
+      // The innermost block's object (the content holding the argument) gets the comment property.
+      ignore: { range: range(0, dynJson.indexOf('{"input"') + 1, 0, dynJson.indexOf('{"input"') + 1), newText: `"//": "${ignoreDrift}", ` },
+      fileIgnore: { range: range(0, 1, 0, 1), newText: `"//": "tfcapi-lint-ignore-file: drift/non-idempotent", ` },
+    },
+    {
+      what: `a heredoc inside ${N} brackets`,
+      file: "heredoc/heredoc.tf",
+      text: `resource "terraform_data" "heredoc" {\n  input = ${"[".repeat(N)}<<EOT\n\${timestamp()}\nEOT\n${"]".repeat(N)}\n}\n`,
+      finding: { range: range(2, 2, 2, 13), message: drift("timestamp", "heredoc", "input", "time_static") },
+      quiet: { line: 1, character: 10 + N / 2 },
+      // Not inside the heredoc (the comment would become part of its text): above the argument.
+      ignore: { range: range(1, 0, 1, 0), newText: `  # ${ignoreDrift}\n` },
+      fileIgnore: { range: range(0, 0, 0, 0), newText: `# tfcapi-lint-ignore-file: drift/non-idempotent\n` },
+    },
+  ];
+
+  beforeAll(async () => {
+    for (const k of cases) cpSync(path.join(REPO, "examples", "machine-aws"), path.join(root, path.dirname(k.file)), { recursive: true });
+    c?.kill();
+    c = new LspClient({ cwd: root });
+    await c.initialize({ general: { positionEncodings: ["utf-16"] } }, { debounceMs: 0 }, root);
+    await c.initialized();
+  });
+
+  for (const k of cases) {
+    it(k.what, async () => {
+      const abs = path.join(root, k.file);
+      const linted = (v: number): Promise<Diagnostic[]> => publishedFor(abs, v);
+      await c!.open(abs, k.text);
+      const diagnostic: Diagnostic = {
+        range: k.finding.range,
+        severity: 2,
+        code: "drift/non-idempotent",
+        codeDescription: { href: `${DOCS}drift/non-idempotent.md` },
+        source: "tfcapi-lint",
+        message: k.finding.message,
+      };
+      expect(await linted(1)).toEqual([diagnostic]);
+
+      const middle = { line: k.finding.range.start.line, character: k.finding.range.start.character + 3 };
+      expect(await c!.hover(abs, middle)).toEqual({
+        contents: {
+          kind: "markdown",
+          value: `**drift/non-idempotent** (warning): ${k.finding.message}\n\n---\n\n${page("drift/non-idempotent")}\n\n[drift/non-idempotent documentation](${DOCS}drift/non-idempotent.md)`,
+        },
+        range: k.finding.range,
+      });
+      expect(await c!.hover(abs, k.quiet)).toBeNull();
+
+      const actions = await c!.codeActions(abs, { start: middle, end: middle });
+      expect(actions).toEqual([
+        { title: "Ignore drift/non-idempotent on this line/block", kind: "quickfix", diagnostics: [diagnostic], edit: { changes: { [uri(abs)]: [k.ignore] } } },
+        { title: "Ignore drift/non-idempotent in this file", kind: "quickfix", diagnostics: [diagnostic], edit: { changes: { [uri(abs)]: [k.fileIgnore] } } },
+      ]);
+      await c!.change(abs, applyEdits(k.text, [k.ignore]));
+      expect(await linted(2)).toEqual([]);
+      expect(c!.logs).toEqual([]);
+      expect(c!.stderr).toBe("");
+    });
+  }
+
+  it("shuts down cleanly", async () => {
     expect(await c!.stop()).toBe(0);
     expect(c!.logs).toEqual([]);
     expect(c!.stderr).toBe("");
