@@ -6,8 +6,13 @@
  * nested for expressions), and every path the server walks driven there:
  * diagnostics (with related information), hover, quick fix, ignore
  * comments, fix-all, incremental edits at the innermost level and a syntax
- * error there. The server must answer each with exact positions, on its
- * main thread, without logging a failure or writing to stderr.
+ * error there. Then shapes whose every level holds an argument (nested
+ * dynamic blocks, native and JSON: the server ran out of memory on them
+ * while bodyAttributes made every attribute's path at once) and a heredoc
+ * inside 100,000 brackets, each hovered and ignored at the innermost level.
+ * The server must answer each with exact positions, on its main thread,
+ * without logging a failure or writing to stderr. No timing is asserted:
+ * the waits only bound how long a dead or stuck server is waited for.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,7 +83,9 @@ afterAll(() => {
 
 /** The 0-based line of `variable "kubernetes_version"` in the example's variables.tf. */
 function versionVariableLine(): number {
-  return readFileSync(variables, "utf8").split("\n").indexOf('variable "kubernetes_version" {');
+  const line = readFileSync(variables, "utf8").split("\n").indexOf('variable "kubernetes_version" {');
+  expect(line).toBeGreaterThan(0);
+  return line;
 }
 
 /**
