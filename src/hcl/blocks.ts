@@ -35,25 +35,46 @@ interface BlockChain {
   readonly parent: BlockChain | null;
 }
 
+/** The blocks of a chain, outermost first, and the path they make after `prefix`. */
+function placeOf(chain: BlockChain | null, prefix: readonly string[]): { path: string[]; blocks: Block[] } {
+  const blocks: Block[] = [];
+  for (let c = chain; c !== null; c = c.parent) blocks.push(c.block);
+  blocks.reverse();
+  const path = [...prefix];
+  for (const block of blocks) path.push(block.type, ...block.labels);
+  return { path, blocks };
+}
+
 /**
  * Every attribute of a body and of its nested blocks, with the path (block
  * types, labels, name) and the blocks around it, in source order (a body's
  * attributes, then each nested block's). Blocks nest without limit: an
  * explicit stack, and a body's path and blocks are made from the chain
- * around it only when it has attributes.
+ * around it when first read, so a caller that reads only the attributes
+ * stays linear when every level holds one (dynamic blocks: for_each at each
+ * level), where making them all would cost the square of the depth.
  */
 export function bodyAttributes(body: Body, path: string[] = []): { attr: Attribute; path: string[]; blocks: Block[] }[] {
   const out: { attr: Attribute; path: string[]; blocks: Block[] }[] = [];
+  const prefix = [...path];
   const stack: { body: Body; chain: BlockChain | null }[] = [{ body, chain: null }];
   while (stack.length > 0) {
     const { body: b, chain } = stack.pop()!;
     if (b.attributes.length > 0) {
-      const blocks: Block[] = [];
-      for (let c = chain; c !== null; c = c.parent) blocks.push(c.block);
-      blocks.reverse();
-      const p = [...path];
-      for (const block of blocks) p.push(block.type, ...block.labels);
-      for (const attr of b.attributes) out.push({ attr, path: [...p, attr.name], blocks });
+      let place: { path: string[]; blocks: Block[] } | null = null;
+      const made = (): { path: string[]; blocks: Block[] } => (place ??= placeOf(chain, prefix));
+      for (const attr of b.attributes) {
+        let own: string[] | null = null;
+        out.push({
+          attr,
+          get path(): string[] {
+            return (own ??= [...made().path, attr.name]);
+          },
+          get blocks(): Block[] {
+            return made().blocks;
+          },
+        });
+      }
     }
     for (let i = b.blocks.length - 1; i >= 0; i--) stack.push({ body: b.blocks[i]!.body, chain: { block: b.blocks[i]!, parent: chain } });
   }

@@ -116,6 +116,25 @@ describe("blocks at 100,000 levels", () => {
     expect(found[0]!.blocks.length).toBe(D);
   });
 
+  it("bodyAttributes with an attribute at every level: all of them, each path made when read", () => {
+    // dynamic "d" { for_each = ... content { ... } } at every level: a path of every level's
+    // attribute made at once would be D^2 / 2 strings (far past the heap).
+    let b: Block = inner;
+    for (let i = 1; i < D; i++) b = copyNode(inner, { body: copyNode(inner.body, { blocks: [b] }) });
+    const found = bodyAttributes(b.body, ["top"]);
+    expect(found.length).toBe(D);
+    expect(found.every((f) => f.attr.name === "x")).toBe(true);
+    expect(found[0]!.path).toEqual(["top", "x"]);
+    expect(found[0]!.blocks).toEqual([]);
+    expect(found[1]!.path).toEqual(["top", "b", "x"]);
+    expect(found[1]!.blocks).toEqual([b.body.blocks[0]]);
+    const last = found[D - 1]!;
+    expect(last.path.length).toBe(D + 1);
+    expect(last.path[0]).toBe("top");
+    expect(last.blocks.length).toBe(D - 1);
+    expect(last.blocks[D - 2]!.body.blocks).toEqual([]);
+  });
+
   it("the shared walk enters and leaves every block, and the innermost site lists every block around it", () => {
     const top = deepBlock();
     const mod = { files: [{ path: "deep.tf", hcl: copyNode(file, { body: copyNode(file.body, { blocks: [top] }) }) }] } as unknown as Module;
