@@ -6,9 +6,9 @@
  */
 import * as path from "node:path";
 import { lintModule, type EngineOptions, type LintOutcome } from "../lint/engine.js";
-import { fixesByFile, fixFileText, FixWriteError, inScope, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic, type FixScope } from "../lint/apply-fixes.js";
+import { FixWriteError, inScope, MAX_FIX_PASSES, readForFix, unifiedDiff, writeFileAtomic, type FixScope } from "../lint/apply-fixes.js";
+import { settledPasses, type PassEvent } from "../lint/fix-passes.js";
 import type { ModuleReport } from "../lint/result.js";
-import type { Finding } from "../lint/types.js";
 
 /** What --fix did on one module, without the outcome (it crosses threads: see worker-pool.ts). */
 export interface FixSummary {
@@ -28,146 +28,42 @@ export interface FixRun {
   writeErrors: string[];
 }
 
-function refusedNote(f: Finding): string {
-  return `${f.file}: not fixed: the fix of ${f.ruleId} edits text outside the block it was computed for`;
+/**
+ * What the passes' events say on stderr, in order and once each. A refused
+ * pass after earlier passes fixed the file: those fixes are still written
+ * (shown, on a dry run), and the note says so rather than that the file is
+ * left as it was.
+ */
+function eventNotes(events: readonly PassEvent[], opts: EngineOptions, dry: boolean): string[] {
+  const notes = new Set<string>();
+  for (const e of events) {
+    if (e.kind === "edit-outside") {
+      notes.add(`${e.finding.file}: not fixed: the fix of ${e.finding.ruleId} edits text outside the block it was computed for`);
+    } else if (e.kind === "refused") {
+      notes.add(refusedPassNote(e, dry));
+    } else {
+      const plugin = (opts.ruleSet ?? []).find((r) => r.id === e.ruleId)?.plugin ?? opts.catalogue.rule(e.ruleId)?.plugin;
+      const who = plugin ? `rule ${e.ruleId} of plugin ${plugin}` : `rule ${e.ruleId}`;
+      const hint = plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
+      const rest = dry ? "none of them is shown, the other rules' fixes are" : "none of them was applied, the other rules' fixes were";
+      notes.add(`${e.files.join(", ")}: not fixed: the fixes of ${who} did not settle in ${MAX_FIX_PASSES} passes (each pass changed the file again); ${rest} (${hint})`);
+    }
+  }
+  return [...notes];
 }
 
-/**
- * The note for a pass whose fixes of `file` were refused. When earlier
- * passes fixed the file (`earlier` fixes), those are still written (shown,
- * on a dry run): the note says so rather than that the file is left as it was.
- */
-function refusedPassNote(file: string, result: { reason: string; syntaxError?: string }, earlier: number | undefined, dry: boolean): string {
-  if (!earlier || result.syntaxError === undefined) return `${file}: not fixed: ${result.reason}`;
+function refusedPassNote(e: Extract<PassEvent, { kind: "refused" }>, dry: boolean): string {
+  const { file, earlier, syntaxError } = e;
+  if (!earlier || syntaxError === undefined) return `${file}: not fixed: ${e.reason}`;
   const n = earlier === 1 ? "the fix" : `the ${earlier} fixes`;
   const verb = earlier === 1 ? "is" : "are";
   if (dry) {
-    return (
-      `${file}: partly fixable: the fixes of a later pass would introduce a syntax error (${result.syntaxError}) and are left out; ` +
-      `${n} of the earlier passes ${verb} shown`
-    );
+    return `${file}: partly fixable: the fixes of a later pass would introduce a syntax error (${syntaxError}) and are left out; ${n} of the earlier passes ${verb} shown`;
   }
   return (
-    `${file}: partly fixed: the fixes of a later pass would have introduced a syntax error (${result.syntaxError}) and were left out; ` +
+    `${file}: partly fixed: the fixes of a later pass would have introduced a syntax error (${syntaxError}) and were left out; ` +
     `${n} of the earlier passes ${verb} written (run the linter again to see what is left)`
   );
-}
-
-/** A module's findings and the texts they were found in: a first lint, or a report (--fix-dry-run). */
-interface FixBase {
-  kind: "report";
-  report: Pick<ModuleReport, "findings" | "sources">;
-}
-
-/** What one sequence of passes left, in memory (nothing written yet). */
-interface Passes<First extends FixBase> {
-  outcome: First | LintOutcome;
-  /** Fixed texts (without BOM) by module-relative path, of files the passes changed. */
-  texts: Map<string, string>;
-  /** Fixes applied per file, over every pass. */
-  applied: Map<string, number>;
-  /** Rules whose fixes still change a file after the last pass (the passes did not settle), with those files. */
-  unsettled: Map<string, string[]>;
-}
-
-/** Rules (not in `skip`) whose own fixes would change a file of `outcome` once more, with those files. */
-function rulesStillFixing(outcome: FixBase | LintOutcome, textOf: (file: string) => string | undefined, skip: ReadonlySet<string>, scope: FixScope): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  if (outcome.kind !== "report") return out;
-  const ids = new Set(outcome.report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId) && inScope(f.fix, scope)).map((f) => f.ruleId));
-  for (const id of ids) {
-    const files: string[] = [];
-    for (const [file, fixes] of fixesByFile(outcome.report.findings.filter((f) => f.ruleId === id), undefined, scope)) {
-      const text = textOf(file);
-      if (text !== undefined && fixFileText(file, text, fixes).kind === "fixed") files.push(file);
-    }
-    if (files.length > 0) out.set(id, files.sort());
-  }
-  return out;
-}
-
-/**
- * The options to lint `dir` again with the fixed `texts` in place of the
- * files'. The text read from --stdin (--fix-dry-run) becomes an overlay
- * entry too, so that its fixed text replaces it.
- */
-function withTexts(dir: string, opts: EngineOptions, texts: ReadonlyMap<string, string>): EngineOptions {
-  const overlay = new Map<string, string>();
-  const { stdin, ...rest } = opts;
-  if (stdin) for (const abs of [path.resolve(stdin.path), path.resolve(dir, stdin.path)]) overlay.set(abs, stdin.text);
-  for (const [file, text] of opts.overlay ?? []) overlay.set(path.resolve(file), text);
-  for (const [file, text] of texts) overlay.set(path.resolve(dir, ...file.split("/")), text);
-  return { ...rest, overlay };
-}
-
-/** How a sequence of passes runs: where it reads a file before any fix, what it may fix, what it says. */
-interface PassSettings {
-  /** A file's text before any fix (undefined: leave the file alone). */
-  baseText: (file: string) => string | undefined;
-  scope: FixScope;
-  /** --fix-dry-run: the notes speak of fixes shown, not written. */
-  dry: boolean;
-}
-
-/**
- * Fix passes in memory, the module linted again with the fixed texts as an
- * overlay after each, until a pass changes nothing or MAX_FIX_PASSES is
- * reached; the fixes of the rules in `skip` are left out, and so are the
- * unsafe ones unless the scope is "all".
- */
-function runPasses<First extends FixBase>(dir: string, opts: EngineOptions, first: First, skip: ReadonlySet<string>, notes: Set<string>, how: PassSettings): Passes<First> {
-  let outcome: First | LintOutcome = first;
-  const texts = new Map<string, string>();
-  const applied = new Map<string, number>();
-  const textOf = (file: string): string | undefined => texts.get(file) ?? how.baseText(file);
-  let settled = false;
-  for (let pass = 0; pass < MAX_FIX_PASSES && outcome.kind === "report"; pass++) {
-    const refused: Finding[] = [];
-    const byFile = fixesByFile(outcome.report.findings.filter((f) => !skip.has(f.ruleId)), refused, how.scope);
-    for (const f of refused) notes.add(refusedNote(f));
-    let changed = false;
-    for (const [file, fixes] of byFile) {
-      const text = textOf(file);
-      if (text === undefined || text !== outcome.report.sources.get(file)) continue;
-      const result = fixFileText(file, text, fixes);
-      if (result.kind === "refused") notes.add(refusedPassNote(file, result, applied.get(file), how.dry));
-      if (result.kind !== "fixed") continue;
-      texts.set(file, result.text);
-      applied.set(file, (applied.get(file) ?? 0) + result.applied);
-      changed = true;
-    }
-    if (!changed) {
-      settled = true;
-      break;
-    }
-    outcome = lintModule(dir, withTexts(dir, opts, texts));
-  }
-  const unsettled = settled ? new Map<string, string[]>() : rulesStillFixing(outcome, textOf, skip, how.scope);
-  return { outcome, texts, applied, unsettled };
-}
-
-/**
- * Passes until stable (runPasses). A rule whose fixes still change a file
- * after MAX_FIX_PASSES passes (a fix that undoes itself, or grows the text
- * each time) does not settle: the passes run again without that rule's
- * fixes, and a note names the rule. Nothing is applied ten times.
- */
-function settledPasses<First extends FixBase>(dir: string, opts: EngineOptions, first: First, notes: Set<string>, how: PassSettings): Passes<First> {
-  const skip = new Set<string>();
-  let passes = runPasses(dir, opts, first, skip, notes, how);
-  // Each round leaves out at least one more rule, so this ends.
-  while (passes.unsettled.size > 0) {
-    for (const [id, files] of [...passes.unsettled].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      const plugin = (opts.ruleSet ?? []).find((r) => r.id === id)?.plugin ?? opts.catalogue.rule(id)?.plugin;
-      const who = plugin ? `rule ${id} of plugin ${plugin}` : `rule ${id}`;
-      const hint = plugin ? "report it to the plugin's authors" : "this is a bug in tfcapi-lint, please report it";
-      const rest = how.dry ? "none of them is shown, the other rules' fixes are" : "none of them was applied, the other rules' fixes were";
-      notes.add(`${files.join(", ")}: not fixed: the fixes of ${who} did not settle in ${MAX_FIX_PASSES} passes (each pass changed the file again); ${rest} (${hint})`);
-      skip.add(id);
-    }
-    passes = runPasses(dir, opts, first, skip, notes, how);
-  }
-  return passes;
 }
 
 const byName = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -179,7 +75,6 @@ const byName = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : 
  * fix (--fix-unsafe).
  */
 export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }, scope: FixScope): FixRun {
-  const notes = new Set<string>();
   /** Disk texts (without BOM) read so far; null when the file changed under us or cannot be read. */
   const disk = new Map<string, string | null>();
   const baseText = (file: string): string | undefined => {
@@ -195,7 +90,7 @@ export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome &
     }
     return disk.get(file) ?? undefined;
   };
-  const passes = settledPasses(dir, opts, first, notes, { baseText, scope, dry: false });
+  const passes = settledPasses(dir, opts, first, { baseText, scope });
   const written: string[] = [];
   const writeErrors: string[] = [];
   let applied = 0;
@@ -214,7 +109,7 @@ export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome &
   }
   // What is on disk when a file could not be written: lint it again from there.
   const outcome = writeErrors.length > 0 ? lintModule(dir, opts) : passes.outcome;
-  return { outcome, written, applied, notes: [...notes], writeErrors };
+  return { outcome, written, applied, notes: eventNotes(passes.events, opts, false), writeErrors };
 }
 
 /**
@@ -223,9 +118,9 @@ export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome &
  * from the texts the report was made of. `dir` and `opts`: how the module was
  * linted (the report may come from the cache).
  */
-export function dryRunDiff(report: ModuleReport, dir: string, opts: EngineOptions, cwd: string, notes: Set<string>, scope: FixScope): string {
-  const first = { kind: "report" as const, report };
-  const passes = settledPasses(dir, opts, first, notes, { baseText: (file) => report.sources.get(file), scope, dry: true });
+export function dryRunDiff(report: ModuleReport, dir: string, opts: EngineOptions, cwd: string, notes: string[], scope: FixScope): string {
+  const passes = settledPasses(dir, opts, { kind: "report", report }, { baseText: (file) => report.sources.get(file), scope });
+  notes.push(...eventNotes(passes.events, opts, true));
   let out = "";
   for (const [file, after] of [...passes.texts].sort(byName)) {
     const before = report.sources.get(file)!;
@@ -271,7 +166,7 @@ export class FixTally {
 
   /** --fix-dry-run on one module (linted in `dir` with `opts`): the diff to show. */
   dryRun(report: ModuleReport, dir: string, opts: EngineOptions, cwd: string, display: string): string {
-    const notes = new Set<string>();
+    const notes: string[] = [];
     const diff = dryRunDiff(report, dir, opts, cwd, notes, this.scope);
     this.countLeft(report);
     for (const n of notes) this.notes.push(FixTally.prefix(display) + n);

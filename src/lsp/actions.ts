@@ -7,9 +7,8 @@
  */
 import * as path from "node:path";
 import { CodeActionKind, type CodeAction, type Range } from "vscode-languageserver/node.js";
-import { lintModule } from "../lint/engine.js";
-import { fixesByFile, fixFileText, inScope, MAX_FIX_PASSES } from "../lint/apply-fixes.js";
-import type { ModuleReport } from "../lint/result.js";
+import { fixesByFile, inScope, MAX_FIX_PASSES } from "../lint/apply-fixes.js";
+import { settledPasses } from "../lint/fix-passes.js";
 import type { Result } from "./diagnostics.js";
 import { isModuleFile, pathOf, type Documents } from "./documents.js";
 import { fixChanges, ignoreEdit, minimalEdit } from "./edits.js";
@@ -24,6 +23,8 @@ export const UNSAFE_TITLE = " (unsafe: changes the plan)";
 export class Actions {
   /** Rule ids whose unsettled fixes the user was told about (once each). */
   private readonly toldUnsettled = new Set<string>();
+  /** Fix all by lint result, then by document (path and URI). */
+  private readonly fixAllMade = new WeakMap<Result, Map<string, CodeAction | null>>();
 
   constructor(
     private readonly documents: Documents,
@@ -33,50 +34,23 @@ export class Actions {
   ) {}
 
   /**
-   * Fix all in one file, in passes as --fix does: a rule whose fixes still
-   * change the file after MAX_FIX_PASSES passes is left out (with one
-   * warning naming it), never applied that many times.
+   * Fix all in one file, in passes as --fix does (the safe fixes of this
+   * file only): a rule whose fixes still change the file after
+   * MAX_FIX_PASSES passes is left out (with one warning naming it), never
+   * applied that many times.
    */
   private fixAllText(m: Tracked, result: Result, rel: string): string | null {
     if (result.outcome.kind !== "report") return null;
     const original = result.outcome.report.sources.get(rel);
     if (original === undefined) return null;
-    const skip = new Set<string>();
-    for (;;) {
-      const { text, unsettled } = this.fixPasses(m, result, rel, original, skip);
-      if (unsettled.length === 0) return text === original ? null : text;
-      for (const id of unsettled.sort()) {
-        skip.add(id);
-        if (this.toldUnsettled.has(id)) continue;
-        this.toldUnsettled.add(id);
-        this.warn(`tfcapi-lint: the fixes of rule ${id} did not settle in ${MAX_FIX_PASSES} passes (each pass changed ${rel} again); Fix all leaves them out and applies the other rules' fixes`);
-      }
+    const passes = settledPasses(m.dir, result.opts, result.outcome, { baseText: (file) => (file === rel ? original : undefined), scope: "safe" });
+    for (const e of passes.events) {
+      if (e.kind !== "unsettled" || this.toldUnsettled.has(e.ruleId)) continue;
+      this.toldUnsettled.add(e.ruleId);
+      this.warn(`tfcapi-lint: the fixes of rule ${e.ruleId} did not settle in ${MAX_FIX_PASSES} passes (each pass changed ${rel} again); Fix all leaves them out and applies the other rules' fixes`);
     }
-  }
-
-  /** Up to MAX_FIX_PASSES passes of the fixes of every rule not in `skip`; the rules whose fixes still change the text after them. */
-  private fixPasses(m: Tracked, result: Result, rel: string, original: string, skip: ReadonlySet<string>): { text: string; unsettled: string[] } {
-    const abs = path.join(m.dir, ...rel.split("/"));
-    let text = original;
-    let report: ModuleReport = (result.outcome as { report: ModuleReport }).report;
-    for (let pass = 0; pass < MAX_FIX_PASSES; pass++) {
-      const fixes = fixesByFile(report.findings.filter((f) => !skip.has(f.ruleId)), undefined, "safe").get(rel);
-      // The same checks as --fix: no fix on a file with syntax errors, none that adds one.
-      const r = fixes ? fixFileText(rel, text, fixes) : null;
-      if (!r || r.kind !== "fixed") return { text, unsettled: [] };
-      text = r.text;
-      const ov = new Map(result.opts.overlay ?? []);
-      ov.set(abs, text);
-      const again = lintModule(m.dir, { ...result.opts, overlay: ov });
-      if (again.kind !== "report") return { text, unsettled: [] };
-      report = again.report;
-    }
-    const fixable = [...new Set(report.findings.filter((f) => f.fix && !f.suppressed && !skip.has(f.ruleId) && inScope(f.fix, "safe")).map((f) => f.ruleId))];
-    const unsettled = fixable.filter((id) => {
-      const own = fixesByFile(report.findings.filter((f) => f.ruleId === id), undefined, "safe").get(rel);
-      return own !== undefined && fixFileText(rel, text, own).kind === "fixed";
-    });
-    return { text, unsettled };
+    const text = passes.texts.get(rel);
+    return text === undefined || text === original ? null : text;
   }
 
   /** The code actions for a range of a document, of the kinds in `only` (all when empty). */
@@ -121,16 +95,30 @@ export class Actions {
     return actions;
   }
 
-  /** Fix all in the document `abs` (safe fixes only), when its own module has safe fixes in it and applying them changes it. */
+  /**
+   * Fix all in the document `abs` (safe fixes only), when its own module has
+   * safe fixes in it and applying them changes it. Made once per lint result
+   * and file: editors ask for code actions as the cursor moves, and the
+   * passes lint the module again.
+   */
   private fixAllAction(abs: string): CodeAction | null {
     const own = this.scheduler.get(path.dirname(abs));
     const result = own ? this.scheduler.current(own) : null;
-    const name = path.basename(abs);
-    if (!own || !result || result.outcome.kind !== "report" || !fixesByFile(result.outcome.report.findings, undefined, "safe").has(name)) return null;
+    if (!own || !result) return null;
+    let made = this.fixAllMade.get(result);
+    if (!made) this.fixAllMade.set(result, (made = new Map()));
+    const uri = this.documents.uriOf(abs);
+    const key = `${abs}\n${uri}`;
+    if (!made.has(key)) made.set(key, this.makeFixAll(own, result, path.basename(abs), uri));
+    return made.get(key)!;
+  }
+
+  private makeFixAll(own: Tracked, result: Result, name: string, uri: string): CodeAction | null {
+    if (result.outcome.kind !== "report" || !fixesByFile(result.outcome.report.findings, undefined, "safe").has(name)) return null;
     const after = this.fixAllText(own, result, name);
     const ix = result.indexes?.get(name);
     const before = result.outcome.report.sources.get(name);
     const edit = after !== null && ix && before !== undefined ? minimalEdit(before, after, ix) : null;
-    return edit ? { title: "Fix all auto-fixable tfcapi-lint findings in this file", kind: FIX_ALL_KIND, edit: { changes: { [this.documents.uriOf(abs)]: [edit] } } } : null;
+    return edit ? { title: "Fix all auto-fixable tfcapi-lint findings in this file", kind: FIX_ALL_KIND, edit: { changes: { [uri]: [edit] } } } : null;
   }
 }
