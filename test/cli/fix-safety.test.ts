@@ -365,13 +365,19 @@ describe("a pass refused after earlier passes fixed the file", () => {
     },
   });
 
-  it("writes the earlier passes' fixes, counts only them, and says so", () => {
-    const original = 'variable "a" {\n  type = string\n}\n';
+  const original = 'variable "a" {\n  type = string\n}\n';
+  /** A module of `original` linted with the rule alone: its folder, options and first lint. */
+  function linted() {
     const dir = tree({ "v.tf": original });
-    const opts = { role: "machine" as const, ruleSet: [rule] };
+    const opts = engineOptions({ role: "machine" as const, ruleSet: [rule] });
     const first = lintModule(dir, opts);
     if (first.kind !== "report") throw new Error(first.message);
-    const run = fixOnDisk(dir, engineOptions(opts), first, "safe");
+    return { dir, opts, first };
+  }
+
+  it("writes the earlier passes' fixes, counts only them, and says so", () => {
+    const { dir, opts, first } = linted();
+    const run = fixOnDisk(dir, opts, first, "safe");
     expect(readFileSync(path.join(dir, "v.tf"), "utf8")).toBe(`${original}# one\n`);
     expect({ written: run.written, applied: run.applied, notes: run.notes }).toEqual({
       written: ["v.tf"],
@@ -383,13 +389,9 @@ describe("a pass refused after earlier passes fixed the file", () => {
   });
 
   it("the dry run shows the earlier passes' fixes and says the later one is left out", () => {
-    const original = 'variable "a" {\n  type = string\n}\n';
-    const dir = tree({ "v.tf": original });
-    const opts = { role: "machine" as const, ruleSet: [rule] };
-    const first = lintModule(dir, opts);
-    if (first.kind !== "report") throw new Error(first.message);
+    const { dir, opts, first } = linted();
     const notes: string[] = [];
-    const diff = dryRunDiff(first.report, dir, engineOptions(opts), dir, notes, "safe");
+    const diff = dryRunDiff(first.report, dir, opts, dir, notes, "safe");
     expect(diff).toBe("--- a/v.tf\n+++ b/v.tf\n@@ -1,3 +1,4 @@\n variable \"a\" {\n   type = string\n }\n+# one\n");
     expect(notes).toEqual([
       "v.tf: partly fixable: the fixes of a later pass would introduce a syntax error (5:8: Unclosed configuration block) and are left out; the fix of the earlier passes is shown",
