@@ -33,9 +33,7 @@ const variables = () => ws.at("mod", "variables.tf");
 const brief = (list: Diagnostic[]) => list.map((d) => [d.code, d.range.start.line, d.severity, d.message.replace(/^.*?(\(in the baseline[^)]*\))?$/, "$1")]);
 
 async function openVariables(init: Record<string, unknown>): Promise<Diagnostic[]> {
-  c = ws.client();
-  await c.initialize({}, { debounceMs: 0, ...init }, ws.root);
-  await c.initialized();
+  c = await ws.start({}, { debounceMs: 0, ...init });
   const { readFileSync } = await import("node:fs");
   await c.open(variables(), readFileSync(variables(), "utf8"));
   return c.latest(uri(variables()), (d) => d.some((x) => x.code === "input/user-variable-default"));

@@ -1,7 +1,8 @@
 /**
  * A language client for the tests: vscode-jsonrpc over the stdio of the
  * built CLI (`node bin/tfcapi-lint.js lsp --stdio`), recording every
- * notification and answering the server's requests as an editor would.
+ * notification and answering the server's requests as an editor would;
+ * and `workspace`, the temporary folder a test file's servers run in.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
@@ -277,6 +278,8 @@ export interface Workspace {
   at(...parts: string[]): string;
   /** A language server started in the workspace; killed after the test or the file (see `killAfterEach`). */
   client(opts?: { args?: string[]; env?: Record<string, string> }): LspClient;
+  /** A `client(opts)` sent initialize (rootUri the workspace; initializationOptions `{ debounceMs: 0 }` unless given) and initialized. */
+  start(capabilities?: Record<string, unknown>, initializationOptions?: Record<string, unknown>, opts?: { args?: string[]; env?: Record<string, string> }): Promise<LspClient>;
 }
 
 /**
@@ -318,6 +321,12 @@ export function workspace(name: string, spec: WorkspaceSpec = {}): Workspace {
     client: (opts = {}) => {
       const c = new LspClient({ cwd: ws.root, ...opts });
       started.push(c);
+      return c;
+    },
+    start: async (capabilities = {}, initializationOptions = { debounceMs: 0 }, opts = {}) => {
+      const c = ws.client(opts);
+      await c.initialize(capabilities, initializationOptions, ws.root);
+      await c.initialized();
       return c;
     },
   };

@@ -141,9 +141,7 @@ describe(`the language server on a file nested ${N} levels deep`, { timeout: 2 *
   }
 
   it("publishes the findings at the innermost levels with their exact ranges, the related variable included", async () => {
-    c = ws.client();
-    await c.initialize({ textDocument: { publishDiagnostics: { relatedInformation: true } }, general: { positionEncodings: ["utf-16"] } }, { debounceMs: 0 }, ws.root);
-    await c.initialized();
+    c = await ws.start({ textDocument: { publishDiagnostics: { relatedInformation: true } }, general: { positionEncodings: ["utf-16"] } });
     await c.open(deep, DEEP);
     const list = await linted();
     expect(list).toEqual([
@@ -394,9 +392,7 @@ describe(`an argument at every one of ${N} levels, and a heredoc ${N} brackets d
   beforeAll(async () => {
     for (const k of cases) cpSync(path.join(REPO, "examples", "machine-aws"), ws.at(path.dirname(k.file)), { recursive: true });
     c?.kill();
-    c = ws.client();
-    await c.initialize({ general: { positionEncodings: ["utf-16"] } }, { debounceMs: 0 }, ws.root);
-    await c.initialized();
+    c = await ws.start({ general: { positionEncodings: ["utf-16"] } });
   });
 
   for (const k of cases) {

@@ -16,9 +16,7 @@ const ws = workspace("lsp-nested", { copy: { vm: "examples/machine-aws" } });
 
 describe("Fix all on nested one-line blocks", () => {
   it("splits every level into valid HCL, and leaves the file on disk alone", async () => {
-    const c = ws.client();
-    await c.initialize({}, { debounceMs: 0 }, ws.root);
-    await c.initialized();
+    const c = await ws.start();
     const bug = ws.at("vm", "bug.tf");
     await c.open(bug, BUG);
     const found = await c.latest(uri(bug), (d) => d.some((x) => x.code === "syntax/one-line-block"));

@@ -36,9 +36,7 @@ const lints = (): number => readFileSync(ws.at("lint", "lints.log"), "utf8").spl
 
 describe("Fix all, asked for again and again", () => {
   it("lints the module for it once per lint result, and again after an edit", async () => {
-    const c = ws.client();
-    await c.initialize({}, { debounceMs: 0 }, ws.root);
-    await c.initialized();
+    const c = await ws.start();
     const main = ws.at("pool", "main.tf");
     await c.open(main, ORIGINAL);
     await c.latest(uri(main), (d) => d.some((x) => x.code === "loop/described"));

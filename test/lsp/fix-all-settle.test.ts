@@ -15,9 +15,7 @@ const ws = workspace("lsp-settle", {
 
 describe("Fix all with a fix that does not settle", () => {
   it("offers only the fixes that settle, and warns once naming the rule", async () => {
-    const c = ws.client();
-    await c.initialize({}, { debounceMs: 0 }, ws.root);
-    await c.initialized();
+    const c = await ws.start();
     const main = ws.at("pool", "main.tf");
     await c.open(main, ORIGINAL);
     await c.latest(uri(main), (d) => d.some((x) => x.code === "loop/stamp") && d.some((x) => x.code === "loop/described"));

@@ -39,12 +39,7 @@ const shownWith = (n: number): Diagnostic[] => expected.map((f) => asDiagnostic(
 
 type Stats = { runs: number; abandoned: number; leading: number; waited: number; debounceMs: number; linting: boolean };
 
-async function start(debounceMs: number): Promise<LspClient> {
-  const c = ws.client();
-  await c.initialize({}, { debounceMs }, ws.root);
-  await c.initialized();
-  return c;
-}
+const start = (debounceMs: number): Promise<LspClient> => ws.start({}, { debounceMs });
 
 const stats = async (client: LspClient): Promise<Stats> => (await client.conn.sendRequest("tfcapi-lint/stats")) as Stats;
 

@@ -70,10 +70,8 @@ const MESSAGE = (why: string): string =>
 
 describe("the language server with plugins off", () => {
   it("--no-plugins: the plugin is not imported, its rule does not run, and the user is told once", async () => {
-    const c = ws.client({ args: ["lsp", "--stdio", "--no-plugins"] });
     // An initialization option cannot turn them back on.
-    await c.initialize({}, { debounceMs: 0, plugins: true }, ws.root);
-    await c.initialized();
+    const c = await ws.start({}, { debounceMs: 0, plugins: true }, { args: ["lsp", "--stdio", "--no-plugins"] });
     const diags = await lintTwice(c);
     expect(diags.map((d) => [d.code, d.range.start.line, d.message])).toEqual([
       ["lint/unknown-rule", 32, 'tfcapi-lint-ignore names "input/no-such-rule", which is not a tfcapi-lint rule; run "tfcapi-lint rules" for the list'],
@@ -85,9 +83,7 @@ describe("the language server with plugins off", () => {
   });
 
   it("initializationOptions.plugins = false does the same", async () => {
-    const c = ws.client();
-    await c.initialize({}, { debounceMs: 0, plugins: false }, ws.root);
-    await c.initialized();
+    const c = await ws.start({}, { debounceMs: 0, plugins: false });
     const diags = await lintTwice(c);
     expect(diags.map((d) => d.code)).toEqual(["lint/unknown-rule"]);
     expect(c.messages).toEqual([{ type: 2, message: MESSAGE("initializationOptions.plugins is false") }]);
@@ -96,9 +92,7 @@ describe("the language server with plugins off", () => {
   });
 
   it("without either, the same folder's plugin is imported and its rule runs (what the tests above keep out)", async () => {
-    const c = ws.client();
-    await c.initialize({}, { debounceMs: 0 }, ws.root);
-    await c.initialized();
+    const c = await ws.start();
     await c.open(main(), readFileSync(main(), "utf8"));
     const diags = await c.latest(uri(main()), (d) => d.some((x) => x.code === "acme/template-owner"));
     expect(diags.map((d) => [d.code, d.range.start.line, d.severity])).toEqual([["acme/template-owner", 31, 2]]);

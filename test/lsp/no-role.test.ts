@@ -9,9 +9,7 @@ import { uri, workspace } from "./client.js";
 const ws = workspace("lsp-norole", { dirs: ["new"] });
 
 it("an unsaved file of a module with no role shows its syntax errors, and they clear when fixed", async () => {
-  const c = ws.client();
-  await c.initialize({}, { debounceMs: 0 }, ws.root);
-  await c.initialized();
+  const c = await ws.start();
   const main = ws.at("new", "main.tf");
   await c.open(main, 'variable "x" {\n');
   const shown = await c.latest(uri(main), (d) => d.length > 0);

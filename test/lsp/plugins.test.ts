@@ -47,9 +47,7 @@ let c: LspClient | undefined;
 
 describe("plugins in the language server", () => {
   it("shows a plugin rule's findings with the config's severity, and its docs on hover", async () => {
-    c = ws.client();
-    await c.initialize({}, { debounceMs: 0 }, ws.root);
-    await c.initialized();
+    c = await ws.start();
     const main = ws.at("good", "pool", "main.tf");
     await c.open(main, readFileSync(main, "utf8"));
     const diags = await c.latest(uri(main), (d) => d.some((x) => x.code === "acme/template-owner"));

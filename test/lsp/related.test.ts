@@ -35,9 +35,7 @@ const range = (sl: number, sc: number, el: number, ec: number) => ({ start: { li
 
 /** Open `file` in a new client; the diagnostic of rule `id` shown in `shownIn` (default: the file). */
 async function diagnosticsOf(capabilities: Record<string, unknown>, file: string, id: string, shownIn = file): Promise<WithRelated> {
-  const c = ws.client();
-  await c.initialize(capabilities, { debounceMs: 0 }, ws.root);
-  await c.initialized();
+  const c = await ws.start(capabilities);
   await c.open(file, readFileSync(file, "utf8"));
   const list = await c.latest(uri(shownIn), (d) => d.some((x) => x.code === id));
   return list.find((x) => x.code === id)! as WithRelated;

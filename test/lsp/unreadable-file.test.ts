@@ -11,9 +11,7 @@ const ws = workspace("lsp-loop", { copy: { m: "examples/machine-aws" } });
 beforeAll(() => symlinkSync("loop.tf", ws.at("m", "loop.tf")));
 
 it("a module file link that loops is reported on versions.tf", async () => {
-  const c = ws.client();
-  await c.initialize({}, { debounceMs: 0 }, ws.root);
-  await c.initialized();
+  const c = await ws.start();
   const main = ws.at("m", "main.tf");
   await c.open(main, readFileSync(main, "utf8"));
   const shown = await c.latest(uri(ws.at("m", "versions.tf")), (d) => d.length > 0);
