@@ -4,15 +4,11 @@
  * severity; `initializationOptions.showBaselined: false` hides the hints; a
  * corrupt baseline file is a diagnostic on it.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { LspClient, uri, type Diagnostic } from "./client.js";
+import { writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { LspClient, uri, workspace, type Diagnostic } from "./client.js";
 import { edit, indebted } from "../helpers/indebted-module.js";
 
-let root: string;
 let c: LspClient | undefined;
 
 const FILE = ".tfcapi-lint-baseline.json";
@@ -28,34 +24,16 @@ const BASELINE = {
   ],
 };
 
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-baseline-")));
-  mkdirSync(path.join(root, ".git"));
-  const files = indebted();
-  // key_name renamed since the baseline was written: its finding is new.
-  files["mod/variables.tf"] = edit(files["mod/variables.tf"]!, 'variable "key_name"', 'variable "key_pair_name"');
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), text);
-  }
-  writeFileSync(path.join(root, FILE), JSON.stringify(BASELINE, null, 2) + "\n");
-});
-afterEach(() => {
-  c?.kill();
-  c = undefined;
-});
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
+const files = indebted();
+// key_name renamed since the baseline was written: its finding is new.
+files["mod/variables.tf"] = edit(files["mod/variables.tf"]!, 'variable "key_name"', 'variable "key_pair_name"');
+const ws = workspace("lsp-baseline", { files: { ...files, [FILE]: JSON.stringify(BASELINE, null, 2) + "\n" }, killAfterEach: true });
 
-const variables = () => path.join(root, "mod", "variables.tf");
+const variables = () => ws.at("mod", "variables.tf");
 const brief = (list: Diagnostic[]) => list.map((d) => [d.code, d.range.start.line, d.severity, d.message.replace(/^.*?(\(in the baseline[^)]*\))?$/, "$1")]);
 
 async function openVariables(init: Record<string, unknown>): Promise<Diagnostic[]> {
-  c = new LspClient({ cwd: root });
-  await c.initialize({}, { debounceMs: 0, ...init }, root);
-  await c.initialized();
+  c = await ws.start({}, { debounceMs: 0, ...init });
   const { readFileSync } = await import("node:fs");
   await c.open(variables(), readFileSync(variables(), "utf8"));
   return c.latest(uri(variables()), (d) => d.some((x) => x.code === "input/user-variable-default"));
@@ -64,7 +42,7 @@ async function openVariables(init: Record<string, unknown>): Promise<Diagnostic[
 describe("baselined findings in the editor", () => {
   it("are hints that say they are in the baseline; the new finding keeps its severity", async () => {
     const list = await openVariables({});
-    const note = `(in the baseline ${path.join(root, FILE)}; a known warning, not counted)`;
+    const note = `(in the baseline ${ws.at(FILE)}; a known warning, not counted)`;
     expect(brief(list)).toEqual([
       ["input/sensitive", 36, 4, note],
       ["input/user-variable-default", 106, 2, ""],
@@ -79,21 +57,21 @@ describe("baselined findings in the editor", () => {
   });
 
   it("a corrupt baseline file is a diagnostic on it, and the module is shown without a baseline", async () => {
-    writeFileSync(path.join(root, FILE), '{"version": 1, "entries": {}}\n');
+    writeFileSync(ws.at(FILE), '{"version": 1, "entries": {}}\n');
     try {
       const list = await openVariables({});
       expect(list.map((d) => d.severity)).toEqual([2, 2, 2]);
-      const onFile = await c!.latest(uri(path.join(root, FILE)), (d) => d.length > 0);
+      const onFile = await c!.latest(uri(ws.at(FILE)), (d) => d.length > 0);
       expect(onFile).toEqual([
         {
           range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
           severity: 1,
           source: "tfcapi-lint",
-          message: `baseline ${path.join(root, FILE)}: "entries" must be an array; fix it, or write it again with --update-baseline`,
+          message: `baseline ${ws.at(FILE)}: "entries" must be an array; fix it, or write it again with --update-baseline`,
         },
       ]);
     } finally {
-      writeFileSync(path.join(root, FILE), JSON.stringify(BASELINE, null, 2) + "\n");
+      writeFileSync(ws.at(FILE), JSON.stringify(BASELINE, null, 2) + "\n");
     }
   });
 });

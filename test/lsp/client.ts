@@ -1,12 +1,16 @@
 /**
  * A language client for the tests: vscode-jsonrpc over the stdio of the
  * built CLI (`node bin/tfcapi-lint.js lsp --stdio`), recording every
- * notification and answering the server's requests as an editor would.
+ * notification and answering the server's requests as an editor would;
+ * and `workspace`, the temporary folder a test file's servers run in.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node.js";
+import { cleanup, ensureBuilt, tempDir } from "../ship/helpers.js";
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const BIN = path.join(REPO, "bin", "tfcapi-lint.js");
@@ -251,4 +255,80 @@ export class LspClient {
     if (this.child.exitCode === null) this.child.kill();
     this.conn.dispose();
   }
+}
+
+/** What a test file's temporary workspace holds (see `workspace`). */
+export interface WorkspaceSpec {
+  /** Make `.git` at the root, so that the root is the project's top (default true). */
+  git?: boolean;
+  /** Folders to copy (of the checkout, or absolute), by where they go: `{ pool: "examples/machinepool-aws" }`. */
+  copy?: Record<string, string>;
+  /** Files to write, by where they go (their folders are made): `{ "lint/acme.mjs": PLUGIN }`. */
+  files?: Record<string, string>;
+  /** Empty folders to make. */
+  dirs?: string[];
+  /** Kill the clients started with `client()` after each test instead of after the file's tests. */
+  killAfterEach?: boolean;
+}
+
+export interface Workspace {
+  /** The workspace folder (a real path); set once the workspace's beforeAll has run. */
+  readonly root: string;
+  /** A path in the workspace. */
+  at(...parts: string[]): string;
+  /** A language server started in the workspace; killed after the test or the file (see `killAfterEach`). */
+  client(opts?: { args?: string[]; env?: Record<string, string> }): LspClient;
+  /** A `client(opts)` sent initialize (rootUri the workspace; initializationOptions `{ debounceMs: 0 }` unless given) and initialized. */
+  start(capabilities?: Record<string, unknown>, initializationOptions?: Record<string, unknown>, opts?: { args?: string[]; env?: Record<string, string> }): Promise<LspClient>;
+}
+
+/**
+ * Register the hooks of a temporary workspace for the tests of the file (or
+ * describe block) it is called in: beforeAll builds the CLI if need be and
+ * makes `tfcapi-lint-<name>-XXXXXX` in the temporary folder with what `spec`
+ * says (`.git` first, then `dirs`, `copy` and `files`); afterAll kills the
+ * clients started with `client()` and removes the folder. A test's own set-up
+ * goes in its own beforeAll, registered after this call, so it runs after.
+ */
+export function workspace(name: string, spec: WorkspaceSpec = {}): Workspace {
+  let root: string | undefined;
+  const started: LspClient[] = [];
+  const killStarted = (): void => {
+    for (const c of started.splice(0)) c.kill();
+  };
+  beforeAll(() => {
+    ensureBuilt();
+    root = tempDir(name);
+    if (spec.git !== false) mkdirSync(path.join(root, ".git"));
+    for (const dir of spec.dirs ?? []) mkdirSync(path.join(root, dir), { recursive: true });
+    for (const [dest, from] of Object.entries(spec.copy ?? {})) cpSync(path.resolve(REPO, from), path.join(root, dest), { recursive: true });
+    for (const [dest, text] of Object.entries(spec.files ?? {})) {
+      mkdirSync(path.dirname(path.join(root, dest)), { recursive: true });
+      writeFileSync(path.join(root, dest), text);
+    }
+  });
+  if (spec.killAfterEach) afterEach(killStarted);
+  afterAll(() => {
+    killStarted();
+    cleanup(root);
+  });
+  const ws: Workspace = {
+    get root(): string {
+      if (root === undefined) throw new Error(`the workspace ${name} is made in beforeAll: use its root in a hook or a test`);
+      return root;
+    },
+    at: (...parts) => path.join(ws.root, ...parts),
+    client: (opts = {}) => {
+      const c = new LspClient({ cwd: ws.root, ...opts });
+      started.push(c);
+      return c;
+    },
+    start: async (capabilities = {}, initializationOptions = { debounceMs: 0 }, opts = {}) => {
+      const c = ws.client(opts);
+      await c.initialize(capabilities, initializationOptions, ws.root);
+      await c.initialized();
+      return c;
+    },
+  };
+  return ws;
 }

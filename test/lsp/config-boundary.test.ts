@@ -3,35 +3,26 @@
  * does: outside git, not above the home directory when the module is under
  * it, else not above the server's working directory.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { LspClient, REPO, uri } from "./client.js";
+import { describe, expect, it } from "vitest";
+import { LspClient, uri, workspace } from "./client.js";
 
-let top: string;
-let mod: string;
-
-beforeAll(() => {
-  ensureBuilt();
-  // top/.tfcapi-lint.hcl turns bootstrap/encoding off; the module is top/home/proj/pool; no .git anywhere.
-  top = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-home-")));
-  writeFileSync(path.join(top, ".tfcapi-lint.hcl"), 'rule "bootstrap/encoding" {\n  severity = "off"\n}\n');
-  mod = path.join(top, "home", "proj", "pool");
-  mkdirSync(path.dirname(mod), { recursive: true });
-  cpSync(path.join(REPO, "examples", "broken-machinepool"), mod, { recursive: true });
+// top/.tfcapi-lint.hcl turns bootstrap/encoding off; the module is top/home/proj/pool; no .git anywhere.
+const top = workspace("lsp-home", {
+  git: false,
+  files: { ".tfcapi-lint.hcl": 'rule "bootstrap/encoding" {\n  severity = "off"\n}\n' },
+  copy: { "home/proj/pool": "examples/broken-machinepool" },
 });
-afterAll(() => {
-  if (top) rmSync(top, { recursive: true, force: true });
-});
+const mod = (): string => top.at("home", "proj", "pool");
 
 async function encodingFindings(home: string): Promise<number> {
-  const c = new LspClient({ cwd: top, env: { HOME: home } });
+  const c = new LspClient({ cwd: top.root, env: { HOME: home } });
   try {
-    await c.initialize({}, { debounceMs: 0 }, mod);
+    await c.initialize({}, { debounceMs: 0 }, mod());
     await c.initialized();
-    const main = path.join(mod, "main.tf");
+    const main = path.join(mod(), "main.tf");
     await c.open(main, readFileSync(main, "utf8"));
     const diags = await c.latest(uri(main), (d) => d.length > 0);
     expect(c.stderr).toBe("");
@@ -43,7 +34,7 @@ async function encodingFindings(home: string): Promise<number> {
 
 describe("config lookup of the language server outside git", () => {
   it("stops at the home directory when the module is under it: the file above home is not read", async () => {
-    expect(await encodingFindings(path.join(top, "home"))).toBe(1);
+    expect(await encodingFindings(top.at("home"))).toBe(1);
   });
 
   it("with the module outside home, stops at the working directory: the file there is read", async () => {

@@ -14,12 +14,10 @@
  * without logging a failure or writing to stderr. No timing is asserted:
  * the waits only bound how long a dead or stuck server is waited for.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { applyEdits, DOCS, LspClient, REPO, uri, type CodeAction, type Diagnostic, type Range, type TextEdit } from "./client.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { applyEdits, DOCS, LspClient, REPO, uri, workspace, type CodeAction, type Diagnostic, type Range, type TextEdit } from "./client.js";
 
 const N = 100_000;
 /** How long a wait for the server may take (a lint of the deep module is about a second; fix-all lints it once per pass). */
@@ -61,24 +59,16 @@ const ONE_LINE = "inner is written on one line with 2 arguments, which Terraform
 const DISTRO =
   'var.kubernetes_version reaches data.aws_ami.deep with any distro suffix (e.g. "v1.31.4+rke2r1"), which no image matches: look up split("+", var.kubernetes_version)[0] instead.';
 
-let root: string;
+const ws = workspace("lsp-deep", { copy: { vm: "examples/machine-aws" } });
 let dir: string;
 let deep: string;
 let variables: string;
 let c: LspClient | undefined;
 
 beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-deep-")));
-  mkdirSync(path.join(root, ".git"));
-  dir = path.join(root, "vm");
-  cpSync(path.join(REPO, "examples", "machine-aws"), dir, { recursive: true });
+  dir = ws.at("vm");
   deep = path.join(dir, "deep.tf");
   variables = path.join(dir, "variables.tf");
-});
-afterAll(() => {
-  c?.kill();
-  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 /** The 0-based line of `variable "kubernetes_version"` in the example's variables.tf. */
@@ -102,6 +92,17 @@ async function publishedFor(abs: string, v: number): Promise<Diagnostic[]> {
   if (!found) throw new Error(`the server exited (${client.child.exitCode ?? client.child.signalCode}) before publishing version ${v} of ${abs}; stderr: ${client.stderr.slice(0, 2000)}`);
   return found.diagnostics;
 }
+
+/** The version/distro-suffix diagnostic on var.kubernetes_version in the data source's values line (0-based `line`), with the variable it comes from. */
+const distroAt = (line: number) => ({
+  range: range(line, VERSION_AT, line, VERSION_AT + "var.kubernetes_version".length),
+  severity: 2,
+  code: "version/distro-suffix",
+  codeDescription: { href: `${DOCS}version/distro-suffix.md` },
+  source: "tfcapi-lint",
+  message: DISTRO,
+  relatedInformation: [{ location: { uri: uri(variables), range: range(versionVariableLine(), 0, versionVariableLine(), 29) }, message: "var.kubernetes_version (variable)" }],
+});
 
 const page = (id: string): string => readFileSync(path.join(REPO, "rules", ...id.split("/")) + ".md", "utf8").trim();
 
@@ -140,9 +141,7 @@ describe(`the language server on a file nested ${N} levels deep`, { timeout: 2 *
   }
 
   it("publishes the findings at the innermost levels with their exact ranges, the related variable included", async () => {
-    c = new LspClient({ cwd: root });
-    await c.initialize({ textDocument: { publishDiagnostics: { relatedInformation: true } }, general: { positionEncodings: ["utf-16"] } }, { debounceMs: 0 }, root);
-    await c.initialized();
+    c = await ws.start({ textDocument: { publishDiagnostics: { relatedInformation: true } }, general: { positionEncodings: ["utf-16"] } });
     await c.open(deep, DEEP);
     const list = await linted();
     expect(list).toEqual([
@@ -162,15 +161,7 @@ describe(`the language server on a file nested ${N} levels deep`, { timeout: 2 *
         source: "tfcapi-lint",
         message: ONE_LINE,
       },
-      {
-        range: range(VALUES_LINE, VERSION_AT, VALUES_LINE, VERSION_AT + "var.kubernetes_version".length),
-        severity: 2,
-        code: "version/distro-suffix",
-        codeDescription: { href: `${DOCS}version/distro-suffix.md` },
-        source: "tfcapi-lint",
-        message: DISTRO,
-        relatedInformation: [{ location: { uri: uri(variables), range: range(versionVariableLine(), 0, versionVariableLine(), 29) }, message: "var.kubernetes_version (variable)" }],
-      },
+      distroAt(VALUES_LINE),
     ]);
     // The rest of the module is clean.
     for (const name of ["main.tf", "outputs.tf", "variables.tf", "versions.tf"]) expect(c.diagnostics.get(uri(path.join(dir, name))) ?? [], name).toEqual([]);
@@ -305,15 +296,7 @@ describe(`the language server on a file nested ${N} levels deep`, { timeout: 2 *
         source: "tfcapi-lint",
         message: "Invalid expression: An expression was expected here, but this token cannot start one.",
       },
-      {
-        range: range(VALUES_LINE + 3, VERSION_AT, VALUES_LINE + 3, VERSION_AT + "var.kubernetes_version".length),
-        severity: 2,
-        code: "version/distro-suffix",
-        codeDescription: { href: `${DOCS}version/distro-suffix.md` },
-        source: "tfcapi-lint",
-        message: DISTRO,
-        relatedInformation: [{ location: { uri: uri(variables), range: range(versionVariableLine(), 0, versionVariableLine(), 29) }, message: "var.kubernetes_version (variable)" }],
-      },
+      distroAt(VALUES_LINE + 3),
     ]);
     await editText({ range: range(INPUT_LINE, 12, INPUT_LINE, 15), newText: "timestamp()" });
     expect(summary(await linted())).toEqual([
@@ -407,16 +390,14 @@ describe(`an argument at every one of ${N} levels, and a heredoc ${N} brackets d
   ];
 
   beforeAll(async () => {
-    for (const k of cases) cpSync(path.join(REPO, "examples", "machine-aws"), path.join(root, path.dirname(k.file)), { recursive: true });
+    for (const k of cases) cpSync(path.join(REPO, "examples", "machine-aws"), ws.at(path.dirname(k.file)), { recursive: true });
     c?.kill();
-    c = new LspClient({ cwd: root });
-    await c.initialize({ general: { positionEncodings: ["utf-16"] } }, { debounceMs: 0 }, root);
-    await c.initialized();
+    c = await ws.start({ general: { positionEncodings: ["utf-16"] } });
   });
 
   for (const k of cases) {
     it(k.what, async () => {
-      const abs = path.join(root, k.file);
+      const abs = ws.at(k.file);
       const linted = (v: number): Promise<Diagnostic[]> => publishedFor(abs, v);
       await c!.open(abs, k.text);
       const diagnostic: Diagnostic = {

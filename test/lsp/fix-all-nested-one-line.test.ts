@@ -4,37 +4,20 @@
  * turn the buffer into valid HCL with every level split, never a text with
  * unbalanced braces.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { parseModuleFile } from "../../src/terraform/parse.js";
-import { applyEdits, LspClient, REPO, uri } from "./client.js";
+import { applyEdits, uri, workspace } from "./client.js";
 
 const BUG = 'resource "terraform_data" "y" { nested { nested { nested { a = 1 b = 2 } } } }\n';
 const FIXED = 'resource "terraform_data" "y" {\n  nested {\n    nested {\n      nested {\n        a = 1\n        b = 2\n      }\n    }\n  }\n}\n';
 
-let root: string;
-let c: LspClient | undefined;
-
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-nested-")));
-  mkdirSync(path.join(root, ".git"));
-  cpSync(path.join(REPO, "examples", "machine-aws"), path.join(root, "vm"), { recursive: true });
-});
-afterAll(() => {
-  c?.kill();
-  rmSync(root, { recursive: true, force: true });
-});
+const ws = workspace("lsp-nested", { copy: { vm: "examples/machine-aws" } });
 
 describe("Fix all on nested one-line blocks", () => {
   it("splits every level into valid HCL, and leaves the file on disk alone", async () => {
-    c = new LspClient({ cwd: root });
-    await c.initialize({}, { debounceMs: 0 }, root);
-    await c.initialized();
-    const bug = path.join(root, "vm", "bug.tf");
+    const c = await ws.start();
+    const bug = ws.at("vm", "bug.tf");
     await c.open(bug, BUG);
     const found = await c.latest(uri(bug), (d) => d.some((x) => x.code === "syntax/one-line-block"));
     expect(found.map((d) => [d.code, d.range.start])).toEqual([["syntax/one-line-block", { line: 0, character: 32 }]]);

@@ -3,13 +3,10 @@
  * code actions every time the cursor moves, and Fix all lints the module
  * again after each pass. A plugin rule counts the module's lints in a file.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { DESCRIBED, LOOP_PLUGIN, ORIGINAL } from "../plugins/loop-plugin.js";
-import { applyEdits, LspClient, REPO, uri } from "./client.js";
+import { applyEdits, uri, workspace } from "./client.js";
 
 /** The loop plugin's settled rule alone, plus a rule that appends a line to lints.log on every lint of the module. */
 const COUNTING_PLUGIN = LOOP_PLUGIN.replace(
@@ -26,32 +23,21 @@ const COUNTING_PLUGIN = LOOP_PLUGIN.replace(
     },`,
 ).replace("export default", 'import { appendFileSync } from "node:fs";\nexport default');
 
-let root: string;
-let c: LspClient | undefined;
-
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-fix-all-once-")));
-  mkdirSync(path.join(root, ".git"));
-  cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "pool"), { recursive: true });
-  mkdirSync(path.join(root, "lint"));
-  writeFileSync(path.join(root, "lint", "count.mjs"), COUNTING_PLUGIN);
-  writeFileSync(path.join(root, "lint", "lints.log"), "");
-  writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'plugins = ["./lint/count.mjs"]\n\nrule "loop/stamp" {\n  severity = "off"\n}\n');
-});
-afterAll(() => {
-  c?.kill();
-  rmSync(root, { recursive: true, force: true });
+const ws = workspace("lsp-fix-all-once", {
+  copy: { pool: "examples/machinepool-aws" },
+  files: {
+    "lint/count.mjs": COUNTING_PLUGIN,
+    "lint/lints.log": "",
+    ".tfcapi-lint.hcl": 'plugins = ["./lint/count.mjs"]\n\nrule "loop/stamp" {\n  severity = "off"\n}\n',
+  },
 });
 
-const lints = (): number => readFileSync(path.join(root, "lint", "lints.log"), "utf8").split("\n").filter(Boolean).length;
+const lints = (): number => readFileSync(ws.at("lint", "lints.log"), "utf8").split("\n").filter(Boolean).length;
 
 describe("Fix all, asked for again and again", () => {
   it("lints the module for it once per lint result, and again after an edit", async () => {
-    c = new LspClient({ cwd: root });
-    await c.initialize({}, { debounceMs: 0 }, root);
-    await c.initialized();
-    const main = path.join(root, "pool", "main.tf");
+    const c = await ws.start();
+    const main = ws.at("pool", "main.tf");
     await c.open(main, ORIGINAL);
     await c.latest(uri(main), (d) => d.some((x) => x.code === "loop/described"));
     const shown = lints();

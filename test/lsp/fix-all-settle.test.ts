@@ -3,37 +3,20 @@
  * as with --fix, that rule's fixes are left out (never applied ten times),
  * the other rules' fixes are offered, and the user is warned once, by name.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
 import { DESCRIBED, LOOP_PLUGIN, ORIGINAL } from "../plugins/loop-plugin.js";
-import { applyEdits, LspClient, REPO, uri } from "./client.js";
+import { applyEdits, uri, workspace } from "./client.js";
 
-let root: string;
-let c: LspClient | undefined;
-
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-settle-")));
-  mkdirSync(path.join(root, ".git"));
-  cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "pool"), { recursive: true });
-  mkdirSync(path.join(root, "lint"));
-  writeFileSync(path.join(root, "lint", "loop.mjs"), LOOP_PLUGIN);
-  writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'plugins = ["./lint/loop.mjs"]\n');
-});
-afterAll(() => {
-  c?.kill();
-  rmSync(root, { recursive: true, force: true });
+const ws = workspace("lsp-settle", {
+  copy: { pool: "examples/machinepool-aws" },
+  files: { "lint/loop.mjs": LOOP_PLUGIN, ".tfcapi-lint.hcl": 'plugins = ["./lint/loop.mjs"]\n' },
 });
 
 describe("Fix all with a fix that does not settle", () => {
   it("offers only the fixes that settle, and warns once naming the rule", async () => {
-    c = new LspClient({ cwd: root });
-    await c.initialize({}, { debounceMs: 0 }, root);
-    await c.initialized();
-    const main = path.join(root, "pool", "main.tf");
+    const c = await ws.start();
+    const main = ws.at("pool", "main.tf");
     await c.open(main, ORIGINAL);
     await c.latest(uri(main), (d) => d.some((x) => x.code === "loop/stamp") && d.some((x) => x.code === "loop/described"));
     const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };

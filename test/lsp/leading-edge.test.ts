@@ -10,39 +10,25 @@
  * The one sleep lets a burst window run out before an edit that must find
  * the module idle; the counts then check that it did.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { asDiagnostic, cliFindings, LspClient, REPO, uri, type CliFinding, type Diagnostic } from "./client.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { asDiagnostic, cliFindings, LspClient, uri, workspace, type CliFinding, type Diagnostic } from "./client.js";
 
-let root: string;
+const ws = workspace("lsp-leading", { copy: { pool: "examples/broken-machinepool" }, killAfterEach: true });
 let mod: string;
 let outputs: string;
 let original: string;
 /** What the CLI reports in outputs.tf for the module as it is on disk. */
 let expected: CliFinding[];
-let c: LspClient | undefined;
 
 beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-leading-")));
-  mkdirSync(path.join(root, ".git"));
-  mod = path.join(root, "pool");
-  cpSync(path.join(REPO, "examples", "broken-machinepool"), mod, { recursive: true });
+  mod = ws.at("pool");
   outputs = path.join(mod, "outputs.tf");
   original = readFileSync(outputs, "utf8");
   expected = cliFindings(mod).filter((f) => f.file === "outputs.tf");
   // The module has findings in outputs.tf, so every version below shows some.
   expect(expected.length).toBeGreaterThan(0);
-});
-afterEach(() => {
-  c?.kill();
-  c = undefined;
-});
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 /** outputs.tf with `n` comment lines on top: every finding moves down `n` lines. */
@@ -53,12 +39,7 @@ const shownWith = (n: number): Diagnostic[] => expected.map((f) => asDiagnostic(
 
 type Stats = { runs: number; abandoned: number; leading: number; waited: number; debounceMs: number; linting: boolean };
 
-async function start(debounceMs: number): Promise<LspClient> {
-  c = new LspClient({ cwd: root });
-  await c.initialize({}, { debounceMs }, root);
-  await c.initialized();
-  return c;
-}
+const start = (debounceMs: number): Promise<LspClient> => ws.start({}, { debounceMs });
 
 const stats = async (client: LspClient): Promise<Stats> => (await client.conn.sendRequest("tfcapi-lint/stats")) as Stats;
 

@@ -7,12 +7,10 @@
  * CLI's findings, before and after an unsaved edit of the buffer.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { BIN, cliFindings, REPO } from "./client.js";
+import { describe, expect, it } from "vitest";
+import { BIN, cliFindings, REPO, workspace } from "./client.js";
 
 const nvim = spawnSync("nvim", ["--version"], { encoding: "utf8" });
 const HAVE_NVIM = nvim.status === 0;
@@ -92,23 +90,7 @@ vim.cmd("qall!")
 `;
 
 describe.skipIf(!HAVE_NVIM)("Neovim headless with editors/nvim/tfcapi-lint.lua", () => {
-  let root: string;
-  let mod: string;
-  let out: string;
-
-  beforeAll(() => {
-    ensureBuilt();
-    root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-nvim-")));
-    mkdirSync(path.join(root, ".git"));
-    mod = path.join(root, "pool");
-    out = path.join(root, "out");
-    mkdirSync(out);
-    cpSync(path.join(REPO, "examples", "broken-machinepool"), mod, { recursive: true });
-    writeFileSync(path.join(root, "init.lua"), INIT);
-  });
-  afterAll(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  const ws = workspace("nvim", { dirs: ["out"], copy: { pool: "examples/broken-machinepool" }, files: { "init.lua": INIT } });
 
   function cli(dir: string): NvimDiagnostic[] {
     return cliFindings(dir).map((f) => ({
@@ -128,16 +110,16 @@ describe.skipIf(!HAVE_NVIM)("Neovim headless with editors/nvim/tfcapi-lint.lua",
     [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.lnum - b.lnum || a.col - b.col || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)));
 
   it("shows the module's findings in every file, and follows an unsaved edit", () => {
-    const r = spawnSync("nvim", ["--headless", "--clean", "-u", path.join(root, "init.lua")], {
-      cwd: root,
+    const r = spawnSync("nvim", ["--headless", "--clean", "-u", ws.at("init.lua")], {
+      cwd: ws.root,
       encoding: "utf8",
       timeout: 90_000,
-      env: { ...process.env, OUT: out, REPO, NODE: process.execPath, BIN, MODULE: mod },
+      env: { ...process.env, OUT: ws.at("out"), REPO, NODE: process.execPath, BIN, MODULE: ws.at("pool") },
     });
     expect(r.status, `nvim: ${r.stderr}`).toBe(0);
 
-    const initial = JSON.parse(readFileSync(path.join(out, "initial.json"), "utf8")) as NvimDiagnostic[];
-    const expected = cli(mod);
+    const initial = JSON.parse(readFileSync(ws.at("out", "initial.json"), "utf8")) as NvimDiagnostic[];
+    const expected = cli(ws.at("pool"));
     expect(expected).toHaveLength(19);
     expect(order(initial)).toEqual(order(expected));
     expect(initial.find((d) => d.code === "output/health-shape")).toEqual({
@@ -152,10 +134,10 @@ describe.skipIf(!HAVE_NVIM)("Neovim headless with editors/nvim/tfcapi-lint.lua",
       code: "output/health-shape",
     });
 
-    const edited = JSON.parse(readFileSync(path.join(out, "edited.json"), "utf8")) as NvimDiagnostic[];
+    const edited = JSON.parse(readFileSync(ws.at("out", "edited.json"), "utf8")) as NvimDiagnostic[];
     expect(order(edited)).toEqual(order(expected.filter((d) => d.code !== "output/health-shape")));
     // The buffer was never written.
-    expect(readFileSync(path.join(mod, "outputs.tf"), "utf8")).toBe(readFileSync(path.join(REPO, "examples", "broken-machinepool", "outputs.tf"), "utf8"));
+    expect(readFileSync(ws.at("pool", "outputs.tf"), "utf8")).toBe(readFileSync(path.join(REPO, "examples", "broken-machinepool", "outputs.tf"), "utf8"));
   });
 });
 
@@ -186,48 +168,39 @@ vim.cmd("qall!")
 `;
 
 describe.skipIf(!HAVE_NVIM)("Neovim with setup({ plugins = false })", () => {
-  let root: string;
-
-  beforeAll(() => {
-    ensureBuilt();
-    root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-nvim-np-")));
-    mkdirSync(path.join(root, ".git"));
-    mkdirSync(path.join(root, "out"));
-    mkdirSync(path.join(root, "lint"));
-    cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "pool"), { recursive: true });
-    // A plugin that would leave a marker when imported, and report every resource.
-    writeFileSync(
-      path.join(root, "lint", "acme.mjs"),
-      'import { writeFileSync } from "node:fs";\nwriteFileSync(new URL("./imported.txt", import.meta.url), "imported\\n");\n' +
+  const ws = workspace("nvim-np", {
+    dirs: ["out"],
+    copy: { pool: "examples/machinepool-aws" },
+    files: {
+      // A plugin that would leave a marker when imported, and report every resource.
+      "lint/acme.mjs":
+        'import { writeFileSync } from "node:fs";\nwriteFileSync(new URL("./imported.txt", import.meta.url), "imported\\n");\n' +
         'export default { name: "acme", rules: [{ id: "acme/any", severity: "error", roles: ["machinepool"], summary: "s", check(ctx) { ctx.report({ message: "m" }); } }] };\n',
-    );
-    writeFileSync(path.join(root, ".tfcapi-lint.hcl"), 'plugins = ["./lint/acme.mjs"]\n');
-    writeFileSync(path.join(root, "init.lua"), NO_PLUGINS_INIT);
-  });
-  afterAll(() => {
-    if (root) rmSync(root, { recursive: true, force: true });
+      ".tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs"]\n',
+      "init.lua": NO_PLUGINS_INIT,
+    },
   });
 
   it("starts the server with --no-plugins: the plugin is not imported and the message reaches the editor", () => {
-    const r = spawnSync("nvim", ["--headless", "--clean", "-u", path.join(root, "init.lua")], {
-      cwd: root,
+    const r = spawnSync("nvim", ["--headless", "--clean", "-u", ws.at("init.lua")], {
+      cwd: ws.root,
       encoding: "utf8",
       timeout: 90_000,
-      env: { ...process.env, OUT: path.join(root, "out"), REPO, NODE: process.execPath, BIN, MODULE: path.join(root, "pool") },
+      env: { ...process.env, OUT: ws.at("out"), REPO, NODE: process.execPath, BIN, MODULE: ws.at("pool") },
     });
     expect(r.status, `nvim: ${r.stderr}`).toBe(0);
-    const got = JSON.parse(readFileSync(path.join(root, "out", "no-plugins.json"), "utf8")) as { shown: { type: number; message: string }[]; cmd: string[]; codes: string[] | Record<string, never> };
+    const got = JSON.parse(readFileSync(ws.at("out", "no-plugins.json"), "utf8")) as { shown: { type: number; message: string }[]; cmd: string[]; codes: string[] | Record<string, never> };
     expect(got.cmd).toEqual([process.execPath, BIN, "lsp", "--stdio", "--no-plugins"]);
     expect(got.shown).toEqual([
       {
         type: 2,
         message:
-          `tfcapi-lint: plugins are off (--no-plugins), so the plugin listed in ${path.join(root, ".tfcapi-lint.hcl")} (./lint/acme.mjs) was not loaded and its rules do not run. ` +
+          `tfcapi-lint: plugins are off (--no-plugins), so the plugin listed in ${ws.at(".tfcapi-lint.hcl")} (./lint/acme.mjs) was not loaded and its rules do not run. ` +
           "Plugins are code from the folder: turn them on only for a folder you trust.",
       },
     ]);
     // json_encode writes an empty Lua table as [] or {}: no diagnostic either way.
     expect(Object.keys(got.codes)).toEqual([]);
-    expect(existsSync(path.join(root, "lint", "imported.txt"))).toBe(false);
+    expect(existsSync(ws.at("lint", "imported.txt"))).toBe(false);
   });
 });

@@ -6,12 +6,9 @@
  * user is told once per config file with window/showMessage. An ignore
  * comment naming the unloaded plugin's rule is not an unknown rule.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { LspClient, REPO, uri, type Diagnostic } from "./client.js";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { LspClient, uri, workspace, type Diagnostic } from "./client.js";
 
 /** A plugin that leaves a marker file next to itself when it is imported, and reports every launch template. */
 const PLUGIN = `
@@ -36,28 +33,14 @@ export default {
 };
 `;
 
-let root: string;
-let c: LspClient | undefined;
-const marker = (): string => path.join(root, "lint", "imported.txt");
-const main = (): string => path.join(root, "pool", "main.tf");
-const config = (): string => path.join(root, ".tfcapi-lint.hcl");
-
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-no-plugins-")));
-  mkdirSync(path.join(root, ".git"));
-  cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "pool"), { recursive: true });
-  mkdirSync(path.join(root, "lint"));
-  writeFileSync(path.join(root, "lint", "acme.mjs"), PLUGIN);
-  writeFileSync(config(), 'plugins = ["./lint/acme.mjs"]\n\nrule "acme/template-owner" {\n  severity = "warning"\n}\n');
+const ws = workspace("lsp-no-plugins", {
+  copy: { pool: "examples/machinepool-aws" },
+  files: { "lint/acme.mjs": PLUGIN, ".tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs"]\n\nrule "acme/template-owner" {\n  severity = "warning"\n}\n' },
+  killAfterEach: true,
 });
-afterEach(() => {
-  c?.kill();
-  c = undefined;
-});
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
-});
+const marker = (): string => ws.at("lint", "imported.txt");
+const main = (): string => ws.at("pool", "main.tf");
+const config = (): string => ws.at(".tfcapi-lint.hcl");
 
 /** main.tf with an ignore comment naming the plugin's rule and one naming no rule at all, above the launch template. */
 function withIgnores(): string {
@@ -75,22 +58,20 @@ async function lintTwice(client: LspClient): Promise<Diagnostic[]> {
   const text = withIgnores();
   await client.open(main(), text);
   await client.latest(uri(main()), (d) => d.some((x) => x.code === "lint/unknown-rule"));
-  const variables = path.join(root, "pool", "variables.tf");
+  const variables = ws.at("pool", "variables.tf");
   await client.open(variables, readFileSync(variables, "utf8"));
   await client.change(main(), `${text}\n`);
   return client.nextDiagnostics(uri(main()));
 }
 
 const MESSAGE = (why: string): string =>
-  `tfcapi-lint: plugins are off (${why}), so the plugin listed in ${path.join(root, ".tfcapi-lint.hcl")} (./lint/acme.mjs) was not loaded and its rules do not run. ` +
+  `tfcapi-lint: plugins are off (${why}), so the plugin listed in ${ws.at(".tfcapi-lint.hcl")} (./lint/acme.mjs) was not loaded and its rules do not run. ` +
   "Plugins are code from the folder: turn them on only for a folder you trust.";
 
 describe("the language server with plugins off", () => {
   it("--no-plugins: the plugin is not imported, its rule does not run, and the user is told once", async () => {
-    c = new LspClient({ cwd: root, args: ["lsp", "--stdio", "--no-plugins"] });
     // An initialization option cannot turn them back on.
-    await c.initialize({}, { debounceMs: 0, plugins: true }, root);
-    await c.initialized();
+    const c = await ws.start({}, { debounceMs: 0, plugins: true }, { args: ["lsp", "--stdio", "--no-plugins"] });
     const diags = await lintTwice(c);
     expect(diags.map((d) => [d.code, d.range.start.line, d.message])).toEqual([
       ["lint/unknown-rule", 32, 'tfcapi-lint-ignore names "input/no-such-rule", which is not a tfcapi-lint rule; run "tfcapi-lint rules" for the list'],
@@ -102,9 +83,7 @@ describe("the language server with plugins off", () => {
   });
 
   it("initializationOptions.plugins = false does the same", async () => {
-    c = new LspClient({ cwd: root });
-    await c.initialize({}, { debounceMs: 0, plugins: false }, root);
-    await c.initialized();
+    const c = await ws.start({}, { debounceMs: 0, plugins: false });
     const diags = await lintTwice(c);
     expect(diags.map((d) => d.code)).toEqual(["lint/unknown-rule"]);
     expect(c.messages).toEqual([{ type: 2, message: MESSAGE("initializationOptions.plugins is false") }]);
@@ -113,9 +92,7 @@ describe("the language server with plugins off", () => {
   });
 
   it("without either, the same folder's plugin is imported and its rule runs (what the tests above keep out)", async () => {
-    c = new LspClient({ cwd: root });
-    await c.initialize({}, { debounceMs: 0 }, root);
-    await c.initialized();
+    const c = await ws.start();
     await c.open(main(), readFileSync(main(), "utf8"));
     const diags = await c.latest(uri(main()), (d) => d.some((x) => x.code === "acme/template-owner"));
     expect(diags.map((d) => [d.code, d.range.start.line, d.severity])).toEqual([["acme/template-owner", 31, 2]]);

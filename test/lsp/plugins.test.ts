@@ -4,12 +4,9 @@
  * the rule's docs on hover, and a plugin that cannot be loaded shown on the
  * config file.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { LspClient, REPO, uri } from "./client.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { LspClient, uri, workspace } from "./client.js";
 
 const PLUGIN = `
 export default {
@@ -34,37 +31,24 @@ export default {
 };
 `;
 
-let root: string;
+const ws = workspace("lsp-plugins", {
+  copy: { "good/pool": "examples/machinepool-aws", "bad/pool": "examples/machinepool-aws", "fixme/pool": "examples/machinepool-aws" },
+  files: {
+    "good/lint/acme.mjs": PLUGIN,
+    "good/.tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs"]\n\nrule "acme/template-owner" {\n  severity = "warning"\n}\n',
+    "bad/lint/acme.mjs": PLUGIN,
+    "bad/.tfcapi-lint.hcl": 'plugins = ["./lint/missing.mjs"]\n',
+    // A plugin with a syntax error, fixed while the server runs.
+    "fixme/lint/acme.mjs": "export default {\n",
+    "fixme/.tfcapi-lint.hcl": 'plugins = ["./lint/acme.mjs"]\n',
+  },
+});
 let c: LspClient | undefined;
-
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-plugins-")));
-  mkdirSync(path.join(root, ".git"));
-  for (const name of ["good", "bad"]) {
-    cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, name, "pool"), { recursive: true });
-    mkdirSync(path.join(root, name, "lint"));
-    writeFileSync(path.join(root, name, "lint", "acme.mjs"), PLUGIN);
-  }
-  writeFileSync(path.join(root, "good", ".tfcapi-lint.hcl"), 'plugins = ["./lint/acme.mjs"]\n\nrule "acme/template-owner" {\n  severity = "warning"\n}\n');
-  writeFileSync(path.join(root, "bad", ".tfcapi-lint.hcl"), 'plugins = ["./lint/missing.mjs"]\n');
-  // A plugin with a syntax error, fixed while the server runs.
-  cpSync(path.join(REPO, "examples", "machinepool-aws"), path.join(root, "fixme", "pool"), { recursive: true });
-  mkdirSync(path.join(root, "fixme", "lint"));
-  writeFileSync(path.join(root, "fixme", "lint", "acme.mjs"), "export default {\n");
-  writeFileSync(path.join(root, "fixme", ".tfcapi-lint.hcl"), 'plugins = ["./lint/acme.mjs"]\n');
-});
-afterAll(() => {
-  c?.kill();
-  rmSync(root, { recursive: true, force: true });
-});
 
 describe("plugins in the language server", () => {
   it("shows a plugin rule's findings with the config's severity, and its docs on hover", async () => {
-    c = new LspClient({ cwd: root });
-    await c.initialize({}, { debounceMs: 0 }, root);
-    await c.initialized();
-    const main = path.join(root, "good", "pool", "main.tf");
+    c = await ws.start();
+    const main = ws.at("good", "pool", "main.tf");
     await c.open(main, readFileSync(main, "utf8"));
     const diags = await c.latest(uri(main), (d) => d.some((x) => x.code === "acme/template-owner"));
     expect(diags.filter((d) => d.code === "acme/template-owner")).toEqual([
@@ -82,29 +66,29 @@ describe("plugins in the language server", () => {
   });
 
   it("a plugin that cannot be loaded is an error on the config file", async () => {
-    const main = path.join(root, "bad", "pool", "main.tf");
+    const main = ws.at("bad", "pool", "main.tf");
     await c!.open(main, readFileSync(main, "utf8"));
-    const config = path.join(root, "bad", ".tfcapi-lint.hcl");
+    const config = ws.at("bad", ".tfcapi-lint.hcl");
     const diags = await c!.latest(uri(config), (d) => d.length > 0);
     expect(diags).toEqual([
       {
         range: { start: { line: 0, character: 11 }, end: { line: 0, character: 32 } },
         severity: 1,
         source: "tfcapi-lint",
-        message: `config error: plugin "./lint/missing.mjs": ${path.join(root, "bad", "lint", "missing.mjs")} does not exist`,
+        message: `config error: plugin "./lint/missing.mjs": ${ws.at("bad", "lint", "missing.mjs")} does not exist`,
       },
     ]);
   });
 
   it("a plugin that failed to load is loaded again on the next lint once it is fixed, without a restart", async () => {
-    const main = path.join(root, "fixme", "pool", "main.tf");
+    const main = ws.at("fixme", "pool", "main.tf");
     const text = readFileSync(main, "utf8");
     await c!.open(main, text);
-    const config = path.join(root, "fixme", ".tfcapi-lint.hcl");
+    const config = ws.at("fixme", ".tfcapi-lint.hcl");
     const broken = await c!.latest(uri(config), (d) => d.length > 0);
     expect(broken.map((d) => d.message)).toEqual([expect.stringMatching(/^config error: plugin "\.\/lint\/acme\.mjs": cannot be loaded: /)]);
     // Another name than the good module's plugin: one process loads both.
-    writeFileSync(path.join(root, "fixme", "lint", "acme.mjs"), PLUGIN.replace('name: "acme"', 'name: "fixed"').replaceAll("acme/template-owner", "fixed/template-owner"));
+    writeFileSync(ws.at("fixme", "lint", "acme.mjs"), PLUGIN.replace('name: "acme"', 'name: "fixed"').replaceAll("acme/template-owner", "fixed/template-owner"));
     await c!.change(main, text + "\n");
     const diags = await c!.latest(uri(main), (d) => d.some((x) => x.code === "fixed/template-owner"));
     expect(diags.filter((d) => d.code === "fixed/template-owner").map((d) => [d.range.start.line, d.range.start.character, d.severity])).toEqual([[31, 31, 1]]);

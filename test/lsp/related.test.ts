@@ -5,48 +5,37 @@
  * encoding, label), hops in other files and in a child module included; a
  * client that does not say so gets plain diagnostics.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { LspClient, REPO, uri, type Diagnostic } from "./client.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { REPO, uri, workspace, type Diagnostic } from "./client.js";
 import { moduleDirOf } from "../../scripts/fixture-modules.mjs";
 
 type WithRelated = Diagnostic & { relatedInformation?: { location: { uri: string; range: unknown }; message: string }[] };
 
-let root: string;
+const ws = workspace("lsp-related", {
+  copy: {
+    pool: moduleDirOf(path.join(REPO, "fixtures/version/distro-suffix/through-local-chain")),
+    lt: moduleDirOf(path.join(REPO, "fixtures/bootstrap/encoding/child-module-double-encodes")),
+  },
+  killAfterEach: true,
+});
 let pool: string;
 let lt: string;
-let c: LspClient | undefined;
 
 beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-related-")));
-  mkdirSync(path.join(root, ".git"));
-  pool = path.join(root, "pool");
-  lt = path.join(root, "lt");
-  cpSync(moduleDirOf(path.join(REPO, "fixtures/version/distro-suffix/through-local-chain")), pool, { recursive: true });
-  cpSync(moduleDirOf(path.join(REPO, "fixtures/bootstrap/encoding/child-module-double-encodes")), lt, { recursive: true });
+  pool = ws.at("pool");
+  lt = ws.at("lt");
   // A non-ASCII character inside a hop's range: its end differs between encodings.
   const main = path.join(pool, "main.tf");
   writeFileSync(main, readFileSync(main, "utf8").replace('"capi-ubuntu-2204-${local.clean_version}"', '"capi-ubuntu-2204-é-${local.clean_version}"'));
-});
-afterEach(() => {
-  c?.kill();
-  c = undefined;
-});
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 const range = (sl: number, sc: number, el: number, ec: number) => ({ start: { line: sl, character: sc }, end: { line: el, character: ec } });
 
 /** Open `file` in a new client; the diagnostic of rule `id` shown in `shownIn` (default: the file). */
 async function diagnosticsOf(capabilities: Record<string, unknown>, file: string, id: string, shownIn = file): Promise<WithRelated> {
-  c = new LspClient({ cwd: root });
-  await c.initialize(capabilities, { debounceMs: 0 }, root);
-  await c.initialized();
+  const c = await ws.start(capabilities);
   await c.open(file, readFileSync(file, "utf8"));
   const list = await c.latest(uri(shownIn), (d) => d.some((x) => x.code === id));
   return list.find((x) => x.code === id)! as WithRelated;

@@ -6,31 +6,18 @@
  * input, and a clean shutdown.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { applyEdits, asDiagnostic, BIN, cliFindings, DOCS, LspClient, REPO, uri, type CodeAction, type Diagnostic } from "./client.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { applyEdits, asDiagnostic, BIN, cliFindings, DOCS, LspClient, REPO, uri, workspace, type CodeAction, type Diagnostic } from "./client.js";
 
 
 const byRule = (list: readonly Diagnostic[], id: string): Diagnostic[] => list.filter((d) => d.code === id);
 
-let root: string;
-let mod: string;
-const f = (name: string): string => path.join(mod, name);
+const ws = workspace("lsp", { copy: { pool: "examples/broken-machinepool" } });
+const mod = (): string => ws.at("pool");
+const f = (name: string): string => path.join(mod(), name);
 const text = (name: string): string => readFileSync(f(name), "utf8");
-
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-")));
-  mkdirSync(path.join(root, ".git"));
-  mod = path.join(root, "pool");
-  cpSync(path.join(REPO, "examples", "broken-machinepool"), mod, { recursive: true });
-});
-afterAll(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-});
 
 describe("tfcapi-lint lsp over stdio", () => {
   let c: LspClient;
@@ -57,16 +44,15 @@ describe("tfcapi-lint lsp over stdio", () => {
     return next;
   }
 
-  beforeAll(async () => {
-    c = new LspClient({ cwd: root });
+  beforeAll(() => {
+    c = ws.client();
   });
-  afterAll(() => c?.kill());
 
   it("initializes with UTF-16 positions, quick fixes, fix-all and hover", async () => {
     const init = await c.initialize(
       { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } }, general: { positionEncodings: ["utf-16"] } },
       { debounceMs: 20 },
-      root,
+      ws.root,
     );
     expect(init.capabilities).toEqual({
       positionEncoding: "utf-16",
@@ -86,7 +72,7 @@ describe("tfcapi-lint lsp over stdio", () => {
   });
 
   it("publishes the findings of every file of the module when one is opened, as the CLI reports them", async () => {
-    const expected = cliFindings(mod);
+    const expected = cliFindings(mod());
     expect(expected.length).toBe(19);
     await openDoc("outputs.tf");
     const files = ["main.tf", "outputs.tf", "variables.tf", "versions.tf"];
@@ -135,8 +121,8 @@ describe("tfcapi-lint lsp over stdio", () => {
     ]);
     await c.latest(uri(f("variables.tf")), (d) => byRule(d, "syntax/one-line-block").length === 0);
     // The CLI reports the same finding about the module as a whole.
-    const cliDir = mkdtempSync(path.join(root, "cli-"));
-    cpSync(mod, cliDir, { recursive: true });
+    const cliDir = mkdtempSync(ws.at("cli-"));
+    cpSync(mod(), cliDir, { recursive: true });
     writeFileSync(path.join(cliDir, "outputs.tf"), withoutHealth);
     writeFileSync(path.join(cliDir, "variables.tf"), docs.get("variables.tf")!);
     expect(cliFindings(cliDir).filter((x) => x.id === "output/health").map((x) => [x.file, x.line, x.message])).toEqual([["", 0, message]]);
@@ -217,8 +203,8 @@ describe("tfcapi-lint lsp over stdio", () => {
     expect(actions.map((a) => [a.title, a.kind])).toEqual([["Fix all auto-fixable tfcapi-lint findings in this file", "source.fixAll.tfcapi-lint"]]);
     const fixed = await apply(actions[0]!);
     // The CLI's --fix (safe fixes only) on a copy writes the same text.
-    const cliDir = mkdtempSync(path.join(root, "fix-"));
-    cpSync(mod, cliDir, { recursive: true });
+    const cliDir = mkdtempSync(ws.at("fix-"));
+    cpSync(mod(), cliDir, { recursive: true });
     spawnSync(process.execPath, [BIN, "--fix", "."], { cwd: cliDir });
     const cliFixed = readFileSync(path.join(cliDir, "variables.tf"), "utf8");
     rmSync(cliDir, { recursive: true, force: true });
@@ -258,7 +244,7 @@ describe("tfcapi-lint lsp over stdio", () => {
   });
 
   it("reads .tfcapi-lint.hcl, reloads it on a watched-file change and shows its errors on it", async () => {
-    const config = path.join(root, ".tfcapi-lint.hcl");
+    const config = ws.at(".tfcapi-lint.hcl");
     writeFileSync(config, 'rule "pool/min-max-unpinned" {\n  severity = "off"\n}\nrule "bootstrap/encoding" {\n  severity = "info"\n}\n');
     await c.watched([{ uri: uri(config), type: 1 }]);
     const main = await c.latest(uri(f("main.tf")), (d) => byRule(d, "pool/min-max-unpinned").length === 0);
@@ -309,7 +295,7 @@ describe("tfcapi-lint lsp over stdio", () => {
     expect(list.every((d) => d.source === "tfcapi-lint")).toBe(true);
     expect(byRule(list, "syntax/parse")[0]!.range.start).toEqual({ line: 0, character: 25 });
     // Requests about things the server does not know get empty answers.
-    expect(await c.codeActions(path.join(root, "nowhere", "x.tf"), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } })).toEqual([]);
+    expect(await c.codeActions(ws.at("nowhere", "x.tf"), { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } })).toEqual([]);
     expect(await c.conn.sendRequest("textDocument/hover", { textDocument: { uri: "untitled:Untitled-1" }, position: { line: 0, character: 0 } })).toBeNull();
     expect(await c.codeActions(f("main.tf"), { start: { line: 999, character: 999 }, end: { line: 999, character: 999 } })).toEqual([]);
     // A malformed request is answered (with an error or nothing), and the server lives on.
@@ -338,7 +324,7 @@ describe("position encodings", () => {
   ];
   for (const [offered, chosen, column] of cases) {
     it(`offers ${JSON.stringify(offered)}: positions in ${chosen}`, async () => {
-      const c = new LspClient({ cwd: root, args: ["--stdio"] });
+      const c = new LspClient({ cwd: ws.root, args: ["--stdio"] });
       try {
         const init = await c.initialize(offered ? { general: { positionEncodings: offered } } : {}, { debounceMs: 0 });
         expect(init.capabilities.positionEncoding).toBe(chosen);
@@ -373,7 +359,7 @@ describe("tfcapi-lint lsp arguments", () => {
 
 describe("a large module", () => {
   it("abandons a run made stale by a newer edit, publishes only the newest version, and answers requests meanwhile", async () => {
-    const dir = path.join(root, "large");
+    const dir = ws.at("large");
     cpSync(path.join(REPO, "examples", "machinepool-aws"), dir, { recursive: true });
     const N = 1500;
     let big = "";
@@ -382,7 +368,7 @@ describe("a large module", () => {
     }
     const file = path.join(dir, "big.tf");
     writeFileSync(file, big);
-    const c = new LspClient({ cwd: root });
+    const c = new LspClient({ cwd: ws.root });
     try {
       // sliceMs 0: a run yields to the event loop after every step (each
       // rule), so an edit sent once the server says it is linting comes in

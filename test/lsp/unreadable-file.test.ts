@@ -3,35 +3,18 @@
  * cannot be resolved) is shown where module-level findings go, as the CLI
  * reports it, instead of being dropped.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import * as path from "node:path";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { ensureBuilt } from "../ship/helpers.js";
-import { LspClient, REPO, uri } from "./client.js";
+import { readFileSync, symlinkSync } from "node:fs";
+import { beforeAll, expect, it } from "vitest";
+import { uri, workspace } from "./client.js";
 
-let root: string;
-let c: LspClient | undefined;
-
-beforeAll(() => {
-  ensureBuilt();
-  root = realpathSync(mkdtempSync(path.join(tmpdir(), "tfcapi-lint-lsp-loop-")));
-  mkdirSync(path.join(root, ".git"));
-  cpSync(path.join(REPO, "examples", "machine-aws"), path.join(root, "m"), { recursive: true });
-  symlinkSync("loop.tf", path.join(root, "m", "loop.tf"));
-});
-afterAll(() => {
-  c?.kill();
-  rmSync(root, { recursive: true, force: true });
-});
+const ws = workspace("lsp-loop", { copy: { m: "examples/machine-aws" } });
+beforeAll(() => symlinkSync("loop.tf", ws.at("m", "loop.tf")));
 
 it("a module file link that loops is reported on versions.tf", async () => {
-  c = new LspClient({ cwd: root });
-  await c.initialize({}, { debounceMs: 0 }, root);
-  await c.initialized();
-  const main = path.join(root, "m", "main.tf");
+  const c = await ws.start();
+  const main = ws.at("m", "main.tf");
   await c.open(main, readFileSync(main, "utf8"));
-  const shown = await c.latest(uri(path.join(root, "m", "versions.tf")), (d) => d.length > 0);
+  const shown = await c.latest(uri(ws.at("m", "versions.tf")), (d) => d.length > 0);
   expect(shown).toEqual([
     {
       range: { start: { line: 0, character: 0 }, end: { line: 0, character: 11 } },
