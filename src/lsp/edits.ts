@@ -5,7 +5,8 @@
  */
 import * as path from "node:path";
 import type { TextEdit } from "vscode-languageserver/node.js";
-import type { Attribute, Body, Range as HclRange } from "../hcl/ast.js";
+import type { Attribute, Body, Expression } from "../hcl/ast.js";
+import { pushChildren } from "../hcl/walk.js";
 import type { Finding, Fix } from "../lint/types.js";
 import type { SourceFile } from "../terraform/module-types.js";
 import type { Indexes } from "./diagnostics.js";
@@ -56,26 +57,19 @@ function innermostAttribute(top: Body, offset: number): Attribute | null {
   return null;
 }
 
-/** Whether a heredoc within `node` holds 1-based `line` past its first line (an explicit stack: syntax trees nest without limit). */
-function insideHeredoc(root: unknown, line: number): boolean {
-  const stack: unknown[] = [root];
+/**
+ * Whether a heredoc within `root` holds 1-based `line` past its first line:
+ * the expressions spanning that line, walked with the HCL layer's
+ * `pushChildren` (an explicit stack: syntax trees nest without limit).
+ */
+function insideHeredoc(root: Expression, line: number): boolean {
+  const stack: Expression[] = [root];
   while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null || typeof node !== "object") continue;
-    if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
-      continue;
-    }
-    const n = node as { kind?: unknown; form?: unknown; range?: HclRange };
-    if (typeof n.kind === "string" && n.range) {
-      if (n.range.end.line < line || n.range.start.line > line) continue;
-      if (n.form === "heredoc" && n.range.start.line < line) return true;
-    }
-    const entries = Object.entries(node);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [k, v] = entries[i]!;
-      if (k !== "range" && v !== null && typeof v === "object") stack.push(v);
-    }
+    const e = stack.pop()!;
+    const r = e.range;
+    if (r.end.line < line || r.start.line > line) continue;
+    if ((e.kind === "Template" || e.kind === "TemplateWrap") && e.form === "heredoc" && r.start.line < line) return true;
+    pushChildren(e, stack, false);
   }
   return false;
 }
