@@ -75,20 +75,20 @@ const byName = <T>([a]: [string, T], [b]: [string, T]): number => (a < b ? -1 : 
  * fix (--fix-unsafe).
  */
 export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome & { kind: "report" }, scope: FixScope): FixRun {
-  /** Disk texts (without BOM) read so far; null when the file changed under us or cannot be read. */
-  const disk = new Map<string, string | null>();
+  /** Disk texts (without BOM, which is kept to be written back) read so far; null when the file changed under us or cannot be read. */
+  const disk = new Map<string, { text: string; bom: string } | null>();
   const baseText = (file: string): string | undefined => {
     if (!disk.has(file)) {
-      let text: string | null;
+      let read: { text: string; bom: string } | null;
       try {
-        text = readForFix(path.join(dir, ...file.split("/"))).text;
+        read = readForFix(path.join(dir, ...file.split("/")));
       } catch {
-        text = null;
+        read = null;
       }
       // Changed under us since the first lint: leave it alone.
-      disk.set(file, text !== null && text === first.report.sources.get(file) ? text : null);
+      disk.set(file, read !== null && read.text === first.report.sources.get(file) ? read : null);
     }
-    return disk.get(file) ?? undefined;
+    return disk.get(file)?.text;
   };
   const passes = settledPasses(dir, opts, first, { baseText, scope });
   const written: string[] = [];
@@ -98,7 +98,7 @@ export function fixOnDisk(dir: string, opts: EngineOptions, first: LintOutcome &
     const abs = path.join(dir, ...file.split("/"));
     try {
       // A module file may be a symbolic link: the file it points to is written.
-      writeFileAtomic(abs, readForFix(abs).bom + text);
+      writeFileAtomic(abs, disk.get(file)!.bom + text);
     } catch (err) {
       if (!(err instanceof FixWriteError)) throw err;
       writeErrors.push(`${file}: not fixed: ${err.message}`);
