@@ -141,3 +141,13 @@ export function insensitiveBootstrap(file: string, text: string): string {
 export function noInterruptible(file: string, text: string): string {
   return file === "outputs.tf" ? text.replace('output "interruptible" {\n  value = false\n}\n\n', "") : text;
 }
+
+/** `open` `depth` times, then `inner`, then `close` `depth` times: text nested `depth` levels deep. */
+export function nested(open: string, inner: string, close: string, depth: number): string {
+  return open.repeat(depth) + inner + close.repeat(depth);
+}
+
+/** The variables schema `tfcapi-lint schema` prints for a module whose only variable, `x`, has the schema `x`. */
+export function schemaOfX(x: string): string {
+  return `{"type":"object","properties":{"x":${x}},"required":["x"],"additionalProperties":false}`;
+}
