@@ -119,17 +119,17 @@ export function enclosingNode(file: File, start: number, end: number): { start: 
 const MAX_BLANK_ROUNDS = 20;
 
 /**
- * The syntax errors of `text` other than one-line blocks, and how many of
- * those the parser reported. After its first error the parser reports no
+ * The syntax errors of `text` other than one-line blocks, and the one-line
+ * block errors the parser reported. After its first error the parser reports no
  * further one, so a file holding a one-line block could hide any later
  * error (such as a stray `}`): the bodies of its one-line blocks are
  * blanked and the text parsed again until no one-line block is left. A
  * one-line block whose `{` has no matching `}` counts as an error itself.
  */
-function syntaxErrors(text: string, file: string): { others: Diagnostic[]; oneLine: number } {
+function syntaxErrors(text: string, file: string): { others: Diagnostic[]; oneLine: Diagnostic[] } {
   const errorsOf = (diags: readonly Diagnostic[]) => diags.filter((d) => d.severity === "error");
   let parsed = parseModuleFile(text, file);
-  const oneLine = errorsOf(parsed.diagnostics).filter((d) => d.code === ONE_LINE_BLOCK).length;
+  const oneLine = errorsOf(parsed.diagnostics).filter((d) => d.code === ONE_LINE_BLOCK);
   for (let round = 0; round < MAX_BLANK_ROUNDS; round++) {
     const errors = errorsOf(parsed.diagnostics);
     const others = errors.filter((d) => d.code !== ONE_LINE_BLOCK);
@@ -166,8 +166,8 @@ export function fixFileText(file: string, text: string, fixes: readonly Fix[]): 
   const result = applyFixes(text, file, fixes);
   if (result.applied === 0 || result.text === text) return { kind: "unchanged" };
   const after = syntaxErrors(result.text, file);
-  if (after.others.length > 0 || after.oneLine > before.oneLine) {
-    const d = after.others[0] ?? parseModuleFile(result.text, file).diagnostics.find((x) => x.code === ONE_LINE_BLOCK)!;
+  if (after.others.length > 0 || after.oneLine.length > before.oneLine.length) {
+    const d = after.others[0] ?? after.oneLine[0]!;
     const syntaxError = `${d.subject.start.line}:${d.subject.start.column}: ${d.summary}`;
     return { kind: "refused", reason: `the fixes would have introduced a syntax error (${syntaxError}); the file is left as it was`, syntaxError };
   }
