@@ -29,17 +29,26 @@ export function findAttr(body: Body, name: string): Attribute | null {
   return null;
 }
 
-/** A nested block and the chain of blocks around it (the outermost has parent null). */
-interface BlockChain {
+/**
+ * A nested block and the chain of blocks around it (the outermost has parent
+ * null): a walk links each level to the one above instead of copying the
+ * list of blocks at every level, which would be quadratic in the depth.
+ */
+export interface BlockChain {
   readonly block: Block;
   readonly parent: BlockChain | null;
 }
 
-/** The blocks of a chain, outermost first, and the path they make after `prefix`. */
-function placeOf(chain: BlockChain | null, prefix: readonly string[]): { path: string[]; blocks: Block[] } {
+/** The blocks of a chain, outermost first. */
+export function chainBlocks(chain: BlockChain | null): Block[] {
   const blocks: Block[] = [];
   for (let c = chain; c !== null; c = c.parent) blocks.push(c.block);
-  blocks.reverse();
+  return blocks.reverse();
+}
+
+/** The blocks of a chain, outermost first, and the path they make after `prefix`. */
+function placeOf(chain: BlockChain | null, prefix: readonly string[]): { path: string[]; blocks: Block[] } {
+  const blocks = chainBlocks(chain);
   const path = [...prefix];
   for (const block of blocks) path.push(block.type, ...block.labels);
   return { path, blocks };

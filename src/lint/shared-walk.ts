@@ -15,6 +15,7 @@
  * not walked. Iterative throughout: nesting depth costs heap, not stack.
  */
 import type { Attribute, Block, Expression } from "../hcl/ast.js";
+import { chainBlocks, type BlockChain } from "../hcl/blocks.js";
 import { pushChildren } from "../hcl/walk.js";
 import type { Module, SourceFile } from "../terraform/module-types.js";
 import type { NodeKind, RuleVisitors, WalkSite } from "./types.js";
@@ -192,8 +193,7 @@ export function walkModule(mod: Module, subscribers: readonly Subscriber[]): voi
  * is made at once; deeper, only when a handler reads `site.blocks` (a copy
  * per level would be quadratic in the nesting depth).
  */
-interface Chain {
-  readonly block: Block;
+interface Chain extends BlockChain {
   readonly top: Block;
   readonly parent: Chain | null;
   readonly depth: number;
@@ -209,11 +209,7 @@ function chainOf(block: Block, parent: Chain | null): Chain {
 }
 
 function chainList(chain: Chain): readonly Block[] {
-  if (chain.list !== null) return chain.list;
-  const out: Block[] = new Array<Block>(chain.depth);
-  for (let c: Chain | null = chain; c !== null; c = c.parent) out[c.depth - 1] = c.block;
-  chain.list = out;
-  return out;
+  return (chain.list ??= chainBlocks(chain));
 }
 
 function site(file: SourceFile, chain: Chain, attribute: Attribute | null): WalkSite {
