@@ -133,7 +133,8 @@ function pushPartChildren<M>(parts: readonly TemplatePart[], stack: (Expression 
   }
 }
 
-function reverseFrom<T>(list: T[], from: number): void {
+/** Turns the end of `list` from index `from` around, in place (what a walk pushed in source order, to pop in source order). */
+export function reverseFrom<T>(list: T[], from: number): void {
   for (let i = from, j = list.length - 1; i < j; i++, j--) {
     const t = list[i]!;
     list[i] = list[j]!;

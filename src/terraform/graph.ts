@@ -18,7 +18,7 @@
 import type { Block, Body, Expression, TemplatePart, Traverser } from "../hcl/ast.js";
 import type { ChainStep, DependencyGraph, RefKind, Reference } from "./graph-api.js";
 import type { Local, Module, Resource } from "./module-types.js";
-import { constString, pushChildren, traversalText, unwrap, walkTemplateParts } from "../hcl/walk.js";
+import { constString, pushChildren, reverseFrom, traversalText, unwrap, walkTemplateParts } from "../hcl/walk.js";
 import { blocksOf } from "./module-builder.js";
 
 /** name -> the dynamic block's for_each (iterator) or null (a `for` variable). */
@@ -583,14 +583,6 @@ function walkScoped<O>(
         for (let i = base; i < exprs.length; i++) scoped.push(s);
       }
     }
-  }
-}
-
-function reverseFrom<T>(list: T[], from: number): void {
-  for (let i = from, j = list.length - 1; i < j; i++, j--) {
-    const t = list[i]!;
-    list[i] = list[j]!;
-    list[j] = t;
   }
 }
 
