@@ -320,17 +320,23 @@ export class ParserState {
 
   /** A copy with its own position, mode stack and diagnostics (tokens shared). */
   fork(): ParserState {
-    const f = new ParserState(this.text, this.tk, this.li, true, this.cache);
-    f.pos = this.pos;
-    f.prev = this.prev;
+    const f = this.sibling(true, this.pos, this.prev, this.recovery);
     f.nl = this.nl.slice();
     f.nlTop = this.nlTop;
-    f.recovery = this.recovery;
     f.depth = this.depth;
-    f.deep = this.deep;
-    f.compat = this.compat;
     f.recoveryBefore = this.recovery;
     return f;
+  }
+
+  /** A new state of this parse at `pos` (tokens, cache, mode and deep-parse record shared), its own newline mode `nlTop`. */
+  private sibling(nlTop: boolean, pos: number, prev: number, recovery: boolean): ParserState {
+    const q = new ParserState(this.text, this.tk, this.li, nlTop, this.cache);
+    q.pos = pos;
+    q.prev = prev;
+    q.recovery = recovery;
+    q.compat = this.compat;
+    q.deep = this.deep;
+    return q;
   }
 
   pushNL(include: boolean): void {
@@ -622,13 +628,8 @@ export class ParserState {
 
   /** A new state of this parse (tokens, ranges and outcomes shared) that starts as `job` says, on an empty native stack. */
   stateFor(job: JobState): ParserState {
-    const q = new ParserState(this.text, this.tk, this.li, job.nlTop, this.cache);
-    q.pos = job.pos;
-    q.prev = job.prev;
-    q.recovery = job.recovery;
+    const q = this.sibling(job.nlTop, job.pos, job.prev, job.recovery);
     q.lenient = job.lenient;
-    q.compat = this.compat;
-    q.deep = this.deep;
     return q;
   }
 
